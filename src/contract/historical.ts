@@ -1,0 +1,148 @@
+import Type, { type Static, type TSchema } from 'typebox';
+import { LocalDate, MarketUnit, Nullable, Side, Timestamp } from './common.js';
+
+export const HISTORICAL_TABLES = [
+  'metar_observations_history',
+  'wxa_history',
+  'wxb_history',
+  'pws_observations_history',
+  'forecast_history',
+  'mkta_buckets_history',
+  'mktb_buckets_history',
+  'forecast_accuracy_daily',
+  'market_brief_daily',
+  'edge_resolved',
+  'model_forecasts_daily',
+] as const;
+export type HistoricalTable = (typeof HISTORICAL_TABLES)[number];
+
+export function isHistoricalTable(name: string): name is HistoricalTable {
+  return (HISTORICAL_TABLES as readonly string[]).includes(name);
+}
+
+/** DESIGN.md section 4: the column `since` and `until` bound, and whether it holds a date or an instant. */
+export const HISTORICAL_TIME_COLUMN: Record<HistoricalTable, { column: string; kind: 'instant' | 'date' }> = {
+  metar_observations_history: { column: 'observed_at', kind: 'instant' },
+  wxa_history: { column: 'fetched_at', kind: 'instant' },
+  wxb_history: { column: 'fetched_at', kind: 'instant' },
+  pws_observations_history: { column: 'observed_at', kind: 'instant' },
+  forecast_history: { column: 'fetched_at', kind: 'instant' },
+  mkta_buckets_history: { column: 'snapshot_at', kind: 'instant' },
+  mktb_buckets_history: { column: 'snapshot_at', kind: 'instant' },
+  forecast_accuracy_daily: { column: 'local_date', kind: 'date' },
+  market_brief_daily: { column: 'local_date', kind: 'date' },
+  edge_resolved: { column: 'local_date', kind: 'date' },
+  model_forecasts_daily: { column: 'local_date', kind: 'date' },
+};
+
+const base = { id: Type.Integer({ minimum: 1 }), city_id: Type.String(), local_date: LocalDate };
+
+const Observation = Type.Object({
+  ...base,
+  station_code: Type.String(),
+  observed_at: Timestamp,
+  fetched_at: Timestamp,
+  temp_c: Type.Number(),
+  temp_f: Type.Number(),
+});
+
+const ProviderObservation = Type.Object({
+  ...base,
+  observed_at: Timestamp,
+  fetched_at: Timestamp,
+  temp_c: Type.Number(),
+  temp_f: Type.Number(),
+  humidity: Type.Number(),
+});
+
+const BucketSnapshot = Type.Object({
+  ...base,
+  event_slug: Type.String(),
+  snapshot_at: Timestamp,
+  bucket_slug: Type.String(),
+  bucket_label: Type.String(),
+  yes_price: Type.Number({ minimum: 0, maximum: 1 }),
+  no_price: Type.Number({ minimum: 0, maximum: 1 }),
+});
+
+export const HISTORICAL_ROW: Record<HistoricalTable, TSchema> = {
+  metar_observations_history: Type.Object({ ...Observation.properties, raw: Type.String() }),
+  wxa_history: ProviderObservation,
+  wxb_history: ProviderObservation,
+  pws_observations_history: Observation,
+  forecast_history: Type.Object({
+    ...base,
+    fetched_at: Timestamp,
+    predicted_max_f: Type.Number(),
+    predicted_max_c: Type.Number(),
+    sigma_f: Type.Number(),
+    sigma_c: Type.Number(),
+    pacing_delta: Type.Number(),
+    hottest_model: Type.String(),
+  }),
+  mkta_buckets_history: BucketSnapshot,
+  mktb_buckets_history: BucketSnapshot,
+  forecast_accuracy_daily: Type.Object({
+    ...base,
+    unit: MarketUnit,
+    predicted_max: Type.Number(),
+    actual_max: Type.Number(),
+    abs_error: Type.Number({ minimum: 0 }),
+    abs_error_c: Type.Number({ minimum: 0 }),
+  }),
+  market_brief_daily: Type.Object({
+    ...base,
+    event_slug: Type.String(),
+    unit: MarketUnit,
+    predicted_max: Type.Number(),
+    sigma: Type.Number(),
+    favourite_bucket_slug: Type.String(),
+    favourite_bucket_label: Type.String(),
+    favourite_price: Type.Number(),
+    brief: Type.String(),
+  }),
+  edge_resolved: Type.Object({
+    ...base,
+    engine_trade_id: Type.Integer(),
+    event_slug: Type.String(),
+    bucket_slug: Type.String(),
+    bucket_label: Type.String(),
+    side: Side,
+    entry_price: Type.Number(),
+    exit_price: Type.Number(),
+    qty: Type.Number(),
+    operation: Type.Union([Type.Literal('SELL'), Type.Literal('SETTLE')]),
+    pnl_usd: Type.Number(),
+    entered_at: Timestamp,
+    resolved_at: Timestamp,
+  }),
+  model_forecasts_daily: Type.Object({
+    ...base,
+    model: Type.String(),
+    unit: MarketUnit,
+    predicted_max_c: Type.Number(),
+    predicted_max_f: Type.Number(),
+    predicted_bucket_slug: Type.String(),
+    actual_max_c: Type.Number(),
+    actual_max_f: Type.Number(),
+    actual_bucket_slug: Type.String(),
+    exact_hit: Type.Boolean(),
+  }),
+};
+
+/** Every row the spec promises: an integer id, plus the example fields where present. */
+export const HistoricalRow = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  city_id: Type.Optional(Type.String()),
+  local_date: Type.Optional(LocalDate),
+  abs_error: Type.Optional(Type.Number()),
+});
+export type HistoricalRow = Static<typeof HistoricalRow> & Record<string, unknown>;
+
+export const HistoricalResponse = Type.Object({
+  table: Type.String(),
+  count: Type.Integer({ minimum: 0 }),
+  next_cursor: Nullable(Type.Union([Type.String(), Type.Integer()])),
+  data: Type.Array(HistoricalRow),
+});
+export type HistoricalResponse = Static<typeof HistoricalResponse>;

@@ -1,0 +1,80 @@
+import { DateTime } from 'luxon';
+
+/** Instants are epoch milliseconds; the API writes them as whole-second UTC strings, fixed width so they sort. */
+export function isoUtc(ms: number): string {
+  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** The same instant written with an explicit UTC offset, as edge events carry it. */
+export function isoWithOffset(ms: number): string {
+  return `${isoUtc(ms).slice(0, 19)}+00:00`;
+}
+
+const HOUR = 3_600_000;
+const offsets = new Map<string, Map<number, number>>();
+
+/**
+ * The zone's UTC offset (ms) at an instant, from luxon's IANA data. Offsets of real zones change only on the hour
+ * or half hour, so one lookup serves each half hour; the simulator asks millions of times, luxon once per slot.
+ */
+export function zoneOffsetMs(tz: string, ms: number): number {
+  let zone = offsets.get(tz);
+  if (!zone || zone.size > 200_000) {
+    zone = new Map();
+    offsets.set(tz, zone);
+  }
+  const slot = Math.floor(ms / (HOUR / 2));
+  let offset = zone.get(slot);
+  if (offset === undefined) {
+    offset = DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000;
+    zone.set(slot, offset);
+  }
+  return offset;
+}
+
+export function localDate(ms: number, tz: string): string {
+  return new Date(ms + zoneOffsetMs(tz, ms)).toISOString().slice(0, 10);
+}
+
+/** Local wall-clock hour as a fraction (13.5 = half past one). */
+export function localHour(ms: number, tz: string): number {
+  const local = ms + zoneOffsetMs(tz, ms);
+  return (((local % 86_400_000) + 86_400_000) % 86_400_000) / HOUR;
+}
+
+/** The instant a local wall-clock time happens in a zone (outside DST gaps, which no scheduled job falls in). */
+export function instantAtLocal(date: string, hour: number, minute: number, tz: string): number {
+  const wall = Date.parse(`${date}T00:00:00Z`) + hour * HOUR + minute * 60_000;
+  const guess = wall - zoneOffsetMs(tz, wall);
+  return wall - zoneOffsetMs(tz, guess);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function dayOfYear(date: string): number {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Math.floor((ms - Date.UTC(new Date(ms).getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+}
+
+export function isValidZone(tz: string): boolean {
+  return DateTime.local().setZone(tz).isValid;
+}
+
+/** Parses `YYYY-MM-DD` or an ISO 8601 instant; null when it is not a real calendar date or time. */
+export function parseDateOrInstant(text: string): { kind: 'date' | 'instant'; ms: number; date: string } | null {
+  const isDate = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const t = isDate ? DateTime.fromISO(text, { zone: 'UTC' }) : DateTime.fromISO(text, { setZone: true });
+  if (!t.isValid) return null;
+  return { kind: isDate ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
+}
+
+export function formatLocal(ms: number, tz: string, format = 'yyyy-MM-dd HH:mm'): string {
+  return DateTime.fromMillis(ms, { zone: tz }).toFormat(format);
+}
+
+/** `november-21-2026`, the date part of a venue's event slug. */
+export function slugDate(date: string): string {
+  return (DateTime.fromISO(date, { zone: 'UTC' }).toFormat('LLLL-d-yyyy') as string).toLowerCase();
+}

@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from './open-store.js';
+
+export interface ApiKeyInfo {
+  id: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+/** API keys are stored only as SHA-256 hashes; the key itself is shown once, at creation. */
+export class KeyStore {
+  private readonly lookup;
+
+  constructor(private readonly db: Db) {
+    this.lookup = db.prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').pluck();
+  }
+
+  create(label: string | null = null): { id: string; key: string } {
+    const key = `svc_${randomBytes(24).toString('base64url')}`;
+    return { id: this.insert(key, label), key };
+  }
+
+  /** Makes sure a given key exists (`server --api-key`); returns its id. */
+  ensure(key: string, label = 'from --api-key'): string {
+    const existing = this.db.prepare('SELECT id FROM api_keys WHERE key_hash = ?').pluck().get(hashKey(key)) as
+      | string
+      | undefined;
+    if (existing) {
+      this.db.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(existing);
+      return existing;
+    }
+    return this.insert(key, label);
+  }
+
+  list(): ApiKeyInfo[] {
+    return this.db
+      .prepare('SELECT id, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id')
+      .all() as ApiKeyInfo[];
+  }
+
+  revoke(id: string): boolean {
+    const result = this.db
+      .prepare(
+        "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ? AND revoked_at IS NULL",
+      )
+      .run(id);
+    return result.changes > 0;
+  }
+
+  /** The id of the active key, or undefined. Read per request, so a revocation takes effect at once. */
+  verify(key: string): string | undefined {
+    return this.lookup.get(hashKey(key)) as string | undefined;
+  }
+
+  private insert(key: string, label: string | null): string {
+    const id = `key_${randomBytes(6).toString('hex')}`;
+    this.db
+      .prepare(
+        "INSERT INTO api_keys (id, key_hash, label, created_at) VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+      )
+      .run(id, hashKey(key), label);
+    return id;
+  }
+}

@@ -1,0 +1,161 @@
+import type { CityAsset } from '../../contract/assets.js';
+import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
+import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
+import { cToF, deltaCToF, round, withAliases } from '../../domain/units.js';
+import { dayConfidence } from './market.js';
+import { MODELS, type Models } from './models.js';
+import { Weather } from './weather.js';
+
+export const PACING_SOURCE = 'metar_pacing_v2';
+
+export interface PrimaryForecast {
+  date: string;
+  muC: number;
+  sigmaC: number;
+  pacingC: number;
+  ensembleC: number;
+  runningMaxC: number | null;
+  hourly: { h: string; t: number }[];
+}
+
+/** The three forecast layers the service publishes, computed for a city at an instant. */
+export class ForecastDesk {
+  constructor(
+    private readonly seed: number,
+    private readonly weather: Weather,
+    private readonly models: Models,
+  ) {}
+
+  /**
+   * The primary forecast: the skill-weighted ensemble, minus its 30-day bias, paced by how far today's METAR runs
+   * ahead of or behind the expected curve; never below the METAR high already observed.
+   */
+  primary(city: CityAsset, ms: number): PrimaryForecast {
+    const date = localDate(ms, city.tz);
+    const hour = localHour(ms, city.tz);
+    const peak = city.climate.peak_hour;
+    const ensembleC = this.models.ensembleC(city, date, ms);
+    const corrected = ensembleC - this.models.ensembleBiasC(city, date);
+    const lowC = corrected - city.climate.diurnal_range_c * 0.8;
+    const expectedAt = (h: number) => Weather.diurnalC(lowC, corrected, lowC, peak, h);
+
+    let pacingC = 0;
+    if (hour >= 8 && hour < peak + 3) {
+      const slotHour = Math.floor(hour * 2) / 2;
+      const gap = this.weather.metarC(city, ms) - expectedAt(slotHour);
+      pacingC = round(Math.max(-3, Math.min(3, gap)) * Math.min(0.9, ((hour - 8) / (peak - 8)) * 0.9), 1);
+    }
+    const runningMaxC = this.weather.runningMaxC(city, date, ms);
+    const muC = Math.max(corrected + pacingC, runningMaxC ?? Number.NEGATIVE_INFINITY);
+    const confidence = dayConfidence(this.seed, city, date);
+    const hoursToPeak = Math.max(0, peak - hour);
+    const sigmaC = hour > peak + 2 ? 0.3 * confidence : Math.max(0.3, confidence * (0.3 + 0.09 * hoursToPeak));
+    const hourly = Array.from({ length: 24 }, (_, h) => ({
+      h: `${String(h).padStart(2, '0')}:00`,
+      t: round(expectedAt(h) + pacingC, 1),
+    }));
+    return { date, muC: round(muC, 2), sigmaC: round(sigmaC, 2), pacingC, ensembleC, runningMaxC, hourly };
+  }
+
+  svcPro(city: CityAsset, ms: number): SvcProForecast {
+    const p = this.primary(city, ms);
+    const models = MODELS.map((m) => ({ model: m.model, tmaxC: this.models.modelTmaxC(m, city, p.date, ms) }));
+    const hottest = models.reduce((a, b) => (b.tmaxC > a.tmaxC ? b : a));
+    const predictedF = round(cToF(p.muC), 1);
+    const weights = this.models.weights(city, p.date);
+    return {
+      city_id: city.city_id,
+      local_date: p.date,
+      station_code: city.icao,
+      unit: 'F',
+      ...(withAliases('predicted_max', predictedF, 'F') as Pick<
+        SvcProForecast,
+        'predicted_max' | 'predicted_max_f' | 'predicted_max_c'
+      >),
+      ...(withAliases('sigma', round(deltaCToF(p.sigmaC), 2), 'F', 'delta') as Pick<
+        SvcProForecast,
+        'sigma' | 'sigma_f' | 'sigma_c'
+      >),
+      pacing_delta: p.pacingC,
+      pacing_source: PACING_SOURCE,
+      hottest_model: hottest.model,
+      models_used: weights.map((w) => ({ model: w.model, weight: round(w.weight, 4), mae: round(w.mae, 2) })),
+      hourly: p.hourly,
+      hourly_unit: 'C',
+      reasoning: this.reasoning(city, p, hottest.model, round(cToF(hottest.tmaxC), 1)),
+      fetched_at: isoUtc(ms),
+    };
+  }
+
+  edgeEnsemble(city: CityAsset, ms: number): EdgeEnsembleDaily {
+    const date = localDate(ms, city.tz);
+    const weights = this.models.weights(city, date);
+    const values = MODELS.map((m) => this.models.modelTmaxC(m, city, date, ms));
+    const mean = values.reduce((acc, v, i) => acc + v * (weights[i]?.weight ?? 0), 0);
+    const variance = values.reduce((acc, v, i) => acc + (weights[i]?.weight ?? 0) * (v - mean) ** 2, 0);
+    const meanC = round(mean, 2);
+    const sigmaC = round(Math.max(0.3, Math.sqrt(variance)), 2);
+    const meanF = round(cToF(meanC));
+    return {
+      city_id: city.city_id,
+      local_date: date,
+      unit: 'C',
+      fc_mean: meanC,
+      fc_mean_c: meanC,
+      fc_mean_f: meanF,
+      tmax_mean_c: meanC,
+      tmax_mean_f: meanF,
+      sigma: sigmaC,
+      sigma_c: sigmaC,
+      sigma_f: round(deltaCToF(sigmaC)),
+      models: weights.map((w) => ({ model: w.model, weight: round(w.weight, 4) })),
+      models_used: weights.map((w) => w.model),
+      n_models: weights.length,
+      fetched_at: isoUtc(ms),
+    };
+  }
+
+  modelRange(city: CityAsset, ms: number): ModelTmaxRange {
+    const date = localDate(ms, city.tz);
+    const models = MODELS.map((m) => ({
+      model: m.model,
+      tmax: round(cToF(this.models.modelTmaxC(m, city, date, ms)), 1),
+    }));
+    const temps = models.map((m) => m.tmax);
+    const min = Math.min(...temps);
+    const max = Math.max(...temps);
+    const mean = round(temps.reduce((a, b) => a + b, 0) / temps.length, 1);
+    const spread = round(max - min, 1);
+    return {
+      city_id: city.city_id,
+      local_date: date,
+      station_code: city.icao,
+      unit: 'F',
+      ...(withAliases('tmax_min', min, 'F') as Pick<ModelTmaxRange, 'tmax_min' | 'tmax_min_f' | 'tmax_min_c'>),
+      ...(withAliases('tmax_max', max, 'F') as Pick<ModelTmaxRange, 'tmax_max' | 'tmax_max_f' | 'tmax_max_c'>),
+      ...(withAliases('tmax_mean', mean, 'F') as Pick<ModelTmaxRange, 'tmax_mean' | 'tmax_mean_f' | 'tmax_mean_c'>),
+      spread,
+      spread_f: spread,
+      n_models: models.length,
+      models,
+      fetched_at: isoUtc(ms),
+    };
+  }
+
+  private reasoning(city: CityAsset, p: PrimaryForecast, hottest: string, hottestF: number): string {
+    const parts = [
+      `Skill-weighted ensemble of ${MODELS.length} models puts the ${p.date} high at ${round(cToF(p.ensembleC), 1)}°F at ${city.icao}; the 30-day bias correction brings it to ${round(cToF(p.muC - p.pacingC), 1)}°F.`,
+    ];
+    if (p.pacingC !== 0) {
+      parts.push(
+        `METAR is running ${p.pacingC > 0 ? 'ahead of' : 'behind'} the expected curve, so pacing moves the forecast by ${p.pacingC > 0 ? '+' : ''}${p.pacingC}°C.`,
+      );
+    }
+    if (p.runningMaxC !== null)
+      parts.push(`Observed high so far: ${p.runningMaxC}°C (${round(cToF(p.runningMaxC), 1)}°F).`);
+    parts.push(
+      `Hottest member: ${hottest} at ${hottestF}°F. Uncertainty ±${round(deltaCToF(p.sigmaC), 1)}°F (1 sigma).`,
+    );
+    return parts.join(' ');
+  }
+}

@@ -1,0 +1,65 @@
+import type { CityAsset } from '../../contract/assets.js';
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import { settledValue } from '../../domain/buckets.js';
+import { isoUtc } from '../../domain/city-time.js';
+import { cToF, round, toMarketUnit } from '../../domain/units.js';
+import type { WorldContext } from './context.js';
+
+const STAKE = 10;
+
+/**
+ * At the local peak hour the fusion of the running METAR high and the paced forecast locks a bucket: the lock buys
+ * YES tokens for a flat stake at the venue's price.
+ */
+export function lockAtPeak(ctx: WorldContext, city: CityAsset, ms: number): void {
+  const { desk, markets, store } = ctx;
+  const forecast = desk.primary(city, ms);
+  const running =
+    forecast.runningMaxC === null ? Number.NEGATIVE_INFINITY : settledValue(forecast.runningMaxC, city.market_unit);
+  const fused = Math.max(running, toMarketUnit(forecast.muC, city.market_unit));
+  const event = markets.event(city, forecast.date);
+  const bucket = markets.forecastBucket(city, forecast.date, forecast.muC);
+  const lockedBucket =
+    fused > toMarketUnit(forecast.muC, city.market_unit)
+      ? (event.buckets.find((b) => Math.round(fused) >= b.low && Math.round(fused) <= b.high) ?? bucket)
+      : bucket;
+  const yesPrice = Math.max(0.01, markets.quote('mkta', city, forecast.date, ms, lockedBucket.slug));
+  store.upsertLock({
+    id: `fl-${city.city_id}-${forecast.date.replaceAll('-', '')}`,
+    city_id: city.city_id,
+    local_date: forecast.date,
+    peak_hour: city.climate.peak_hour,
+    locked_at: isoUtc(ms),
+    bucket_slug: lockedBucket.slug,
+    bucket_label: lockedBucket.label,
+    event_slug: event.eventSlug,
+    yes_price: yesPrice,
+    tokens: round(STAKE / yesPrice, 4),
+    resolved: false,
+    actual_tmax_f: null,
+    actual_tmax_c: null,
+    hit: null,
+    payout_usd: null,
+    pnl_usd: null,
+  });
+}
+
+/** After local midnight a lock settles on the METAR high; same id, now with the outcome. */
+export function resolveLocks(ctx: WorldContext, city: CityAsset, beforeDate: string): void {
+  for (const lock of ctx.store.unresolvedLocks(city.city_id)) {
+    if (lock.local_date >= beforeDate) continue;
+    const actualC = ctx.weather.metarMaxC(city, lock.local_date);
+    const hit = ctx.markets.settledBucket(city, lock.local_date).slug === lock.bucket_slug;
+    const payout = hit ? round(lock.tokens, 2) : 0;
+    const resolved: FusionLock = {
+      ...lock,
+      resolved: true,
+      actual_tmax_c: actualC,
+      actual_tmax_f: round(cToF(actualC), 1),
+      hit,
+      payout_usd: payout,
+      pnl_usd: round(payout - lock.tokens * lock.yes_price, 2),
+    };
+    ctx.store.upsertLock(resolved);
+  }
+}

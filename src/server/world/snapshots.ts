@@ -1,0 +1,33 @@
+import type { CityAsset } from '../../contract/assets.js';
+import { isoUtc, localDate } from '../../domain/city-time.js';
+import { round } from '../../domain/units.js';
+import type { WorldContext } from './context.js';
+import type { Venue } from './market.js';
+import { markOpenRecords } from './strategies.js';
+
+const VENUES: { venue: Venue; table: 'mkta_buckets_history' | 'mktb_buckets_history' }[] = [
+  { venue: 'mkta', table: 'mkta_buckets_history' },
+  { venue: 'mktb', table: 'mktb_buckets_history' },
+];
+
+/** Hourly: every bucket's price on both venues for today's market, and open records marked to market. */
+export function snapshotMarkets(ctx: WorldContext, city: CityAsset, ms: number): void {
+  const date = localDate(ms, city.tz);
+  const at = isoUtc(ms);
+  const event = ctx.markets.event(city, date);
+  for (const { venue, table } of VENUES) {
+    for (const quote of ctx.markets.quotes(venue, city, date, ms)) {
+      ctx.store.insertHistorical(table, at, {
+        city_id: city.city_id,
+        local_date: date,
+        event_slug: event.eventSlug,
+        snapshot_at: at,
+        bucket_slug: quote.bucket.slug,
+        bucket_label: quote.bucket.label,
+        yes_price: quote.yes,
+        no_price: round(1 - quote.yes, 3),
+      });
+    }
+  }
+  markOpenRecords(ctx, city, date, ms);
+}

@@ -1,0 +1,132 @@
+import type { CityAsset } from '../../contract/assets.js';
+import { isoUtc } from '../../domain/city-time.js';
+import { getMeta, setMeta } from '../store/open-store.js';
+import type { WorldStore } from '../store/world-store.js';
+import type { WorldContext } from './context.js';
+import { midnight } from './daily.js';
+import { edgeTick } from './edge-engine.js';
+import { ForecastDesk } from './forecast.js';
+import { lockAtPeak } from './fusion-locks.js';
+import { Markets } from './market.js';
+import { Models, SKILL_WINDOW_DAYS } from './models.js';
+import { observe, publishForecasts } from './observations.js';
+import { type Job, type JobKind, jobsBetween } from './schedule.js';
+import { snapshotMarkets } from './snapshots.js';
+import { svcMaxPick } from './strategies.js';
+import { Weather } from './weather.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+export const HISTORY_DAYS = 30;
+/** Catch-up is committed in slices, so a long fill never holds one huge transaction. */
+const SLICE = 6 * HOUR;
+
+const META_PROCESSED = 'world_processed_until';
+const META_SEED = 'world_seed';
+const META_HISTORY_START = 'world_history_start';
+
+export class WorldMismatchError extends Error {}
+
+/**
+ * The simulated world: applies every scheduled job exactly once, in order, up to the world clock. Everything it
+ * writes follows from the seed and the instants processed, so two worlds with the same seed and start agree row
+ * for row.
+ */
+export class World {
+  readonly ctx: WorldContext;
+
+  constructor(store: WorldStore, cities: readonly CityAsset[], seed: number) {
+    const weather = new Weather(seed);
+    const models = new Models(seed, weather);
+    const markets = new Markets(seed, weather, models);
+    this.ctx = { seed, cities, weather, models, markets, desk: new ForecastDesk(seed, weather, models), store };
+    const storedSeed = getMeta(store.db, META_SEED);
+    if (storedSeed !== undefined && Number(storedSeed) !== seed) {
+      throw new WorldMismatchError(`this data dir holds a world made with --seed ${storedSeed}, not ${seed}`);
+    }
+  }
+
+  /** The world instant everything up to which has been applied; undefined before the first start. */
+  processedUntil(): number | undefined {
+    const value = getMeta(this.ctx.store.db, META_PROCESSED);
+    return value === undefined ? undefined : Number(value);
+  }
+
+  historyStart(): number | undefined {
+    const value = getMeta(this.ctx.store.db, META_HISTORY_START);
+    return value === undefined ? undefined : Number(value);
+  }
+
+  /**
+   * First start: 30 days of history up to `startMs`, preceded by 30 days of forecast scores so every 30-day rule
+   * has its full window from the first pick on.
+   */
+  initialise(startMs: number): void {
+    if (this.processedUntil() !== undefined) return;
+    const historyStart = Math.floor((startMs - HISTORY_DAYS * DAY) / HOUR) * HOUR;
+    const scoresStart = historyStart - SKILL_WINDOW_DAYS * DAY;
+    const { store } = this.ctx;
+    store.transaction(() => {
+      setMeta(store.db, META_SEED, String(this.ctx.seed));
+      setMeta(store.db, META_HISTORY_START, String(historyStart));
+      for (const job of jobsBetween(this.ctx.cities, scoresStart, historyStart, new Set(['daily']))) {
+        midnight(this.ctx, job.city, job.at, true);
+      }
+      setMeta(store.db, META_PROCESSED, String(historyStart));
+    });
+    this.advanceTo(startMs);
+  }
+
+  /** Applies every job due before `targetMs`; returns how many ran. */
+  advanceTo(targetMs: number): number {
+    let from = this.processedUntil();
+    if (from === undefined) throw new Error('the world has not been initialised');
+    let ran = 0;
+    const { store } = this.ctx;
+    while (from < targetMs) {
+      const to = Math.min(targetMs, from + SLICE);
+      const sliceStart = from;
+      store.transaction(() => {
+        for (const job of jobsBetween(this.ctx.cities, sliceStart, to)) {
+          this.apply(job);
+          ran++;
+        }
+        setMeta(store.db, META_PROCESSED, String(to));
+      });
+      from = to;
+    }
+    return ran;
+  }
+
+  private apply(job: Job): void {
+    JOBS[job.kind](this.ctx, job.city, job.at);
+  }
+}
+
+const JOBS: Record<JobKind, (ctx: WorldContext, city: CityAsset, at: number) => void> = {
+  observe,
+  snapshot: snapshotMarkets,
+  forecast: publishForecasts,
+  daily: (ctx, city, at) => midnight(ctx, city, at, false),
+  'svc-max': svcMaxPick,
+  lock: lockAtPeak,
+  edge: edgeTick,
+};
+
+/** Simulated time: `speed` simulated seconds pass each real second, from `startMs`. */
+export class WorldClock {
+  private readonly realStart = Date.now();
+
+  constructor(
+    readonly startMs: number,
+    readonly speed: number,
+  ) {}
+
+  now(): number {
+    return Math.floor(this.startMs + (Date.now() - this.realStart) * this.speed);
+  }
+
+  describe(): string {
+    return `${isoUtc(this.now())} (x${this.speed})`;
+  }
+}
