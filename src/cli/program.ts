@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { StoreError } from '../server/store/open-store.js';
+import { ServiceConfigError } from '../server/service.js';
+import { WorldMismatchError } from '../server/world/world.js';
+import { exportCommand, listenCommand, monitorCommand, syncCommand } from './commands/not-yet.js';
+import { serverCommand } from './commands/server.js';
+import { CliError, EXIT } from './exit-codes.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('svc-monitor')
+    .description('a terminal monitor for weather-market traders, and the reference service it watches')
+    .version(pkg.version)
+    // `server keys create --data-dir X` must give X to `create`, not to `server`
+    .enablePositionalOptions()
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)');
+  monitorCommand(program);
+  syncCommand(program);
+  listenCommand(program);
+  exportCommand(program);
+  serverCommand(program);
+  everyCommand(program, (command) => {
+    command.enablePositionalOptions().option('--verbose', 'show stack traces on errors');
+  });
+  return program;
+}
+
+function everyCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const sub of command.commands) everyCommand(sub, visit);
+}
+
+/** Runs the CLI; resolves to the exit code. Errors are one line on stderr (a stack only with --verbose). */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version are successes; every other commander complaint is a usage error (already printed)
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const code = exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc-monitor: ${message}\n`);
+    if (argv.includes('--verbose') && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    return code;
+  }
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof StoreError || error instanceof ServiceConfigError || error instanceof WorldMismatchError) {
+    return EXIT.usage;
+  }
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return EXIT.usage;
+  return EXIT.failure;
+}

@@ -1,0 +1,55 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { City } from '../../contract/cities.js';
+import { API_PREFIX } from '../../contract/limits.js';
+import type { ApiReads } from '../store/api-reads.js';
+import type { KeyStore } from '../store/keys.js';
+import { authPlugin } from './plugins/auth.js';
+import { corsPlugin } from './plugins/cors.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { methodGuardPlugin } from './plugins/method-guard.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { citiesRoutes } from './routes/cities.js';
+import { fusionLockRoutes } from './routes/fusion-locks.js';
+import { historicalRoutes } from './routes/historical.js';
+import { observationRoutes } from './routes/observations.js';
+import { strategyRoutes } from './routes/strategies.js';
+
+export interface AppOptions {
+  cities: readonly City[];
+  reads: ApiReads;
+  keys: KeyStore;
+  rateLimitPerMinute: number;
+  /** Log level for the service's own lines (stderr); requests themselves are not logged. */
+  logLevel?: 'error' | 'warn' | 'info' | 'silent';
+}
+
+/**
+ * The v1 HTTP interface. Order matters: CORS headers go on every answer, then under the prefix the method guard
+ * (405) runs before auth (401), and the rate limit counts only authenticated requests.
+ */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'warn', redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    ajv: { customOptions: { coerceTypes: true, useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(corsPlugin);
+  await app.register(errorsPlugin);
+  await app.register(
+    async (v1) => {
+      await v1.register(methodGuardPlugin);
+      await v1.register(authPlugin, { keys: opts.keys });
+      await v1.register(rateLimitPlugin, { perMinute: opts.rateLimitPerMinute });
+      await v1.register(citiesRoutes, { cities: opts.cities });
+      await v1.register(observationRoutes, { cities: opts.cities, reads: opts.reads });
+      await v1.register(historicalRoutes, { reads: opts.reads });
+      await v1.register(strategyRoutes, { reads: opts.reads });
+      await v1.register(fusionLockRoutes, { reads: opts.reads });
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,12 @@
+/** A deliberate client-facing failure: the status and the one sentence the `{error}` body carries. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);

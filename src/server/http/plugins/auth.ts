@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { KeyStore } from '../../store/keys.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKeyId?: string;
+  }
+}
+
+/** The key from `X-API-Key`, `Authorization: Bearer`, or `api_key=`, in that order (spec section 5). */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const authorization = request.headers.authorization;
+  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (bearer) return bearer;
+  const query = (request.query as Record<string, unknown> | undefined)?.api_key;
+  return typeof query === 'string' && query !== '' ? query : undefined;
+}
+
+/** 401 unless an active key is presented. The key itself is never echoed or logged. */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { keys: KeyStore }) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') return;
+    const key = presentedKey(request);
+    if (key === undefined) {
+      return reply.code(401).send({ error: 'missing API key: send X-API-Key, Authorization: Bearer, or api_key=' });
+    }
+    const id = opts.keys.verify(key);
+    if (id === undefined) return reply.code(401).send({ error: 'invalid API key' });
+    request.apiKeyId = id;
+  });
+});

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../../contract/historical.js';
+import { HistoricalQuery } from '../../../contract/queries.js';
+import type { ApiReads } from '../../store/api-reads.js';
+import { timeBounds } from '../query-bounds.js';
+import { json, V1_METHODS } from './v1-route.js';
+
+/** `/historical/{table}`: one static route per whitelisted table; the cursor is the last id of the page. */
+export async function historicalRoutes(app: FastifyInstance, opts: { reads: ApiReads }): Promise<void> {
+  for (const table of HISTORICAL_TABLES) {
+    app.route<{ Querystring: HistoricalQuery }>({
+      method: V1_METHODS,
+      url: `/historical/${table}`,
+      schema: { querystring: HistoricalQuery },
+      handler: (request, reply) => {
+        const q = request.query;
+        const bounds = timeBounds(HISTORICAL_TIME_COLUMN[table].kind, q.since, q.until);
+        const page = opts.reads.historical(table, {
+          cityId: q.city_id,
+          since: bounds.since,
+          until: bounds.until,
+          beforeId: q.cursor === undefined ? undefined : Number(q.cursor),
+          limit: q.limit,
+        });
+        return reply
+          .type(json)
+          .send(
+            `{"table":"${table}","count":${page.rows.length},"next_cursor":${page.nextCursor ?? 'null'},"data":[${page.rows.join(',')}]}`,
+          );
+      },
+    });
+  }
+}

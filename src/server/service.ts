@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX, LIMITS } from '../contract/limits.js';
+import { isoUtc } from '../domain/city-time.js';
+import { buildApp } from './http/app.js';
+import { ApiReads } from './store/api-reads.js';
+import { KeyStore } from './store/keys.js';
+import { type Db, openStore } from './store/open-store.js';
+import { WorldStore } from './store/world-store.js';
+import { loadCities, publicCity } from './world/cities.js';
+import { World, WorldClock } from './world/world.js';
+
+export interface ServiceOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  seed?: number;
+  /** Simulated seconds per real second. */
+  speed?: number;
+  /** Simulated start instant (ms); defaults to where the data dir's world stopped, or now on a fresh one. */
+  start?: number;
+  apiKey?: string;
+  rateLimitPerMinute?: number;
+  /** How often the world catches up with its clock (real ms). */
+  tickMs?: number;
+  logLevel?: 'error' | 'warn' | 'info' | 'silent';
+}
+
+export interface RunningService {
+  /** `http://HOST:PORT/api/public/v1` */
+  baseUrl: string;
+  port: number;
+  db: Db;
+  world: World;
+  clock: WorldClock;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export class ServiceConfigError extends Error {}
+
+export const DEFAULT_SEED = 1;
+
+/** Opens the data dir, brings the world up to its clock, and serves the v1 interface. */
+export async function startService(opts: ServiceOptions): Promise<RunningService> {
+  const db = openStore(opts.dataDir);
+  try {
+    const cities = loadCities();
+    const world = new World(new WorldStore(db), cities, opts.seed ?? DEFAULT_SEED);
+    const processed = world.processedUntil();
+    const start = opts.start ?? processed ?? Date.now();
+    if (processed !== undefined && start < processed) {
+      throw new ServiceConfigError(
+        `--start ${isoUtc(start)} is before this data dir's world (already at ${isoUtc(processed)}); worlds do not run backwards`,
+      );
+    }
+    if (processed === undefined) world.initialise(start);
+    else world.advanceTo(start);
+
+    const keys = new KeyStore(db);
+    if (opts.apiKey) keys.ensure(opts.apiKey);
+    const app = await buildApp({
+      cities: cities.map(publicCity),
+      reads: new ApiReads(db),
+      keys,
+      rateLimitPerMinute: opts.rateLimitPerMinute ?? LIMITS.rateLimitPerMinute,
+      logLevel: opts.logLevel,
+    });
+    const clock = new WorldClock(start, opts.speed ?? 1);
+    const host = opts.host ?? '127.0.0.1';
+    await app.listen({ host, port: opts.port ?? 8787 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : (opts.port ?? 8787);
+
+    const tick = setInterval(() => {
+      try {
+        world.advanceTo(clock.now());
+      } catch (error) {
+        app.log.error({ err: error }, 'the world could not advance');
+      }
+    }, opts.tickMs ?? 250);
+
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      baseUrl: `http://${shownHost}:${port}${API_PREFIX}`,
+      port,
+      db,
+      world,
+      clock,
+      app,
+      async close() {
+        clearInterval(tick);
+        await app.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,113 @@
+import type { Statement } from 'better-sqlite3';
+import type { HistoricalTable } from '../../contract/historical.js';
+import type { StrategyFamily } from '../../contract/strategies.js';
+import type { Db } from './open-store.js';
+import { historicalSqlTable, strategySqlTable } from './schema.js';
+
+export interface Page<C> {
+  rows: string[];
+  nextCursor: C | null;
+}
+
+export interface HistoricalFilter {
+  cityId?: string;
+  since?: string;
+  until?: string;
+  beforeId?: number;
+  limit: number;
+}
+
+export interface StrategyFilter {
+  cityId?: string;
+  date?: string;
+  open?: boolean;
+  limit: number;
+}
+
+export interface LockFilter {
+  cityId?: string;
+  since?: string;
+  resolved?: boolean;
+  after?: { lockedAt: string; id: string };
+  limit: number;
+}
+
+/**
+ * The API's reads. Every list is keyset-paginated (never OFFSET): one row more than the page is fetched to know
+ * whether a next page exists, and rows come back as the stored JSON text, ready to be joined into a body.
+ */
+export class ApiReads {
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
+  constructor(private readonly db: Db) {}
+
+  historical(table: HistoricalTable, f: HistoricalFilter): Page<number> {
+    const where = new Where();
+    if (f.cityId !== undefined) where.add('city_id = ?', f.cityId);
+    if (f.since !== undefined) where.add('t >= ?', f.since);
+    if (f.until !== undefined) where.add('t <= ?', f.until);
+    if (f.beforeId !== undefined) where.add('id < ?', f.beforeId);
+    const sql = `SELECT id, json FROM ${historicalSqlTable(table)}${where} ORDER BY id DESC LIMIT ?`;
+    const found = this.prepared(sql).raw().all(...where.args, f.limit + 1) as [number, string][];
+    const more = found.length > f.limit;
+    const page = more ? found.slice(0, f.limit) : found;
+    return { rows: page.map((r) => r[1]), nextCursor: more ? (page[page.length - 1]?.[0] ?? null) : null };
+  }
+
+  strategies(family: StrategyFamily, f: StrategyFilter): string[] {
+    const where = new Where();
+    if (f.cityId !== undefined) where.add('city_id = ?', f.cityId);
+    if (f.date !== undefined) where.add('local_date = ?', f.date);
+    if (f.open !== undefined) where.add('open = ?', f.open ? 1 : 0);
+    const sql = `SELECT json FROM ${strategySqlTable(family)}${where} ORDER BY id DESC LIMIT ?`;
+    return this.prepared(sql).pluck().all(...where.args, f.limit) as string[];
+  }
+
+  fusionLocks(f: LockFilter): Page<{ lockedAt: string; id: string }> {
+    const where = new Where();
+    if (f.cityId !== undefined) where.add('city_id = ?', f.cityId);
+    if (f.since !== undefined) where.add('locked_at >= ?', f.since);
+    if (f.resolved !== undefined) where.add('resolved = ?', f.resolved ? 1 : 0);
+    if (f.after !== undefined) where.add('(locked_at, id) < (?, ?)', f.after.lockedAt, f.after.id);
+    const sql = `SELECT locked_at, id, json FROM fusion_locks${where} ORDER BY locked_at DESC, id DESC LIMIT ?`;
+    const found = this.prepared(sql).raw().all(...where.args, f.limit + 1) as [string, string, string][];
+    const more = found.length > f.limit;
+    const page = more ? found.slice(0, f.limit) : found;
+    const last = page[page.length - 1];
+    return { rows: page.map((r) => r[2]), nextCursor: more && last ? { lockedAt: last[0], id: last[1] } : null };
+  }
+
+  /** `source -> json` of a city's latest observations (or forecast layers). */
+  latest(kind: 'current_obs' | 'current_forecast', cityId: string): Map<string, string> {
+    const column = kind === 'current_obs' ? 'source' : 'layer';
+    const rows = this.prepared(`SELECT ${column}, json FROM ${kind} WHERE city_id = ?`).raw().all(cityId) as [
+      string,
+      string,
+    ][];
+    return new Map(rows);
+  }
+
+  private prepared(sql: string): Statement<unknown[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** The optional filters of a list query, as SQL and its bound values. */
+class Where {
+  private readonly parts: string[] = [];
+  readonly args: unknown[] = [];
+
+  add(sql: string, ...values: unknown[]): void {
+    this.parts.push(sql);
+    this.args.push(...values);
+  }
+
+  toString(): string {
+    return this.parts.length > 0 ? ` WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
