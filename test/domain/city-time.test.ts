@@ -1,0 +1,63 @@
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  dayOfYear,
+  instantAtLocal,
+  isoUtc,
+  localDate,
+  localHour,
+  parseDateOrInstant,
+} from '../../src/domain/city-time.js';
+
+const ZONES = [
+  'America/New_York',
+  'Europe/London',
+  'Europe/Berlin',
+  'America/Los_Angeles',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+];
+
+describe('city time', () => {
+  it('agrees with luxon on local dates and hours across a year, DST changes included', () => {
+    for (const tz of ZONES) {
+      for (
+        let ms = Date.parse('2026-01-01T00:00:00Z');
+        ms < Date.parse('2027-01-01T00:00:00Z');
+        ms += 97 * 60_000 + 7_000
+      ) {
+        const t = DateTime.fromMillis(ms, { zone: tz });
+        expect(localDate(ms, tz)).toBe(t.toISODate());
+        expect(localHour(ms, tz)).toBeCloseTo(t.hour + t.minute / 60 + t.second / 3600, 9);
+      }
+    }
+  });
+
+  it('finds the instant of a local wall-clock time on every day of a year', () => {
+    for (const tz of ZONES) {
+      for (let date = '2026-01-01'; date < '2027-01-01'; date = addDays(date, 1)) {
+        for (const [hour, minute] of [
+          [0, 1],
+          [11, 0],
+          [15, 0],
+        ] as const) {
+          const expected = DateTime.fromISO(date, { zone: tz }).set({ hour, minute }).toMillis();
+          expect(instantAtLocal(date, hour, minute, tz)).toBe(expected);
+        }
+        expect(dayOfYear(date)).toBe(DateTime.fromISO(date, { zone: 'UTC' }).ordinal);
+      }
+    }
+  });
+
+  it('writes instants as fixed-width whole-second UTC strings', () => {
+    expect(isoUtc(Date.parse('2026-11-21T14:05:09.999Z'))).toBe('2026-11-21T14:05:09Z');
+  });
+
+  it('parses dates and instants, and refuses dates that do not exist', () => {
+    expect(parseDateOrInstant('2026-11-21')).toMatchObject({ kind: 'date', date: '2026-11-21' });
+    expect(parseDateOrInstant('2026-11-21T23:30:00-05:00')).toMatchObject({ kind: 'instant', date: '2026-11-22' });
+    expect(parseDateOrInstant('2026-02-30')).toBeNull();
+    expect(parseDateOrInstant('2026-13-01T00:00:00Z')).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { TEMPLATE_START } from '../helpers/world-template.js';
+
+const HOUR = 3_600_000;
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+describe('as the world moves on', () => {
+  it('settles open strategy records in place: same id, outcome and roi set', async () => {
+    const families = ['no24', 'yescore', 'svc-max-picks'];
+    const openBefore = new Map<string, any[]>();
+    for (const family of families)
+      openBefore.set(family, (await svc.get(`/${family}?status=open&limit=1000`)).body.data);
+    expect(openBefore.get('no24')?.length).toBeGreaterThan(0);
+
+    svc.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
+
+    for (const family of families) {
+      const resolved = new Map<number, any>(
+        (await svc.get(`/${family}?status=resolved&limit=1000`)).body.data.map((r: any) => [r.id, r]),
+      );
+      for (const before of openBefore.get(family) ?? []) {
+        const after = resolved.get(before.id);
+        expect(after, `${family} ${before.id} resolved`).toBeDefined();
+        expect(['win', 'loss']).toContain(after.outcome);
+        expect(typeof after.roi).toBe('number');
+        expect({ ...after, outcome: null, roi: null, current_no_price: 0, current_yes_price: 0 }).toMatchObject({
+          ...before,
+          current_no_price: 0,
+          current_yes_price: 0,
+        });
+      }
+    }
+  });
+
+  it('re-serves resolved fusion locks with the same id and their outcome, found by an incremental poll', async () => {
+    const fresh = await startTestService();
+    // the template stops at 12:00Z, before any of the day's peak hours: let Europe and the US lock first
+    fresh.service.world.advanceTo(TEMPLATE_START + 12 * HOUR);
+    const unresolved = (await fresh.get('/fusion-locks?resolved=false&limit=500')).body.data;
+    expect(unresolved.length).toBeGreaterThan(0);
+    const newest = (await fresh.get('/fusion-locks?limit=1')).body.data[0].locked_at;
+    const oldestOpen = unresolved[unresolved.length - 1].locked_at;
+
+    fresh.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
+
+    const incremental = (await fresh.get(`/fusion-locks?since=${newest}&limit=500`)).body.data;
+    expect(incremental.some((l: any) => l.locked_at > newest)).toBe(true);
+    expect(incremental.every((l: any) => l.locked_at >= newest)).toBe(true);
+    const drainedResolutions = new Map<string, any>(
+      (await fresh.get(`/fusion-locks?resolved=true&since=${oldestOpen}&limit=500`)).body.data.map((l: any) => [
+        l.id,
+        l,
+      ]),
+    );
+    for (const lock of unresolved) {
+      const after = drainedResolutions.get(lock.id);
+      expect(after, `lock ${lock.id} resolved`).toBeDefined();
+      expect(after.locked_at).toBe(lock.locked_at);
+      expect(after.resolved).toBe(true);
+      for (const field of ['actual_tmax_c', 'actual_tmax_f', 'payout_usd', 'pnl_usd'])
+        expect(typeof after[field]).toBe('number');
+      expect(typeof after.hit).toBe('boolean');
+    }
+    await fresh.close();
+  });
+});
