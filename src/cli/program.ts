@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { StoreError } from '../server/store/open-store.js';
 import { ServiceConfigError } from '../server/service.js';
+import { StoreError } from '../server/store/open-store.js';
 import { WorldMismatchError } from '../server/world/world.js';
 import { exportCommand, listenCommand, monitorCommand, syncCommand } from './commands/not-yet.js';
 import { serverCommand } from './commands/server.js';

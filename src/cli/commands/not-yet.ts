@@ -51,7 +51,10 @@ export function exportCommand(program: Command): void {
     program
       .command('export')
       .description('print cache contents')
-      .argument('<name>', 'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, …')
+      .argument(
+        '<name>',
+        'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, …',
+      )
       .option('--format <f>', 'json, ndjson or csv', 'json')
       .option('--city <id>', 'only this city')
       .option('--since <date>', 'lower bound')

@@ -6,9 +6,11 @@ import type { ApiReads } from '../store/api-reads.js';
 import type { KeyStore } from '../store/keys.js';
 import { authPlugin } from './plugins/auth.js';
 import { corsPlugin } from './plugins/cors.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { errorsPlugin, frameworkError } from './plugins/errors.js';
 import { methodGuardPlugin } from './plugins/method-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { queryValidatorCompiler } from './query-validator.js';
+import { ResponseCache } from './response-cache.js';
 import { citiesRoutes } from './routes/cities.js';
 import { fusionLockRoutes } from './routes/fusion-locks.js';
 import { historicalRoutes } from './routes/historical.js';
@@ -33,11 +35,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: { level: opts.logLevel ?? 'warn', redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
-    ajv: { customOptions: { coerceTypes: true, useDefaults: true, allErrors: true } },
+    frameworkErrors: frameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(queryValidatorCompiler);
 
   await app.register(corsPlugin);
   await app.register(errorsPlugin);
+  const cache = new ResponseCache();
   await app.register(
     async (v1) => {
       await v1.register(methodGuardPlugin);
@@ -45,9 +49,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await v1.register(rateLimitPlugin, { perMinute: opts.rateLimitPerMinute });
       await v1.register(citiesRoutes, { cities: opts.cities });
       await v1.register(observationRoutes, { cities: opts.cities, reads: opts.reads });
-      await v1.register(historicalRoutes, { reads: opts.reads });
-      await v1.register(strategyRoutes, { reads: opts.reads });
-      await v1.register(fusionLockRoutes, { reads: opts.reads });
+      await v1.register(historicalRoutes, { reads: opts.reads, cache });
+      await v1.register(strategyRoutes, { reads: opts.reads, cache });
+      await v1.register(fusionLockRoutes, { reads: opts.reads, cache });
     },
     { prefix: API_PREFIX },
   );

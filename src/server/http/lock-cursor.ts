@@ -25,5 +25,7 @@ export function decodeLockCursor(cursor: string): LockPosition {
   } catch {
     // falls through to the one error below
   }
-  throw badRequest(`invalid query parameter 'cursor': is not a cursor this service issued (pass next_cursor back unchanged)`);
+  throw badRequest(
+    `invalid query parameter 'cursor': is not a cursor this service issued (pass next_cursor back unchanged)`,
+  );
 }

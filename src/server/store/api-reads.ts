@@ -39,7 +39,19 @@ export interface LockFilter {
 export class ApiReads {
   private readonly statements = new Map<string, Statement<unknown[]>>();
 
-  constructor(private readonly db: Db) {}
+  private readonly totalChanges: Statement<unknown[]>;
+
+  constructor(private readonly db: Db) {
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
+  }
+
+  /**
+   * Changes whenever anything is written to the store: `data_version` moves on commits by other connections (admin
+   * commands), `total_changes()` on this connection's own writes (the world).
+   */
+  dataVersion(): string {
+    return `${this.db.pragma('data_version', { simple: true })}:${this.totalChanges.get()}`;
+  }
 
   historical(table: HistoricalTable, f: HistoricalFilter): Page<number> {
     const where = new Where();
@@ -48,7 +60,9 @@ export class ApiReads {
     if (f.until !== undefined) where.add('t <= ?', f.until);
     if (f.beforeId !== undefined) where.add('id < ?', f.beforeId);
     const sql = `SELECT id, json FROM ${historicalSqlTable(table)}${where} ORDER BY id DESC LIMIT ?`;
-    const found = this.prepared(sql).raw().all(...where.args, f.limit + 1) as [number, string][];
+    const found = this.prepared(sql)
+      .raw()
+      .all(...where.args, f.limit + 1) as [number, string][];
     const more = found.length > f.limit;
     const page = more ? found.slice(0, f.limit) : found;
     return { rows: page.map((r) => r[1]), nextCursor: more ? (page[page.length - 1]?.[0] ?? null) : null };
@@ -60,7 +74,9 @@ export class ApiReads {
     if (f.date !== undefined) where.add('local_date = ?', f.date);
     if (f.open !== undefined) where.add('open = ?', f.open ? 1 : 0);
     const sql = `SELECT json FROM ${strategySqlTable(family)}${where} ORDER BY id DESC LIMIT ?`;
-    return this.prepared(sql).pluck().all(...where.args, f.limit) as string[];
+    return this.prepared(sql)
+      .pluck()
+      .all(...where.args, f.limit) as string[];
   }
 
   fusionLocks(f: LockFilter): Page<{ lockedAt: string; id: string }> {
@@ -70,7 +86,9 @@ export class ApiReads {
     if (f.resolved !== undefined) where.add('resolved = ?', f.resolved ? 1 : 0);
     if (f.after !== undefined) where.add('(locked_at, id) < (?, ?)', f.after.lockedAt, f.after.id);
     const sql = `SELECT locked_at, id, json FROM fusion_locks${where} ORDER BY locked_at DESC, id DESC LIMIT ?`;
-    const found = this.prepared(sql).raw().all(...where.args, f.limit + 1) as [string, string, string][];
+    const found = this.prepared(sql)
+      .raw()
+      .all(...where.args, f.limit + 1) as [string, string, string][];
     const more = found.length > f.limit;
     const page = more ? found.slice(0, f.limit) : found;
     const last = page[page.length - 1];

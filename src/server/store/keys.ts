@@ -13,6 +13,9 @@ const hashKey = (key: string): string => createHash('sha256').update(key).digest
 /** API keys are stored only as SHA-256 hashes; the key itself is shown once, at creation. */
 export class KeyStore {
   private readonly lookup;
+  /** Verified keys, valid while no other connection has committed (an admin command may have revoked one). */
+  private readonly verified = new Map<string, string | undefined>();
+  private verifiedAt = -1;
 
   constructor(private readonly db: Db) {
     this.lookup = db.prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').pluck();
@@ -29,6 +32,7 @@ export class KeyStore {
       | string
       | undefined;
     if (existing) {
+      this.verified.clear();
       this.db.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(existing);
       return existing;
     }
@@ -42,6 +46,7 @@ export class KeyStore {
   }
 
   revoke(id: string): boolean {
+    this.verified.clear();
     const result = this.db
       .prepare(
         "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ? AND revoked_at IS NULL",
@@ -50,12 +55,21 @@ export class KeyStore {
     return result.changes > 0;
   }
 
-  /** The id of the active key, or undefined. Read per request, so a revocation takes effect at once. */
+  /** The id of the active key, or undefined. A revocation, from any process, takes effect on the next request. */
   verify(key: string): string | undefined {
-    return this.lookup.get(hashKey(key)) as string | undefined;
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.verifiedAt || this.verified.size > 10_000) {
+      this.verified.clear();
+      this.verifiedAt = version;
+    }
+    if (this.verified.has(key)) return this.verified.get(key);
+    const id = this.lookup.get(hashKey(key)) as string | undefined;
+    this.verified.set(key, id);
+    return id;
   }
 
   private insert(key: string, label: string | null): string {
+    this.verified.clear();
     const id = `key_${randomBytes(6).toString('hex')}`;
     this.db
       .prepare(

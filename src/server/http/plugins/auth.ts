@@ -21,14 +21,20 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 
 /** 401 unless an active key is presented. The key itself is never echoed or logged. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { keys: KeyStore }) => {
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS') return;
+  // callback-style hook: no promise per request on the hot path
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS') return done();
     const key = presentedKey(request);
     if (key === undefined) {
-      return reply.code(401).send({ error: 'missing API key: send X-API-Key, Authorization: Bearer, or api_key=' });
+      reply.code(401).send({ error: 'missing API key: send X-API-Key, Authorization: Bearer, or api_key=' });
+      return;
     }
     const id = opts.keys.verify(key);
-    if (id === undefined) return reply.code(401).send({ error: 'invalid API key' });
+    if (id === undefined) {
+      reply.code(401).send({ error: 'invalid API key' });
+      return;
+    }
     request.apiKeyId = id;
+    done();
   });
 });

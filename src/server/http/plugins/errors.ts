@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_PREFIX } from '../../../contract/limits.js';
 import { HISTORICAL_TABLES } from '../../../contract/historical.js';
+import { API_PREFIX } from '../../../contract/limits.js';
 import { HttpError } from '../http-error.js';
 
 /** Friendlier words than a regular expression for the parameters that carry one. */
@@ -23,7 +23,10 @@ interface AjvIssue {
 export function describeValidation(issues: AjvIssue[]): string {
   const first = issues[0];
   if (!first) return 'bad request';
-  if (first.keyword === 'required') return `missing query parameter '${String(first.params.missingProperty)}'`;
+  if (first.keyword === 'required') {
+    const missing = (first.params.requiredProperties as string[] | undefined)?.[0] ?? first.params.missingProperty;
+    return `missing query parameter '${String(missing)}'`;
+  }
   const name = first.instancePath.replace(/^\//, '') || 'query';
   const allowed = issues
     .filter((i) => i.instancePath === first.instancePath && i.keyword === 'const')
@@ -33,8 +36,8 @@ export function describeValidation(issues: AjvIssue[]): string {
       ? `must be one of ${allowed.join(', ')}`
       : first.keyword === 'pattern'
         ? (PATTERN_HINTS[name] ?? 'has the wrong format')
-        : first.keyword === 'type' && Array.isArray(first.params.type) === false && first.params.type === 'integer'
-          ? 'must be an integer'
+        : first.keyword === 'type' && first.params.type === 'integer'
+          ? 'must be a whole number written in digits'
           : (first.message ?? 'is not valid');
   return `invalid query parameter '${name}': ${why}`;
 }
@@ -57,7 +60,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
     if (path.startsWith(`${API_PREFIX}/historical/`)) {
       const table = decodeSafely(path.slice(`${API_PREFIX}/historical/`.length));
       return reply.code(404).send({
@@ -67,6 +70,16 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return reply.code(404).send({ error: `no such route: ${request.method} ${path}` });
   });
 });
+
+/**
+ * Errors Fastify raises before routing (a malformed %-escape, say). Its own body would echo the URL, query and
+ * any `api_key=` with it; this one says what is wrong and nothing more.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  const what = error.code === 'FST_ERR_BAD_URL' ? 'malformed URL (bad percent-encoding)' : 'malformed request';
+  reply.code(status).header('access-control-allow-origin', '*').send({ error: what });
+}
 
 function decodeSafely(text: string): string {
   try {

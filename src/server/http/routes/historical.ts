@@ -3,10 +3,14 @@ import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../../contract/his
 import { HistoricalQuery } from '../../../contract/queries.js';
 import type { ApiReads } from '../../store/api-reads.js';
 import { timeBounds } from '../query-bounds.js';
+import type { ResponseCache } from '../response-cache.js';
 import { json, V1_METHODS } from './v1-route.js';
 
 /** `/historical/{table}`: one static route per whitelisted table; the cursor is the last id of the page. */
-export async function historicalRoutes(app: FastifyInstance, opts: { reads: ApiReads }): Promise<void> {
+export async function historicalRoutes(
+  app: FastifyInstance,
+  opts: { reads: ApiReads; cache: ResponseCache },
+): Promise<void> {
   for (const table of HISTORICAL_TABLES) {
     app.route<{ Querystring: HistoricalQuery }>({
       method: V1_METHODS,
@@ -15,18 +19,18 @@ export async function historicalRoutes(app: FastifyInstance, opts: { reads: ApiR
       handler: (request, reply) => {
         const q = request.query;
         const bounds = timeBounds(HISTORICAL_TIME_COLUMN[table].kind, q.since, q.until);
-        const page = opts.reads.historical(table, {
+        const filter = {
           cityId: q.city_id,
           since: bounds.since,
           until: bounds.until,
           beforeId: q.cursor === undefined ? undefined : Number(q.cursor),
           limit: q.limit,
+        };
+        const body = opts.cache.get(`${table}|${JSON.stringify(filter)}`, opts.reads.dataVersion(), () => {
+          const page = opts.reads.historical(table, filter);
+          return `{"table":"${table}","count":${page.rows.length},"next_cursor":${page.nextCursor ?? 'null'},"data":[${page.rows.join(',')}]}`;
         });
-        return reply
-          .type(json)
-          .send(
-            `{"table":"${table}","count":${page.rows.length},"next_cursor":${page.nextCursor ?? 'null'},"data":[${page.rows.join(',')}]}`,
-          );
+        return reply.type(json).send(body);
       },
     });
   }

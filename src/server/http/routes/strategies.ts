@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { StrategyQuery } from '../../../contract/queries.js';
 import { STRATEGY_FAMILIES } from '../../../contract/strategies.js';
-import type { ApiReads } from '../../store/api-reads.js';
 import { parseDateOrInstant } from '../../../domain/city-time.js';
+import type { ApiReads } from '../../store/api-reads.js';
 import { badRequest } from '../http-error.js';
+import type { ResponseCache } from '../response-cache.js';
 import { json, V1_METHODS } from './v1-route.js';
 
 /** `/no24`, `/yescore`, `/svc-max-picks`: newest first, filtered, no cursor (spec 4.5). */
-export async function strategyRoutes(app: FastifyInstance, opts: { reads: ApiReads }): Promise<void> {
+export async function strategyRoutes(
+  app: FastifyInstance,
+  opts: { reads: ApiReads; cache: ResponseCache },
+): Promise<void> {
   for (const family of STRATEGY_FAMILIES) {
     app.route<{ Querystring: StrategyQuery }>({
       method: V1_METHODS,
@@ -18,13 +22,17 @@ export async function strategyRoutes(app: FastifyInstance, opts: { reads: ApiRea
         if (q.date !== undefined && !parseDateOrInstant(q.date)) {
           throw badRequest(`invalid query parameter 'date': ${q.date} is not a real date`);
         }
-        const rows = opts.reads.strategies(family, {
+        const filter = {
           cityId: q.city_id,
           date: q.date,
           open: q.status === undefined ? undefined : q.status === 'open',
           limit: q.limit,
+        };
+        const body = opts.cache.get(`${family}|${JSON.stringify(filter)}`, opts.reads.dataVersion(), () => {
+          const rows = opts.reads.strategies(family, filter);
+          return `{"count":${rows.length},"data":[${rows.join(',')}]}`;
         });
-        return reply.type(json).send(`{"count":${rows.length},"data":[${rows.join(',')}]}`);
+        return reply.type(json).send(body);
       },
     });
   }

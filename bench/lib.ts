@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+export interface Spawned {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a fixture process and waits for its `ready URL` line. */
+export function spawnReady(script: string, args: string[]): Promise<Spawned> {
+  const path = fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const url = out.match(/^ready (\S+)$/m)?.[1];
+      if (url) {
+        resolve({
+          url,
+          stop: () =>
+            new Promise((done) => {
+              child.once('close', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('close', (code) => reject(new Error(`${script} exited ${code} before it was ready`)));
+  });
+}
+
+export interface Load {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+}
+
+/** Loopback load from autocannon; a warm-up second is discarded. */
+export async function load(
+  url: string,
+  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<Load> {
+  await autocannon({ url, connections: opts.connections, duration: 1, headers: opts.headers });
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: opts.headers,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export function writeResult(name: string, result: object): void {
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(
+    `${RESULTS}${name}.json`,
+    `${JSON.stringify({ name, measured_at: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`,
+  );
+}
+
+export const ratio = (a: number, b: number): number => Math.round((a / b) * 1000) / 1000;
+
+export interface Latency {
+  requests: number;
+  p50Ms: number;
+  p95Ms: number;
+  meanMs: number;
+}
+
+/** Sequential keep-alive requests timed with performance.now(): sub-millisecond latencies autocannon rounds away. */
+export async function sequentialLatency(
+  url: string,
+  headers: Record<string, string>,
+  requests: number,
+): Promise<Latency> {
+  const { Pool } = await import('undici');
+  const origin = new URL(url);
+  const pool = new Pool(origin.origin, { connections: 1 });
+  const path = `${origin.pathname}${origin.search}`;
+  const timings: number[] = [];
+  try {
+    for (let i = 0; i < requests + 50; i++) {
+      const started = performance.now();
+      const response = await pool.request({ path, method: 'GET', headers });
+      await response.body.arrayBuffer();
+      if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
+      if (i >= 50) timings.push(performance.now() - started); // the first 50 warm up
+    }
+  } finally {
+    await pool.close();
+  }
+  timings.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((timings[Math.floor(q * (timings.length - 1))] ?? 0) * 1000) / 1000;
+  return {
+    requests,
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    meanMs: Math.round((timings.reduce((a, b) => a + b, 0) / timings.length) * 1000) / 1000,
+  };
+}

@@ -1,0 +1,39 @@
+import { benchDeepPage } from './server-deep-page.js';
+import { benchServerThroughput } from './server-throughput.js';
+
+/** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
+const BENCHES: Record<string, () => Promise<any>> = {
+  'server-throughput': () => benchServerThroughput(),
+  'server-deep-page': () => benchDeepPage(),
+};
+
+const wanted = process.argv.slice(2);
+const rows: string[][] = [];
+for (const [name, bench] of Object.entries(BENCHES)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  process.stderr.write(`running ${name}…\n`);
+  const result = await bench();
+  if (name === 'server-throughput') {
+    for (const [path, e] of Object.entries<any>(result.endpoints)) {
+      rows.push([
+        name,
+        path,
+        `${e.service.requestsPerSecond} req/s vs bare ${e.bare.requestsPerSecond} (plain Fastify ${e.fastify.requestsPerSecond}, ratio ${e.ratio_to_fastify})`,
+        String(e.ratio),
+      ]);
+    }
+  } else {
+    rows.push([
+      name,
+      'page 1M deep / page 1',
+      `p50 ${result.page_deep_p50_ms} ms vs ${result.page_1_p50_ms} ms`,
+      String(result.ratio_p50),
+    ]);
+  }
+}
+const widths = [0, 1, 2, 3].map((i) =>
+  Math.max(...[['bench', 'what', 'measured', 'ratio'], ...rows].map((r) => (r[i] ?? '').length)),
+);
+for (const row of [['bench', 'what', 'measured', 'ratio'], ...rows]) {
+  console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
+}
