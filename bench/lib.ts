@@ -69,6 +69,11 @@ export function writeResult(name: string, result: object): void {
   );
 }
 
+/** The run with the median request rate. */
+export function median(loads: Load[]): Load {
+  return [...loads].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(loads.length / 2)] as Load;
+}
+
 export const ratio = (a: number, b: number): number => Math.round((a / b) * 1000) / 1000;
 
 export interface Latency {

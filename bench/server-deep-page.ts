@@ -26,7 +26,7 @@ export async function benchDeepPage(requests = 2000): Promise<object> {
     const deep = await sequentialLatency(`${table}&cursor=${deepCursor}`, headers, requests / 2);
     const first2 = await sequentialLatency(table, headers, requests / 2);
     const deep2 = await sequentialLatency(`${table}&cursor=${deepCursor}`, headers, requests / 2);
-    const p50 = (a: { p50Ms: number }, b: { p50Ms: number }) => (a.p50Ms + b.p50Ms) / 2;
+    const p50 = (a: { p50Ms: number }, b: { p50Ms: number }) => Math.round(((a.p50Ms + b.p50Ms) / 2) * 1000) / 1000;
     const result = {
       what: 'p50 latency of a page one million rows deep as a ratio to page 1 (must stay under 1.5)',
       table_rows: rows,

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Load, load, ratio, spawnReady, writeResult } from './lib.js';
+import { type Load, load, median, ratio, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 
 /**
  * Requests a second the reference service sustains on `/cities` and `/fusion-locks?limit=500`, each as a ratio to
  * a bare node:http server answering the same bytes, under the same autocannon load in the same run.
  */
-export async function benchServerThroughput(seconds = 5): Promise<object> {
+export async function benchServerThroughput(seconds = 3): Promise<object> {
   const dir = prepareWorld();
   const service = await spawnReady('service-process.mjs', [dir, BENCH_KEY]);
   const headers = { 'x-api-key': BENCH_KEY };
@@ -23,9 +23,18 @@ export async function benchServerThroughput(seconds = 5): Promise<object> {
       const bare = await spawnReady('bare-process.mjs', [bodyFile]);
       const fastify = await spawnReady('fastify-process.mjs', [bodyFile]);
       try {
-        const served = await load(`${service.url}${path}`, { connections: 20, seconds, headers });
-        const baseline = await load(bare.url, { connections: 20, seconds });
-        const framework = await load(fastify.url, { connections: 20, seconds });
+        // three interleaved rounds, medians: the machine's drift falls on all three servers alike
+        const rounds: { served: Load; baseline: Load; framework: Load }[] = [];
+        for (let round = 0; round < 3; round++) {
+          rounds.push({
+            served: await load(`${service.url}${path}`, { connections: 20, seconds, headers }),
+            baseline: await load(bare.url, { connections: 20, seconds }),
+            framework: await load(fastify.url, { connections: 20, seconds }),
+          });
+        }
+        const served = median(rounds.map((r) => r.served));
+        const baseline = median(rounds.map((r) => r.baseline));
+        const framework = median(rounds.map((r) => r.framework));
         endpoints[path] = {
           service: served,
           bare: baseline,

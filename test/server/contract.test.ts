@@ -57,7 +57,6 @@ const TIME_COLUMN: Record<Table, string> = {
 const FAMILIES = ['no24', 'yescore', 'svc-max-picks'] as const;
 type Family = (typeof FAMILIES)[number];
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked at run time by the assertions below
 type Json = any;
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
