@@ -24,6 +24,7 @@ export function buildProgram(): Command {
   serverCommand(program);
   everyCommand(program, (command) => {
     command.enablePositionalOptions().option('--verbose', 'show stack traces on errors');
+    if (command !== program) command.version(pkg.version);
   });
   return program;
 }

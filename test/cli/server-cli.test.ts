@@ -30,6 +30,9 @@ describe('svc-monitor command line', () => {
       const help = await runCli([...args, '--help'], env);
       expect(help.code, `${args.join(' ')} --help`).toBe(0);
       expect(help.stdout).toContain('Usage: svc-monitor');
+      const version = await runCli([...args, '--version'], env);
+      expect(version.code, `${args.join(' ')} --version`).toBe(0);
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     }
     const version = await runCli(['--version'], env);
     expect(version.code).toBe(0);
