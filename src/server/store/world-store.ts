@@ -1,9 +1,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { CurrentSourceName } from '../../contract/current.js';
+import type { EventType } from '../../contract/events.js';
 import type { ForecastLayerName } from '../../contract/forecasts.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { HISTORICAL_TABLES, type HistoricalTable } from '../../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../../contract/strategies.js';
+import { contractProblem } from './event-contract.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
 
@@ -115,8 +117,13 @@ export class WorldStore {
     return (this.prepared('SELECT coalesce(max(engine_trade_id), 0) FROM edge_positions').pluck().get() as number) + 1;
   }
 
-  /** The world's outgoing events, in order; webhook delivery fans them out. */
-  addWorldEvent(eventId: string, eventType: string, createdAt: string, payload: object): number {
+  /**
+   * The world's outgoing events, in order; webhook delivery fans them out. A payload that breaks the contract is a
+   * bug in the world and is refused here, before anything could send it.
+   */
+  addWorldEvent(eventId: string, eventType: EventType, createdAt: string, payload: object): number {
+    const problem = contractProblem(eventType, payload);
+    if (problem) throw new Error(`world event ${eventType} ${eventId} breaks the contract: ${problem}`);
     const result = this.prepared(
       'INSERT INTO world_events (event_id, event_type, created_at, json) VALUES (?, ?, ?, ?)',
     ).run(eventId, eventType, createdAt, JSON.stringify(payload));
