@@ -124,9 +124,16 @@ export class WorldStore {
   addWorldEvent(eventId: string, eventType: EventType, createdAt: string, payload: object): number {
     const problem = contractProblem(eventType, payload);
     if (problem) throw new Error(`world event ${eventType} ${eventId} breaks the contract: ${problem}`);
+    const json = JSON.stringify(payload);
     const result = this.prepared(
       'INSERT INTO world_events (event_id, event_type, created_at, json) VALUES (?, ?, ?, ?)',
-    ).run(eventId, eventType, createdAt, JSON.stringify(payload));
+    ).run(eventId, eventType, createdAt, json);
+    // the outbox row is written in the same transaction as the event: queued means it will be delivered or failed
+    this.prepared(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, next_attempt_at, created_at)
+       SELECT id, ?, ?, ?, ?, ? FROM webhooks
+       WHERE status = 'active' AND (events IS NULL OR EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?))`,
+    ).run(eventId, eventType, json, Date.parse(createdAt), createdAt, eventType);
     return Number(result.lastInsertRowid);
   }
 
