@@ -4,8 +4,11 @@ import { isoUtc } from '../domain/city-time.js';
 import { buildApp } from './http/app.js';
 import { ApiReads } from './store/api-reads.js';
 import { KeyStore } from './store/keys.js';
-import { type Db, openStore } from './store/open-store.js';
+import { type Db, openStore, setMeta } from './store/open-store.js';
+import { WebhookStore } from './store/webhooks.js';
 import { WorldStore } from './store/world-store.js';
+import type { Resolver } from './webhooks/address-guard.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
 import { loadCities, publicCity } from './world/cities.js';
 import { World, WorldClock } from './world/world.js';
 
@@ -19,6 +22,10 @@ export interface ServiceOptions {
   /** Simulated start instant (ms); defaults to where the data dir's world stopped, or now on a fresh one. */
   start?: number;
   apiKey?: string;
+  /** `--allow-private-webhooks`: deliveries may go to private, loopback and link-local addresses. */
+  allowPrivateWebhooks?: boolean;
+  /** Hostname resolution for webhook targets (tests answer from a table). */
+  resolve?: Resolver;
   rateLimitPerMinute?: number;
   /** How often the world catches up with its clock (real ms). */
   tickMs?: number;
@@ -33,6 +40,7 @@ export interface RunningService {
   world: World;
   clock: WorldClock;
   app: FastifyInstance;
+  dispatcher: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -71,9 +79,20 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 8787);
 
+    // admin commands (`server webhooks add`) read this to know whether private targets are allowed here
+    setMeta(db, 'allow_private_webhooks', opts.allowPrivateWebhooks ? '1' : '0');
+    const dispatcher = new Dispatcher({
+      store: new WebhookStore(db),
+      clock,
+      allowPrivate: opts.allowPrivateWebhooks ?? false,
+      resolve: opts.resolve,
+      log: (line) => app.log.warn(line),
+    });
+    dispatcher.start();
+
     const tick = setInterval(() => {
       try {
-        world.advanceTo(clock.now());
+        if (world.advanceTo(clock.now()) > 0) dispatcher.wake();
       } catch (error) {
         app.log.error({ err: error }, 'the world could not advance');
       }
@@ -87,8 +106,10 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
       world,
       clock,
       app,
+      dispatcher,
       async close() {
         clearInterval(tick);
+        await dispatcher.stop();
         await app.close();
         db.close();
       },

@@ -1,19 +1,130 @@
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { notYet } from './not-yet.js';
+import { EVENT_TYPES, type TestEvent } from '../../contract/events.js';
+import { isoUtc } from '../../domain/city-time.js';
+import { contractProblem } from '../../server/store/event-contract.js';
+import { getMeta, openStore } from '../../server/store/open-store.js';
+import { WebhookStore } from '../../server/store/webhooks.js';
+import { AddressRefused, checkWebhookUrl } from '../../server/webhooks/address-guard.js';
+import { usageError } from '../exit-codes.js';
+import { serverDataDir } from '../paths.js';
 
-/** `server webhooks ...`: registration and delivery log (issue 3). */
+interface DirFlag {
+  dataDir?: string;
+  json?: boolean;
+}
+
+async function withWebhooks<T>(
+  dataDir: string | undefined,
+  work: (store: WebhookStore, serverAllowsPrivate: boolean) => T | Promise<T>,
+): Promise<T> {
+  const db = openStore(dataDir ?? serverDataDir());
+  try {
+    return await work(new WebhookStore(db), getMeta(db, 'allow_private_webhooks') === '1');
+  } finally {
+    db.close();
+  }
+}
+
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const mustExist = (found: boolean, id: string) => {
+  if (!found) throw usageError(`no webhook with id ${id}`);
+};
+
+/** `server webhooks ...`: registration and the delivery log, on the data dir (the running server sees changes). */
 export function serverWebhooksCommand(server: Command): void {
   const webhooks = server.command('webhooks').description('webhook registration and deliveries');
-  notYet(
-    webhooks
-      .command('add')
-      .argument('<url>')
-      .option('--events <types>', 'comma-separated event types')
-      .option('--allow-private', 'allow a private, loopback or link-local target'),
-  );
-  notYet(webhooks.command('list').option('--json', 'machine-readable output'));
-  notYet(webhooks.command('remove').argument('<id>'));
-  notYet(webhooks.command('enable').argument('<id>'));
-  notYet(webhooks.command('test').argument('<id>'));
-  notYet(webhooks.command('deliveries').argument('<id>'));
+  const command = (name: string, description: string) =>
+    webhooks.command(name).description(description).option('--data-dir <dir>', 'the server data dir');
+
+  command('add', 'register a receiver; prints its id and secret once')
+    .argument('<url>', 'http or https URL of the receiver')
+    .option('--events <types>', `comma-separated event types (default all): ${EVENT_TYPES.join(', ')}`)
+    .option('--allow-private', 'allow a private, loopback or link-local target (local development)')
+    .option('--json', 'print {id, secret}')
+    .action(async (url: string, flags: DirFlag & { events?: string; allowPrivate?: boolean }) => {
+      const events = flags.events?.split(',').map((t) => t.trim());
+      const unknown = events?.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+      if (unknown?.length)
+        throw usageError(`unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}`);
+      const created = await withWebhooks(flags.dataDir, async (store, serverAllowsPrivate) => {
+        try {
+          await checkWebhookUrl(url, { allowPrivate: Boolean(flags.allowPrivate) || serverAllowsPrivate });
+        } catch (error) {
+          if (error instanceof AddressRefused) throw usageError(error.message);
+          throw error;
+        }
+        return store.add(url, events ?? null, Boolean(flags.allowPrivate));
+      });
+      print(flags.json ? JSON.stringify(created) : `${created.id}\n${created.secret}`);
+      process.stderr.write('the secret is shown this once; give it to the receiver now\n');
+    });
+
+  command('list', 'registered webhooks (never their secrets)')
+    .option('--json', 'machine-readable output')
+    .action(async (flags: DirFlag) => {
+      const list = await withWebhooks(flags.dataDir, (store) => store.list());
+      if (flags.json) return print(JSON.stringify(list));
+      for (const w of list) {
+        print(
+          [w.id, w.status, w.url, w.events?.join(',') ?? 'all events', `failures ${w.consecutive_failures}`]
+            .concat(w.last_attempt_at ? [`last ${w.last_attempt_at} ${w.last_result}`] : [])
+            .join('  '),
+        );
+      }
+    });
+
+  command('remove', 'delete a webhook and its queued deliveries')
+    .argument('<id>')
+    .action(async (id: string, flags: DirFlag) => {
+      mustExist(await withWebhooks(flags.dataDir, (store) => store.remove(id)), id);
+      print(`removed ${id}`);
+    });
+
+  command('enable', 're-enable a webhook and reset its failure count')
+    .argument('<id>')
+    .action(async (id: string, flags: DirFlag) => {
+      mustExist(await withWebhooks(flags.dataDir, (store) => store.enable(id)), id);
+      print(`enabled ${id}`);
+    });
+
+  command('test', 'queue a webhook.test event for one webhook')
+    .argument('<id>')
+    .action(async (id: string, flags: DirFlag) => {
+      const event: TestEvent = {
+        event_id: randomUUID(),
+        event_type: 'webhook.test',
+        event_version: 1,
+        created_at: isoUtc(Date.now()),
+        attempt: 1,
+        message: `test event for webhook ${id}`,
+      };
+      const problem = contractProblem('webhook.test', event);
+      if (problem) throw new Error(`webhook.test payload breaks the contract: ${problem}`);
+      await withWebhooks(flags.dataDir, (store) => {
+        mustExist(store.get(id) !== undefined, id);
+        store.enqueue(id, event.event_id, event.event_type, event);
+      });
+      print(`queued webhook.test ${event.event_id} for ${id}`);
+    });
+
+  command('deliveries', 'the attempt log of one webhook')
+    .argument('<id>')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, flags: DirFlag) => {
+      const log = await withWebhooks(flags.dataDir, (store) => {
+        mustExist(store.get(id) !== undefined, id);
+        return store.attempts(id);
+      });
+      if (flags.json) return print(JSON.stringify(log));
+      for (const a of log) {
+        const result = a.status_code !== null ? String(a.status_code) : (a.error ?? 'error');
+        const next = a.next_attempt_at ? `next ${a.next_attempt_at}` : '';
+        print(
+          `${a.attempted_at}  ${a.event_id}  ${a.delivery_id}  #${a.attempt}  ${result}  ${a.duration_ms} ms  ${next}`.trimEnd(),
+        );
+      }
+    });
 }

@@ -39,6 +39,7 @@ export function serverCommand(program: Command): void {
         speed: flags.speed,
         start: flags.start,
         apiKey: flags.apiKey,
+        allowPrivateWebhooks: flags.allowPrivateWebhooks,
       });
       process.stdout.write(`listening on ${service.baseUrl}\n`);
       process.stderr.write(`world clock ${isoUtc(service.clock.now())}, x${flags.speed}, seed ${flags.seed}\n`);

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { USER_AGENT } from '../../contract/events.js';
+import { LIMITS } from '../../contract/limits.js';
+import { signBody } from '../../domain/signature.js';
+import type { Delivery, Webhook, WebhookStore } from '../store/webhooks.js';
+import { AddressRefused, checkWebhookUrl, type Resolver } from './address-guard.js';
+import { postOnce, TargetAgents } from './post-once.js';
+
+export interface WorldTime {
+  now(): number;
+  readonly speed: number;
+}
+
+export interface DispatcherOptions {
+  store: WebhookStore;
+  clock: WorldTime;
+  /** `server --allow-private-webhooks`: private targets allowed for every webhook. */
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  timeoutMs?: number;
+  maxInFlight?: number;
+  /** Attempts in flight to one webhook at once (never more than its failures left before disabling). */
+  perWebhook?: number;
+  log?: (line: string) => void;
+}
+
+/** Longest sleep between looks at the outbox: admin commands in other processes queue work too. */
+const IDLE_POLL_MS = 250;
+
+/** The body of attempt n: the stored payload with `attempt` set (edge events carry none), signed anew each time. */
+export function deliveryBody(delivery: Delivery, attempt: number): string {
+  if (delivery.event_type.startsWith('edge.')) return delivery.payload;
+  const payload = JSON.parse(delivery.payload) as Record<string, unknown>;
+  payload.attempt = attempt;
+  return JSON.stringify(payload);
+}
+
+/**
+ * Sends due deliveries from the durable outbox. Nothing lives only in memory: a delivery is `pending` until an
+ * attempt's outcome is committed, so after a crash the restarted server simply sends what is still due. Retry
+ * times are world instants, and the next wake-up is timed to the earliest of them.
+ */
+export class Dispatcher {
+  private readonly agents = new TargetAgents();
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly inFlightByWebhook = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly opts: DispatcherOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks at the outbox now (new events were queued). */
+  wake(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.all(this.inFlight.values());
+    await this.agents.close();
+  }
+
+  private run(): void {
+    if (this.stopped) return;
+    try {
+      const capacity = (this.opts.maxInFlight ?? 64) - this.inFlight.size;
+      if (capacity > 0) {
+        const webhooks = new Map<string, Webhook | undefined>();
+        for (const delivery of this.opts.store.due(this.opts.clock.now(), capacity + this.inFlight.size)) {
+          if (this.inFlight.has(delivery.id) || this.inFlight.size >= (this.opts.maxInFlight ?? 64)) continue;
+          if (!webhooks.has(delivery.webhook_id))
+            webhooks.set(delivery.webhook_id, this.opts.store.get(delivery.webhook_id));
+          const webhook = webhooks.get(delivery.webhook_id);
+          if (!webhook || !this.hasRoom(webhook)) continue;
+          this.launch(webhook, delivery);
+        }
+      }
+    } catch (error) {
+      this.opts.log?.(`webhook dispatcher: ${(error as Error).message}`);
+    }
+    this.scheduleNext();
+  }
+
+  /**
+   * A webhook may have several attempts in flight only while it has failures to spare: with k failures recorded
+   * and n in flight, n + k stays below the disabling threshold, so no request is sent after the tenth failure.
+   */
+  private hasRoom(webhook: Webhook): boolean {
+    const flying = this.inFlightByWebhook.get(webhook.id) ?? 0;
+    const spare = LIMITS.webhookDisableAfterFailures - webhook.consecutive_failures - flying;
+    return spare > 0 && flying < (this.opts.perWebhook ?? 8);
+  }
+
+  private launch(webhook: Webhook, delivery: Delivery): void {
+    this.inFlightByWebhook.set(webhook.id, (this.inFlightByWebhook.get(webhook.id) ?? 0) + 1);
+    const done = this.attempt(webhook, delivery).finally(() => {
+      this.inFlight.delete(delivery.id);
+      this.inFlightByWebhook.set(webhook.id, (this.inFlightByWebhook.get(webhook.id) ?? 1) - 1);
+      this.wake();
+    });
+    this.inFlight.set(delivery.id, done);
+  }
+
+  private async attempt(webhook: Webhook, delivery: Delivery): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const deliveryUuid = randomUUID();
+    const body = deliveryBody(delivery, attempt);
+    let outcome: { statusCode: number | null; error: string | null; durationMs: number };
+    try {
+      const target = await checkWebhookUrl(webhook.url, {
+        allowPrivate: this.opts.allowPrivate || webhook.allow_private,
+        resolve: this.opts.resolve,
+      });
+      outcome = await postOnce(
+        target,
+        this.agents.for(webhook.id, target),
+        body,
+        {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'x-svc-event': delivery.event_type,
+          'x-svc-event-id': delivery.event_id,
+          'x-svc-delivery': deliveryUuid,
+          'x-svc-signature': signBody(webhook.secret, body),
+        },
+        this.opts.timeoutMs ?? LIMITS.webhookTimeoutMs,
+      );
+    } catch (error) {
+      const refused = error instanceof AddressRefused;
+      outcome = { statusCode: null, error: refused ? `refused: ${error.message}` : String(error), durationMs: 0 };
+    }
+    try {
+      this.opts.store.recordAttempt(delivery, { ...outcome, attempt, deliveryUuid, at: this.opts.clock.now() });
+    } catch (error) {
+      // the webhook may have been removed meanwhile (its deliveries went with it)
+      this.opts.log?.(`webhook dispatcher: could not record ${delivery.event_id}: ${(error as Error).message}`);
+    }
+  }
+
+  private scheduleNext(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const next = this.opts.store.nextDue();
+    let waitMs = next === undefined ? IDLE_POLL_MS : (next - this.opts.clock.now()) / this.opts.clock.speed;
+    // what is due now is in flight (or waits for room): each completion wakes us, no need to spin
+    if (waitMs <= 0) waitMs = this.inFlight.size > 0 ? IDLE_POLL_MS : 1;
+    this.timer = setTimeout(() => this.run(), Math.min(IDLE_POLL_MS, waitMs));
+  }
+}
