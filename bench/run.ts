@@ -1,10 +1,12 @@
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
+import { benchWebhookDelivery } from './webhook-delivery.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
   'server-throughput': () => benchServerThroughput(),
   'server-deep-page': () => benchDeepPage(),
+  'webhook-delivery': () => benchWebhookDelivery(),
 };
 
 const wanted = process.argv.slice(2);
@@ -22,6 +24,13 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(e.ratio),
       ]);
     }
+  } else if (name === 'webhook-delivery') {
+    rows.push([
+      name,
+      `${result.deliveries} deliveries, ${result.concurrency} at a time`,
+      `${result.service_per_second}/s vs plain undici ${result.undici_per_second}/s`,
+      String(result.ratio),
+    ]);
   } else {
     rows.push([
       name,

@@ -133,8 +133,14 @@ export class WebhookStore {
   /**
    * Logs an attempt and moves the delivery and the webhook on, in one transaction: a 2xx delivers and resets the
    * webhook's failure count; a failure schedules the next retry (or fails the delivery after the sixth attempt) and
-   * disables the webhook at its tenth consecutive failure.
+   * disables the webhook at its tenth consecutive failure. `recordAttempts` commits many outcomes together.
    */
+  recordAttempts(batch: readonly { delivery: Delivery; outcome: AttemptOutcome }[]): void {
+    this.db.transaction(() => {
+      for (const { delivery, outcome } of batch) this.recordAttempt(delivery, outcome);
+    })();
+  }
+
   recordAttempt(delivery: Delivery, outcome: AttemptOutcome): void {
     const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const delay = LIMITS.webhookRetryDelaysMs[outcome.attempt - 1];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_AGENT } from '../../contract/events.js';
 import { LIMITS } from '../../contract/limits.js';
 import { signBody } from '../../domain/signature.js';
-import type { Delivery, Webhook, WebhookStore } from '../store/webhooks.js';
+import type { AttemptOutcome, Delivery, Webhook, WebhookStore } from '../store/webhooks.js';
 import { AddressRefused, checkWebhookUrl, type Resolver } from './address-guard.js';
 import { postOnce, TargetAgents } from './post-once.js';
 
@@ -26,6 +26,8 @@ export interface DispatcherOptions {
 
 /** Longest sleep between looks at the outbox: admin commands in other processes queue work too. */
 const IDLE_POLL_MS = 250;
+/** Due deliveries read from the outbox at a time. */
+const QUEUE_BATCH = 256;
 
 /** The body of attempt n: the stored payload with `attempt` set (edge events carry none), signed anew each time. */
 export function deliveryBody(delivery: Delivery, attempt: number): string {
@@ -42,9 +44,14 @@ export function deliveryBody(delivery: Delivery, attempt: number): string {
  */
 export class Dispatcher {
   private readonly agents = new TargetAgents();
+  /** Due deliveries read in one batch, launched as room frees up. */
+  private queue: Delivery[] = [];
+  /** Deliveries sent or being sent whose outcome is not committed yet. */
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly inFlightByWebhook = new Map<string, number>();
+  private outcomes: { delivery: Delivery; outcome: AttemptOutcome; settle: () => void }[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private wakePending = false;
   private stopped = false;
 
   constructor(private readonly opts: DispatcherOptions) {}
@@ -54,11 +61,14 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Looks at the outbox now (new events were queued). */
+  /** Looks at the outbox now (new events were queued). setImmediate, not setTimeout(0): that one waits 1 ms. */
   wake(): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.run(), 0);
+    if (this.stopped || this.wakePending) return;
+    this.wakePending = true;
+    setImmediate(() => {
+      this.wakePending = false;
+      this.run();
+    });
   }
 
   async stop(): Promise<void> {
@@ -71,18 +81,22 @@ export class Dispatcher {
   private run(): void {
     if (this.stopped) return;
     try {
-      const capacity = (this.opts.maxInFlight ?? 64) - this.inFlight.size;
-      if (capacity > 0) {
-        const webhooks = new Map<string, Webhook | undefined>();
-        for (const delivery of this.opts.store.due(this.opts.clock.now(), capacity + this.inFlight.size)) {
-          if (this.inFlight.has(delivery.id) || this.inFlight.size >= (this.opts.maxInFlight ?? 64)) continue;
-          if (!webhooks.has(delivery.webhook_id))
-            webhooks.set(delivery.webhook_id, this.opts.store.get(delivery.webhook_id));
-          const webhook = webhooks.get(delivery.webhook_id);
-          if (!webhook || !this.hasRoom(webhook)) continue;
-          this.launch(webhook, delivery);
-        }
+      if (this.queue.length === 0) {
+        this.queue = this.opts.store
+          .due(this.opts.clock.now(), QUEUE_BATCH)
+          .filter((delivery) => !this.inFlight.has(delivery.id));
       }
+      const webhooks = new Map<string, Webhook | undefined>();
+      const waiting: Delivery[] = [];
+      for (const delivery of this.queue) {
+        if (!webhooks.has(delivery.webhook_id))
+          webhooks.set(delivery.webhook_id, this.opts.store.get(delivery.webhook_id));
+        const webhook = webhooks.get(delivery.webhook_id);
+        if (!webhook || webhook.status !== 'active') continue; // removed or disabled meanwhile: drop from the queue
+        if (this.inFlight.size < (this.opts.maxInFlight ?? 64) && this.hasRoom(webhook)) this.launch(webhook, delivery);
+        else waiting.push(delivery);
+      }
+      this.queue = waiting;
     } catch (error) {
       this.opts.log?.(`webhook dispatcher: ${(error as Error).message}`);
     }
@@ -91,7 +105,8 @@ export class Dispatcher {
 
   /**
    * A webhook may have several attempts in flight only while it has failures to spare: with k failures recorded
-   * and n in flight, n + k stays below the disabling threshold, so no request is sent after the tenth failure.
+   * and n in flight (outcome not yet committed), n + k stays below the disabling threshold, so no request is sent
+   * after the tenth failure.
    */
   private hasRoom(webhook: Webhook): boolean {
     const flying = this.inFlightByWebhook.get(webhook.id) ?? 0;
@@ -101,25 +116,52 @@ export class Dispatcher {
 
   private launch(webhook: Webhook, delivery: Delivery): void {
     this.inFlightByWebhook.set(webhook.id, (this.inFlightByWebhook.get(webhook.id) ?? 0) + 1);
-    const done = this.attempt(webhook, delivery).finally(() => {
-      this.inFlight.delete(delivery.id);
-      this.inFlightByWebhook.set(webhook.id, (this.inFlightByWebhook.get(webhook.id) ?? 1) - 1);
-      this.wake();
-    });
+    const done = this.attempt(webhook, delivery).then(
+      (outcome) =>
+        new Promise<void>((settle) => {
+          this.outcomes.push({ delivery, outcome, settle });
+          if (this.outcomes.length === 1) setImmediate(() => this.commitOutcomes());
+        }),
+    );
     this.inFlight.set(delivery.id, done);
   }
 
-  private async attempt(webhook: Webhook, delivery: Delivery): Promise<void> {
+  /** Group commit: every outcome that arrived in this turn of the event loop goes in one transaction. */
+  private commitOutcomes(): void {
+    const batch = this.outcomes;
+    this.outcomes = [];
+    try {
+      this.opts.store.recordAttempts(batch);
+    } catch (error) {
+      // a webhook removed meanwhile takes its deliveries with it; record the rest one by one
+      for (const { delivery, outcome } of batch) {
+        try {
+          this.opts.store.recordAttempt(delivery, outcome);
+        } catch {
+          this.opts.log?.(`webhook dispatcher: could not record ${delivery.event_id}: ${(error as Error).message}`);
+        }
+      }
+    }
+    for (const { delivery, settle } of batch) {
+      this.inFlight.delete(delivery.id);
+      this.inFlightByWebhook.set(delivery.webhook_id, (this.inFlightByWebhook.get(delivery.webhook_id) ?? 1) - 1);
+      settle();
+    }
+    // launch the next ones in this same turn: the room just freed is the throughput
+    this.run();
+  }
+
+  private async attempt(webhook: Webhook, delivery: Delivery): Promise<AttemptOutcome> {
     const attempt = delivery.attempts + 1;
     const deliveryUuid = randomUUID();
     const body = deliveryBody(delivery, attempt);
-    let outcome: { statusCode: number | null; error: string | null; durationMs: number };
+    let result: { statusCode: number | null; error: string | null; durationMs: number };
     try {
       const target = await checkWebhookUrl(webhook.url, {
         allowPrivate: this.opts.allowPrivate || webhook.allow_private,
         resolve: this.opts.resolve,
       });
-      outcome = await postOnce(
+      result = await postOnce(
         target,
         this.agents.for(webhook.id, target),
         body,
@@ -135,22 +177,17 @@ export class Dispatcher {
       );
     } catch (error) {
       const refused = error instanceof AddressRefused;
-      outcome = { statusCode: null, error: refused ? `refused: ${error.message}` : String(error), durationMs: 0 };
+      result = { statusCode: null, error: refused ? `refused: ${error.message}` : String(error), durationMs: 0 };
     }
-    try {
-      this.opts.store.recordAttempt(delivery, { ...outcome, attempt, deliveryUuid, at: this.opts.clock.now() });
-    } catch (error) {
-      // the webhook may have been removed meanwhile (its deliveries went with it)
-      this.opts.log?.(`webhook dispatcher: could not record ${delivery.event_id}: ${(error as Error).message}`);
-    }
+    return { ...result, attempt, deliveryUuid, at: this.opts.clock.now() };
   }
 
   private scheduleNext(): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    const next = this.opts.store.nextDue();
+    const next = this.queue.length > 0 ? this.opts.clock.now() : this.opts.store.nextDue();
     let waitMs = next === undefined ? IDLE_POLL_MS : (next - this.opts.clock.now()) / this.opts.clock.speed;
-    // what is due now is in flight (or waits for room): each completion wakes us, no need to spin
+    // what is due now is in flight or waits for room: each commit of outcomes wakes us, no need to spin
     if (waitMs <= 0) waitMs = this.inFlight.size > 0 ? IDLE_POLL_MS : 1;
     this.timer = setTimeout(() => this.run(), Math.min(IDLE_POLL_MS, waitMs));
   }
