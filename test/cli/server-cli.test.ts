@@ -45,7 +45,6 @@ describe('svc-monitor command line', () => {
       ['listen'],
       ['export', 'cities'],
       ['monitor', '--offline'],
-      ['server', 'webhooks', 'list'],
     ]) {
       const result = await runCli(args, env);
       expect(result.code, args.join(' ')).toBe(2);
