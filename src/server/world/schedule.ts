@@ -3,10 +3,21 @@ import { addDays, instantAtLocal, localDate } from '../../domain/city-time.js';
 
 /**
  * What happens in the world and when. Observations every half hour, market snapshots on the hour, forecasts at :05,
- * the edge engine at :35 (all UTC); strategy picks and settlement one minute after local midnight, svc-max picks at
- * 11:00 local, fusion locks at the local peak hour.
+ * the insurance check at :20, the edge engine at :35 (all UTC); strategy picks and settlement one minute after local
+ * midnight, insurance picks at 09:00 local, svc-max picks at 11:00 local, fusion locks at the local peak hour.
+ * The insurance kinds come last so that, at a shared instant, they see that instant's observations and prices.
  */
-export const JOB_KINDS = ['observe', 'snapshot', 'forecast', 'daily', 'svc-max', 'lock', 'edge'] as const;
+export const JOB_KINDS = [
+  'observe',
+  'snapshot',
+  'forecast',
+  'daily',
+  'svc-max',
+  'lock',
+  'edge',
+  'insurance-open',
+  'insurance',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface Job {
@@ -22,10 +33,12 @@ const UTC_GRID: { kind: JobKind; every: number; offset: number }[] = [
   { kind: 'snapshot', every: 60 * MINUTE, offset: 0 },
   { kind: 'forecast', every: 60 * MINUTE, offset: 5 * MINUTE },
   { kind: 'edge', every: 60 * MINUTE, offset: 35 * MINUTE },
+  { kind: 'insurance', every: 60 * MINUTE, offset: 20 * MINUTE },
 ];
 
 const localJobs = (city: CityAsset): { kind: JobKind; hour: number; minute: number }[] => [
   { kind: 'daily', hour: 0, minute: 1 },
+  { kind: 'insurance-open', hour: 9, minute: 0 },
   { kind: 'svc-max', hour: 11, minute: 0 },
   { kind: 'lock', hour: city.climate.peak_hour, minute: 0 },
 ];

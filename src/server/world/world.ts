@@ -7,6 +7,7 @@ import { midnight } from './daily.js';
 import { edgeTick } from './edge-engine.js';
 import { ForecastDesk } from './forecast.js';
 import { lockAtPeak } from './fusion-locks.js';
+import { insuranceCheck, openInsurancePick } from './insurance-engine.js';
 import { Markets } from './market.js';
 import { Models, SKILL_WINDOW_DAYS } from './models.js';
 import { observe, publishForecasts } from './observations.js';
@@ -111,6 +112,8 @@ const JOBS: Record<JobKind, (ctx: WorldContext, city: CityAsset, at: number) => 
   'svc-max': svcMaxPick,
   lock: lockAtPeak,
   edge: edgeTick,
+  'insurance-open': openInsurancePick,
+  insurance: insuranceCheck,
 };
 
 /** Simulated time: `speed` simulated seconds pass each real second, from `startMs`. */
