@@ -9,27 +9,32 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI to completion with no terminal attached. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+/** The built CLI as a child with no terminal, its output collected as it comes. */
+function spawnCli(args: string[], env: NodeJS.ProcessEnv, onStdout: (all: string) => void = () => undefined) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => {
+    output.stdout += d;
+    onStdout(output.stdout);
+  });
+  child.stderr.on('data', (d) => {
+    output.stderr += d;
+  });
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  return { child, output, exited };
 }
 
-/** Starts a long-running CLI command and resolves once a stdout line matches. */
+/** Runs the built CLI to completion. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const { output, exited } = spawnCli(args, env);
+  const code = await exited;
+  return { code, ...output };
+}
+
+/** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
 export function startCli(
   args: string[],
   ready: RegExp,
@@ -41,28 +46,17 @@ export function startCli(
   exited: Promise<number | null>;
 }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s; stderr: ${stderr}`)), 60_000);
-    child.stdout.on('data', (d) => {
-      stdout += d;
+    const timer = setTimeout(() => reject(new Error(`not ready in 60 s; stderr: ${started.output.stderr}`)), 60_000);
+    const started = spawnCli(args, env, (stdout) => {
       const match = stdout.match(ready);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, match, output: () => ({ stdout, stderr }), exited });
+        resolve({ child: started.child, match, output: () => started.output, exited: started.exited });
       }
     });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    void exited.then((code) => {
+    void started.exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`exited ${code} before ready; stderr: ${stderr}`));
+      reject(new Error(`exited ${code} before ready; stderr: ${started.output.stderr}`));
     });
   });
 }

@@ -3,6 +3,7 @@ import type { HistoricalTable } from '../../contract/historical.js';
 import type { StrategyFamily } from '../../contract/strategies.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
+import { statementCache } from './statements.js';
 
 export interface Page<C> {
   rows: string[];
@@ -37,11 +38,12 @@ export interface LockFilter {
  * whether a next page exists, and rows come back as the stored JSON text, ready to be joined into a body.
  */
 export class ApiReads {
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly prepared: (sql: string) => Statement<unknown[]>;
 
   private readonly totalChanges: Statement<unknown[]>;
 
   constructor(private readonly db: Db) {
+    this.prepared = statementCache(db);
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
@@ -103,15 +105,6 @@ export class ApiReads {
       string,
     ][];
     return new Map(rows);
-  }
-
-  private prepared(sql: string): Statement<unknown[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { LIMITS } from '../../contract/limits.js';
 import type { Db } from './open-store.js';
+import { statementCache } from './statements.js';
 
 export interface Webhook {
   id: string;
@@ -63,9 +64,11 @@ const toWebhook = (row: Row): Webhook => ({
  * running server share it through SQLite, so a change made by one is seen by the other at its next query.
  */
 export class WebhookStore {
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly sql: (sql: string) => Statement<unknown[]>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   add(url: string, events: string[] | null, allowPrivate: boolean): { id: string; secret: string } {
     const id = `wh_${randomBytes(6).toString('hex')}`;
@@ -186,14 +189,5 @@ export class WebhookStore {
          FROM webhook_attempts WHERE webhook_id = ? ORDER BY id`,
       ).all(webhookId) as (Omit<AttemptLogRow, 'next_attempt_at'> & { next_attempt_at: number | null })[]
     ).map((row) => ({ ...row, next_attempt_at: row.next_attempt_at === null ? null : iso(row.next_attempt_at) }));
-  }
-
-  private sql(text: string): Statement<unknown[]> {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
   }
 }

@@ -8,15 +8,17 @@ import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../
 import { contractProblem } from './event-contract.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
+import { statementCache } from './statements.js';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** The world's writes. Ids are handed out here, in insertion order, so a replayed world numbers rows identically. */
 export class WorldStore {
   private readonly nextId = new Map<string, number>();
-  private readonly stmt = new Map<string, Statement<unknown[]>>();
+  private readonly prepared: (sql: string) => Statement<unknown[]>;
 
   constructor(readonly db: Db) {
+    this.prepared = statementCache(db);
     for (const table of [...HISTORICAL_TABLES.map(historicalSqlTable), ...STRATEGY_FAMILIES.map(strategySqlTable)]) {
       const max = db.prepare(`SELECT coalesce(max(id), 0) FROM ${table}`).pluck().get() as number;
       this.nextId.set(table, max + 1);
@@ -141,14 +143,5 @@ export class WorldStore {
     const id = this.nextId.get(table) ?? 1;
     this.nextId.set(table, id + 1);
     return id;
-  }
-
-  private prepared(sql: string): Statement<unknown[]> {
-    let statement = this.stmt.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.stmt.set(sql, statement);
-    }
-    return statement;
   }
 }
