@@ -185,7 +185,14 @@ export class Dispatcher {
   private scheduleNext(): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    const next = this.queue.length > 0 ? this.opts.clock.now() : this.opts.store.nextDue();
+    let next: number | undefined;
+    try {
+      next = this.queue.length > 0 ? this.opts.clock.now() : this.opts.store.nextDue();
+    } catch (error) {
+      // a store that fails (locked, gone) must not take the server down: look again later
+      this.opts.log?.(`webhook dispatcher: ${(error as Error).message}`);
+      next = undefined;
+    }
     let waitMs = next === undefined ? IDLE_POLL_MS : (next - this.opts.clock.now()) / this.opts.clock.speed;
     // what is due now is in flight or waits for room: each commit of outcomes wakes us, no need to spin
     if (waitMs <= 0) waitMs = this.inFlight.size > 0 ? IDLE_POLL_MS : 1;
