@@ -1,5 +1,6 @@
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
+import { benchSyncDrain } from './sync-drain.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
@@ -7,6 +8,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'server-throughput': () => benchServerThroughput(),
   'server-deep-page': () => benchDeepPage(),
   'webhook-delivery': () => benchWebhookDelivery(),
+  'sync-drain': () => benchSyncDrain(),
 };
 
 const wanted = process.argv.slice(2);
@@ -24,6 +26,13 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(e.ratio),
       ]);
     }
+  } else if (name === 'sync-drain') {
+    rows.push([
+      name,
+      `${result.rows} rows into the cache vs fetch+parse`,
+      `${result.store_rows_per_second} rows/s vs ${result.fetch_rows_per_second} rows/s, peak RSS ${result.peak_rss_mb.store} MB`,
+      String(result.ratio),
+    ]);
   } else if (name === 'webhook-delivery') {
     rows.push([
       name,

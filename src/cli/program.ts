@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { CacheError } from '../cache/open-cache.js';
+import { AuthRejected, ServiceUnreachable } from '../client/errors.js';
 import { ServiceConfigError } from '../server/service.js';
 import { StoreError } from '../server/store/open-store.js';
 import { WorldMismatchError } from '../server/world/world.js';
-import { exportCommand, listenCommand, monitorCommand, syncCommand } from './commands/not-yet.js';
+import { exportCommand } from './commands/export.js';
+import { listenCommand, monitorCommand } from './commands/not-yet.js';
 import { serverCommand } from './commands/server.js';
+import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -55,6 +59,9 @@ export async function run(argv: string[]): Promise<number> {
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
+  if (error instanceof AuthRejected) return EXIT.authRejected;
+  if (error instanceof ServiceUnreachable) return EXIT.unreachable;
+  if (error instanceof CacheError) return EXIT.usage;
   if (error instanceof StoreError || error instanceof ServiceConfigError || error instanceof WorldMismatchError) {
     return EXIT.usage;
   }

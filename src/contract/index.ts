@@ -1,6 +1,7 @@
 export * from './assets.js';
 export * from './cities.js';
 export * from './common.js';
+export * from './config.js';
 export * from './current.js';
 export * from './events.js';
 export * from './forecasts.js';

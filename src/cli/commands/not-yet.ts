@@ -21,20 +21,6 @@ export function monitorCommand(program: Command): void {
   );
 }
 
-export function syncCommand(program: Command): void {
-  notYet(
-    program
-      .command('sync')
-      .description('headless sync of the service into the local cache')
-      .option('--once', 'one full pass, then exit')
-      .option('--backfill <tables>', 'historical tables to drain (comma-separated, or all)')
-      .option('--since <date>', 'lower bound for --backfill')
-      .option('--until <date>', 'upper bound for --backfill')
-      .option('--json', 'print a summary object on stdout')
-      .option('--db <file>', 'cache file'),
-  );
-}
-
 export function listenCommand(program: Command): void {
   notYet(
     program
@@ -43,22 +29,5 @@ export function listenCommand(program: Command): void {
       .option('--port <n>', 'port', '8788')
       .option('--host <h>', 'host', '127.0.0.1')
       .option('--secret <s...>', 'webhook secrets (current and previous)'),
-  );
-}
-
-export function exportCommand(program: Command): void {
-  notYet(
-    program
-      .command('export')
-      .description('print cache contents')
-      .argument(
-        '<name>',
-        'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, …',
-      )
-      .option('--format <f>', 'json, ndjson or csv', 'json')
-      .option('--city <id>', 'only this city')
-      .option('--since <date>', 'lower bound')
-      .option('--until <date>', 'upper bound')
-      .option('--db <file>', 'cache file'),
   );
 }

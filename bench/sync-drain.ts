@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../src/server/store/open-store.js';
+import { ratio, spawnReady, writeResult } from './lib.js';
+import { BENCH_KEY, prepareWorld } from './prepare-world.js';
+
+const HISTORICAL_ROWS = 1_000_000;
+const LOCKS = 100_000;
+const TABLE = 'metar_observations_history';
+
+interface DrainRun {
+  rows: number;
+  elapsed_ms: number;
+  max_rss_mb: number;
+}
+
+function drain(mode: 'store' | 'fetch', baseUrl: string, cachePath: string): Promise<DrainRun> {
+  const script = fileURLToPath(new URL('./fixtures/drain-process.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, mode, baseUrl, BENCH_KEY, TABLE, cachePath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('close', (code) => {
+      const line = out.match(/^ready (.*)$/m)?.[1];
+      if (code !== 0 || !line) reject(new Error(`drain ${mode} exited ${code}`));
+      else resolve(JSON.parse(line) as DrainRun);
+    });
+  });
+}
+
+/** Adds a backlog of locks to the service's store: unique ids, many sharing a locked_at, spread over a year. */
+function addLockBacklog(dir: string): void {
+  const db = openStore(dir);
+  const sample = JSON.parse(db.prepare('SELECT json FROM fusion_locks LIMIT 1').pluck().get() as string);
+  const insert = db.prepare(
+    'INSERT INTO fusion_locks (id, city_id, local_date, locked_at, resolved, json) VALUES (?, ?, ?, ?, 1, ?)',
+  );
+  db.transaction(() => {
+    for (let i = 0; i < LOCKS; i++) {
+      const lockedAt = `${new Date(Date.parse('2025-01-01T00:00:00Z') + Math.floor(i / 4) * 300_000).toISOString().slice(0, 19)}Z`;
+      const lock = { ...sample, id: `bench-${i}`, locked_at: lockedAt };
+      insert.run(lock.id, lock.city_id, lock.local_date, lockedAt, JSON.stringify(lock));
+    }
+  })();
+  db.close();
+}
+
+/**
+ * Draining a backlog of 1,000,000 historical rows and 100,000 locks from the local service into the cache: rows a
+ * second end to end as a ratio to fetching and parsing the same pages without storing them (goal >= 0.8), and the
+ * peak RSS of each process. Fetch-only and store runs alternate, twice each.
+ */
+export async function benchSyncDrain(): Promise<object> {
+  const dir = prepareWorld(HISTORICAL_ROWS);
+  addLockBacklog(dir);
+  const service = await spawnReady('service-process.mjs', [dir, BENCH_KEY]);
+  const runs: { fetch: DrainRun; store: DrainRun }[] = [];
+  try {
+    for (let round = 0; round < 2; round++) {
+      const fetch = await drain('fetch', service.url, '');
+      const store = await drain('store', service.url, join(mkdtempSync(join(tmpdir(), 'svc-drain-')), 'cache.db'));
+      if (store.rows !== fetch.rows) throw new Error(`stored ${store.rows} rows but fetched ${fetch.rows}`);
+      runs.push({ fetch, store });
+    }
+  } finally {
+    await service.stop();
+  }
+  const rate = (r: DrainRun) => Math.round((r.rows / r.elapsed_ms) * 1000);
+  const bestFetch = Math.max(...runs.map((r) => rate(r.fetch)));
+  const bestStore = Math.max(...runs.map((r) => rate(r.store)));
+  const result = {
+    what: 'rows/s draining 1M historical rows + 100k locks into the cache, as a ratio to fetch+parse alone (goal >= 0.8)',
+    rows: runs[0]?.store.rows,
+    runs,
+    fetch_rows_per_second: bestFetch,
+    store_rows_per_second: bestStore,
+    ratio: ratio(bestStore, bestFetch),
+    peak_rss_mb: {
+      store: Math.max(...runs.map((r) => r.store.max_rss_mb)),
+      fetch: Math.max(...runs.map((r) => r.fetch.max_rss_mb)),
+    },
+  };
+  writeResult('sync-drain', result);
+  return result;
+}

@@ -1,0 +1,72 @@
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, type HistoricalTable } from '../contract/historical.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+
+/** `PRAGMA application_id` of a cache file ("SVMC"): tells a cache from any other SQLite file. */
+export const APPLICATION_ID = 0x53564d43;
+
+export const historicalSqlTable = (table: HistoricalTable): string => `h_${table}`;
+export const strategySqlTable = (family: StrategyFamily): string => `s_${family.replaceAll('-', '_')}`;
+
+/**
+ * The cache's schema, one entry per `user_version`. Every API row is kept as `json` (JSON.stringify of the row as
+ * received) beside typed columns for what the TUI filters and sorts on. Instants are typed as epoch milliseconds
+ * (`*_ms`, `t`), so offsets and fractional seconds order correctly; the received text stays in `json` (and in
+ * `fetched_at`/`locked_at`, which checkpoints hand back to the server unchanged).
+ *
+ * Historical rows: one SQL table per whitelisted table rather than one shared table keyed (table_name, id). Each
+ * table's key is then the rowid itself, so an insert touches the table b-tree and two indexes, with no separate
+ * key index and no table name stored per row; the `t` column gets the affinity of its table's time column
+ * (INTEGER ms for instants, TEXT for local dates); and a table is dropped or counted on its own. The rowid is
+ * `rid = -id`: the API pages ids in descending order, so backfill appends at the right edge of every b-tree
+ * (SQLite's fast path) instead of splitting its left edge, and `ORDER BY rid` is the API's `id DESC`. `t DESC`
+ * for the same reason. Measured: about 1.4x the insert rate of `id INTEGER PRIMARY KEY` with ascending indexes.
+ */
+export const MIGRATIONS: string[] = [
+  [
+    'CREATE TABLE cities (city_id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL)',
+    `CREATE TABLE current_obs (
+      city_id TEXT NOT NULL, source TEXT NOT NULL, fetched_ms INTEGER NOT NULL, fetched_at TEXT NOT NULL,
+      temp_f REAL, json TEXT NOT NULL, PRIMARY KEY (city_id, source, fetched_ms))`,
+    'CREATE INDEX current_obs_fetched ON current_obs (fetched_ms)',
+    `CREATE TABLE forecasts (
+      city_id TEXT NOT NULL, layer TEXT NOT NULL, fetched_ms INTEGER NOT NULL, fetched_at TEXT NOT NULL,
+      local_date TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (city_id, layer, fetched_ms))`,
+    'CREATE INDEX forecasts_fetched ON forecasts (fetched_ms)',
+    'CREATE INDEX forecasts_date ON forecasts (city_id, local_date, layer)',
+    ...STRATEGY_FAMILIES.flatMap((f) => {
+      const name = strategySqlTable(f);
+      return [
+        `CREATE TABLE ${name} (id INTEGER PRIMARY KEY, city_id TEXT NOT NULL, local_date TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL)`,
+        `CREATE INDEX ${name}_open ON ${name} (open, id)`,
+        `CREATE INDEX ${name}_city ON ${name} (city_id, id)`,
+        `CREATE INDEX ${name}_date ON ${name} (local_date)`,
+      ];
+    }),
+    `CREATE TABLE fusion_locks (
+      id TEXT PRIMARY KEY NOT NULL, city_id TEXT NOT NULL, local_date TEXT NOT NULL, locked_at TEXT NOT NULL,
+      locked_ms INTEGER NOT NULL, resolved INTEGER NOT NULL, json TEXT NOT NULL)`,
+    'CREATE INDEX fusion_locks_order ON fusion_locks (locked_ms DESC, id DESC)',
+    // partial: only the few unresolved locks are indexed (the poller's oldest-unresolved query)
+    'CREATE INDEX fusion_locks_unresolved ON fusion_locks (locked_ms, id) WHERE resolved = 0',
+    'CREATE INDEX fusion_locks_city ON fusion_locks (city_id, locked_ms DESC, id DESC)',
+    ...HISTORICAL_TABLES.flatMap((t) => {
+      const name = historicalSqlTable(t);
+      const type = HISTORICAL_TIME_COLUMN[t].kind === 'instant' ? 'INTEGER' : 'TEXT';
+      return [
+        `CREATE TABLE ${name} (rid INTEGER PRIMARY KEY, city_id TEXT, t ${type}, json TEXT NOT NULL)`,
+        `CREATE INDEX ${name}_city ON ${name} (city_id, rid)`,
+        `CREATE INDEX ${name}_t ON ${name} (t DESC)`,
+      ];
+    }),
+    'CREATE TABLE checkpoints (stream TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)',
+    `CREATE TABLE stream_state (
+      stream TEXT PRIMARY KEY NOT NULL, last_success_at TEXT, last_error_at TEXT, last_error TEXT,
+      rows INTEGER NOT NULL DEFAULT 0)`,
+    `CREATE TABLE alerts (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, severity TEXT NOT NULL CHECK (severity IN ('info', 'warning', 'high')),
+      kind TEXT NOT NULL, message TEXT NOT NULL, ref TEXT, city_id TEXT, created_at TEXT NOT NULL,
+      created_ms INTEGER NOT NULL, acknowledged_at TEXT)`,
+    'CREATE INDEX alerts_unacknowledged ON alerts (id) WHERE acknowledged_at IS NULL',
+    'CREATE INDEX alerts_kind_ref ON alerts (kind, ref)',
+  ].join(';\n'),
+];

@@ -1,0 +1,209 @@
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Agent, request } from 'undici';
+import { CitiesResponse, type City } from '../contract/cities.js';
+import { type CurrentObservations, CurrentResponse } from '../contract/current.js';
+import { type Forecasts, ForecastsResponse } from '../contract/forecasts.js';
+import { type FusionLock, FusionLocksResponse } from '../contract/fusion-locks.js';
+import {
+  type HistoricalResponse,
+  type HistoricalRow,
+  HistoricalResponse as HistoricalSchema,
+  type HistoricalTable,
+} from '../contract/historical.js';
+import { API_PREFIX, LIMITS } from '../contract/limits.js';
+import { type StrategyFamily, type StrategyRecord, strategyResponse } from '../contract/strategies.js';
+import { ApiError, AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from './errors.js';
+import { type RetryPolicy, retryDelay } from './retry.js';
+
+export interface ClientOptions {
+  /** The service address; `/api/public/v1` is appended when missing. */
+  baseUrl: string;
+  apiKey: string;
+  /** How the key is sent: `X-API-Key` (default) or `Authorization: Bearer`. */
+  auth?: 'x-api-key' | 'bearer';
+  /** Per attempt, connect to last byte. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+export interface Page<T> {
+  rows: T[];
+  nextCursor: string | number | null;
+}
+
+/** Appends the v1 prefix unless the address already ends with it. */
+export function v1BaseUrl(address: string): string {
+  const trimmed = address.replace(/\/+$/, '');
+  return trimmed.endsWith(API_PREFIX) ? trimmed : `${trimmed}${API_PREFIX}`;
+}
+
+const validators = new Map<TSchema, ReturnType<typeof Compile>>();
+function validate<T>(schema: TSchema, value: unknown, endpoint: string): T {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  if (!validator.Check(value)) {
+    const [first] = validator.Errors(value);
+    throw new InvalidResponse(
+      endpoint,
+      `response field ${first?.instancePath || '/'} ${first?.message ?? 'does not match the contract'}`,
+    );
+  }
+  return value as T;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The v1 interface over undici: every response validated against `src/contract/` before anyone sees it; network
+ * errors, timeouts, 5xx and 429 retried with full jitter (a 429 waits its `Retry-After`); 401 and 4xx never retried.
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 8 });
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = v1BaseUrl(opts.baseUrl);
+    this.headers = opts.auth === 'bearer' ? { authorization: `Bearer ${opts.apiKey}` } : { 'x-api-key': opts.apiKey };
+    this.timeoutMs = opts.timeoutMs ?? LIMITS.clientTimeoutMs;
+    this.retry = { attempts: 5, baseMs: 250, capMs: 10_000, maxRetryAfterMs: 60_000, ...opts.retry };
+  }
+
+  async cities(): Promise<City[]> {
+    return (await this.get<CitiesResponse>('/cities', {}, CitiesResponse)).data;
+  }
+
+  async current(cityId: string): Promise<CurrentObservations> {
+    return (await this.get<{ data: CurrentObservations }>('/current', { city_id: cityId }, CurrentResponse)).data;
+  }
+
+  async forecasts(cityId: string): Promise<Forecasts> {
+    return (await this.get<{ data: Forecasts }>('/forecasts', { city_id: cityId }, ForecastsResponse)).data;
+  }
+
+  async strategy(family: StrategyFamily, query: Query = {}): Promise<StrategyRecord[]> {
+    return (await this.get<{ data: StrategyRecord[] }>(`/${family}`, query, strategyResponse(family))).data;
+  }
+
+  async historicalPage(table: HistoricalTable, query: Query = {}): Promise<Page<HistoricalRow>> {
+    const body = await this.get<HistoricalResponse>(`/historical/${table}`, query, HistoricalSchema);
+    return { rows: body.data as HistoricalRow[], nextCursor: body.next_cursor };
+  }
+
+  async fusionLocksPage(query: Query = {}): Promise<Page<FusionLock>> {
+    const body = await this.get<{ data: FusionLock[]; next_cursor: string | null }>(
+      '/fusion-locks',
+      query,
+      FusionLocksResponse,
+    );
+    return { rows: body.data, nextCursor: body.next_cursor };
+  }
+
+  /**
+   * Every page of a historical query, following `next_cursor` (passed back unchanged) until it is null. The next
+   * page is requested as soon as a page arrives, so the service and the network work while the caller stores it.
+   */
+  historical(table: HistoricalTable, query: Query = {}): AsyncGenerator<Page<HistoricalRow>> {
+    return prefetchPages((cursor) => this.historicalPage(table, { ...query, cursor }), query.cursor);
+  }
+
+  /** Every page of a fusion-lock query, following `next_cursor` at once until it is null (spec 4.6 rule 2). */
+  fusionLocks(query: Query = {}): AsyncGenerator<Page<FusionLock>> {
+    return prefetchPages((cursor) => this.fusionLocksPage({ ...query, cursor }), query.cursor);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async get<T>(path: string, query: Query, schema: TSchema): Promise<T> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    const search = params.size > 0 ? `?${params}` : '';
+    const endpoint = `GET ${path}${search}`;
+    let lastProblem = 'no attempt made';
+    for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
+      let waitMs: number | undefined;
+      try {
+        const response = await request(`${this.baseUrl}${path}${search}`, {
+          method: 'GET',
+          headers: this.headers,
+          dispatcher: this.agent,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        const text = await response.body.text();
+        const status = response.statusCode;
+        if (status === 200) return validate<T>(schema, parseJson(text, endpoint), endpoint);
+        if (status === 401) throw new AuthRejected(endpoint);
+        if (status === 429) waitMs = retryAfterMs(response.headers['retry-after'], this.retry.maxRetryAfterMs);
+        if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));
+        lastProblem = `HTTP ${status}`;
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        lastProblem = describeNetworkError(error, this.timeoutMs);
+      }
+      if (attempt < this.retry.attempts) await sleep(waitMs ?? retryDelay(this.retry, attempt));
+    }
+    throw new ServiceUnreachable(endpoint, `no answer after ${this.retry.attempts} attempts (last: ${lastProblem})`);
+  }
+}
+
+/** Follows a cursor chain one page ahead of the consumer. */
+async function* prefetchPages<T>(
+  fetchPage: (cursor: string | number | undefined) => Promise<Page<T>>,
+  firstCursor: string | number | undefined,
+): AsyncGenerator<Page<T>> {
+  let pending = fetchPage(firstCursor);
+  while (true) {
+    const page = await pending;
+    if (page.nextCursor === null) {
+      yield page;
+      return;
+    }
+    pending = fetchPage(page.nextCursor);
+    // if the consumer stops early, the page fetched ahead must not surface as an unhandled rejection
+    pending.catch(() => undefined);
+    yield page;
+  }
+}
+
+function parseJson(text: string, endpoint: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidResponse(endpoint, `response is not JSON (${text.length} bytes)`);
+  }
+}
+
+function errorText(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body.error === 'string') return body.error.slice(0, 300);
+  } catch {
+    // not our error shape; fall through
+  }
+  return text.slice(0, 120);
+}
+
+/** `Retry-After` in seconds (or an HTTP date), capped; a missing or silly value falls back to the jitter. */
+function retryAfterMs(header: string | string[] | undefined, capMs: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, capMs) : undefined;
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: string; message?: string };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  return e.code ?? e.message ?? 'request failed';
+}
