@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cache } from '../../src/cache/cache.js';
+import { openCache } from '../../src/cache/open-cache.js';
+import { ApiClient } from '../../src/client/api-client.js';
+import { CURRENT_SOURCES } from '../../src/contract/current.js';
+import { HISTORICAL_TABLES } from '../../src/contract/historical.js';
+import { backfill } from '../../src/sync/backfill.js';
+import { SyncEngine } from '../../src/sync/sync-engine.js';
+import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let cache: Cache;
+let client: ApiClient;
+const root = mkdtempSync(join(tmpdir(), 'svc-sync-'));
+
+/** Every row the API serves on a list endpoint, in its order, as the exact JSON text of each row. */
+async function apiRows(path: string, limit: number): Promise<string[]> {
+  const rows: string[] = [];
+  let cursor: string | number | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const { body } = await svc.get(`${path}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+    rows.push(...body.data.map((row: unknown) => JSON.stringify(row)));
+    cursor = body.next_cursor ?? null;
+  } while (cursor !== null);
+  return rows;
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  cache = new Cache(openCache(join(root, 'cache.db')));
+  client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
+});
+afterAll(async () => {
+  await client.close();
+  cache.db.close();
+  await svc.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('a sync pass', () => {
+  it('brings every endpoint into the cache, and export returns the rows exactly as the API serves them', async () => {
+    const summary = await new SyncEngine({ client, cache }).runOnce();
+    expect(summary.errors).toEqual([]);
+    expect(Object.keys(summary.streams)).toEqual([
+      'cities',
+      'current',
+      'forecasts',
+      'no24',
+      'yescore',
+      'svc-max-picks',
+      'fusion-locks',
+    ]);
+
+    const cities = (await svc.get('/cities')).body.data.map((c: unknown) => JSON.stringify(c));
+    expect([...cache.exportRows('cities')].sort()).toEqual([...cities].sort());
+    for (const family of ['no24', 'yescore', 'svc-max-picks']) {
+      expect(cache.exportRows(family), family).toEqual(await apiRows(`/${family}`, 1000));
+    }
+    expect(cache.exportRows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
+
+    const current = cache.exportRows('current').map((json) => JSON.parse(json));
+    for (const city of (await svc.get('/cities')).body.data) {
+      const served = (await svc.get(`/current?city_id=${city.city_id}`)).body.data;
+      for (const source of CURRENT_SOURCES) {
+        const row = current.find((r) => r.city_id === city.city_id && r.source === source);
+        const { city_id: _c, source: _s, ...member } = row;
+        expect(JSON.stringify(member)).toBe(JSON.stringify(served[source]));
+      }
+    }
+  });
+
+  it('changes nothing when polled again, and picks up settlements and new locks as the world moves', async () => {
+    const again = await new SyncEngine({ client, cache }).runOnce();
+    for (const counts of Object.values(again.streams)) expect(counts).toMatchObject({ inserted: 0, updated: 0 });
+
+    // past today's peak hours: new locks, still open
+    const hour = 3_600_000;
+    svc.service.world.advanceTo((svc.service.world.processedUntil() ?? 0) + 12 * hour);
+    const afternoon = await new SyncEngine({ client, cache }).runOnce();
+    expect(afternoon.streams['fusion-locks']?.inserted).toBeGreaterThan(0);
+    const openThen = cache
+      .exportRows('fusion-locks')
+      .map((json) => JSON.parse(json))
+      .filter((lock) => !lock.resolved)
+      .map((lock) => lock.id as string);
+    expect(openThen.length).toBeGreaterThan(0);
+    // past local midnight everywhere: those locks and today's records settle, in place
+    svc.service.world.advanceTo((svc.service.world.processedUntil() ?? 0) + 18 * hour);
+    const later = await new SyncEngine({ client, cache }).runOnce();
+    expect(later.streams['no24']?.updated).toBeGreaterThan(0);
+    expect(later.streams['fusion-locks']?.updated).toBeGreaterThan(0);
+    const nowResolved = new Map(
+      cache.exportRows('fusion-locks').map((json) => [JSON.parse(json).id, JSON.parse(json).resolved]),
+    );
+    for (const id of openThen) expect(nowResolved.get(id), id).toBe(true);
+    expect(cache.exportRows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
+    expect(cache.exportRows('no24')).toEqual(await apiRows('/no24', 1000));
+  });
+
+  it('backfills every historical table exactly as the API serves it', async () => {
+    const result = await backfill(client, cache, HISTORICAL_TABLES, {});
+    for (const table of HISTORICAL_TABLES) {
+      const served = await apiRows(`/historical/${table}`, 1000);
+      expect(result[`historical/${table}`]?.fetched, table).toBe(served.length);
+      expect(cache.exportRows(`historical/${table}`), table).toEqual(served);
+    }
+  });
+});
