@@ -18,6 +18,8 @@ export interface Connection {
   auth: 'x-api-key' | 'bearer';
   webhookSecrets: string[];
   dbPath: string;
+  /** Poll intervals by stream, in ms. */
+  intervals: Record<string, number>;
 }
 
 const validator = Compile(MonitorConfig);
@@ -60,6 +62,9 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
     auth: file.auth ?? 'x-api-key',
     webhookSecrets: envSecrets ?? file.webhook_secrets ?? [],
     dbPath: flags.db ?? env.SVC_DB ?? join(dataDir(), 'cache.db'),
+    intervals: Object.fromEntries(
+      Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, seconds * 1000]),
+    ),
   };
   if (flags.save) saveConfig({ ...file, base_url: baseUrl, api_key: apiKey });
   return connection;

@@ -7,6 +7,8 @@ export const MonitorConfig = Type.Object(
     api_key: Type.Optional(Type.String({ minLength: 1 })),
     auth: Type.Optional(Type.Union([Type.Literal('x-api-key'), Type.Literal('bearer')])),
     webhook_secrets: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Poll interval per stream in seconds (cities, current, forecasts, no24, yescore, svc-max-picks, fusion-locks). */
+    intervals: Type.Optional(Type.Record(Type.String(), Type.Number({ minimum: 1 }))),
   },
   { additionalProperties: false },
 );

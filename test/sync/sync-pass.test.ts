@@ -91,7 +91,7 @@ describe('a sync pass', () => {
     // past local midnight everywhere: those locks and today's records settle, in place
     svc.service.world.advanceTo((svc.service.world.processedUntil() ?? 0) + 18 * hour);
     const later = await new SyncEngine({ client, cache }).runOnce();
-    expect(later.streams['no24']?.updated).toBeGreaterThan(0);
+    expect(later.streams.no24?.updated).toBeGreaterThan(0);
     expect(later.streams['fusion-locks']?.updated).toBeGreaterThan(0);
     const nowResolved = new Map(
       cache.exportRows('fusion-locks').map((json) => [JSON.parse(json).id, JSON.parse(json).resolved]),

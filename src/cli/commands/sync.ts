@@ -51,7 +51,7 @@ export function syncCommand(program: Command): void {
       const cache = new Cache(openCache(connection.dbPath));
       const client = new ApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, auth: connection.auth });
       const summary: SyncSummary = { streams: {}, errors: [] };
-      const engine = new SyncEngine({ client, cache });
+      const engine = new SyncEngine({ client, cache, intervals: connection.intervals });
       const stop = () => engine.stop();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

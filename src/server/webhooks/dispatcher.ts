@@ -92,7 +92,7 @@ export class Dispatcher {
         if (!webhooks.has(delivery.webhook_id))
           webhooks.set(delivery.webhook_id, this.opts.store.get(delivery.webhook_id));
         const webhook = webhooks.get(delivery.webhook_id);
-        if (!webhook || webhook.status !== 'active') continue; // removed or disabled meanwhile: drop from the queue
+        if (webhook?.status !== 'active') continue; // removed or disabled meanwhile: drop from the queue
         if (this.inFlight.size < (this.opts.maxInFlight ?? 64) && this.hasRoom(webhook)) this.launch(webhook, delivery);
         else waiting.push(delivery);
       }
