@@ -70,10 +70,6 @@ export function parseDateOrInstant(text: string): { kind: 'date' | 'instant'; ms
   return { kind: isDate ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
 }
 
-export function formatLocal(ms: number, tz: string, format = 'yyyy-MM-dd HH:mm'): string {
-  return DateTime.fromMillis(ms, { zone: tz }).toFormat(format);
-}
-
 /** `november-21-2026`, the date part of a venue's event slug. */
 export function slugDate(date: string): string {
   return (DateTime.fromISO(date, { zone: 'UTC' }).toFormat('LLLL-d-yyyy') as string).toLowerCase();

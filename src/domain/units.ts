@@ -14,7 +14,6 @@ export const deltaFToC = (f: number): number => (f * 5) / 9;
 
 /** A temperature in the market's unit, from degrees C. */
 export const toMarketUnit = (c: number, unit: MarketUnit): number => (unit === 'F' ? cToF(c) : c);
-export const fromMarketUnit = (value: number, unit: MarketUnit): number => (unit === 'F' ? fToC(value) : value);
 export const deltaToMarketUnit = (c: number, unit: MarketUnit): number => (unit === 'F' ? deltaCToF(c) : c);
 
 /**

@@ -1,5 +1,4 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { isoUtc } from '../../domain/city-time.js';
 import { getMeta, setMeta } from '../store/open-store.js';
 import type { WorldStore } from '../store/world-store.js';
 import type { WorldContext } from './context.js';
@@ -127,9 +126,5 @@ export class WorldClock {
 
   now(): number {
     return Math.floor(this.startMs + (Date.now() - this.realStart) * this.speed);
-  }
-
-  describe(): string {
-    return `${isoUtc(this.now())} (x${this.speed})`;
   }
 }
