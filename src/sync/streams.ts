@@ -1,9 +1,21 @@
 import type { Cache } from '../cache/cache.js';
 import type { ApiClient } from '../client/api-client.js';
+import { AuthRejected } from '../client/errors.js';
 import { LIMITS } from '../contract/limits.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
 import { addCounts, noCounts, type StreamCounts } from './counts.js';
 import { pollFusionLocks } from './lock-poller.js';
+
+/** Some of a stream's fetches failed after the others were stored; carries what was stored. */
+export class PartialFailure extends Error {
+  constructor(
+    message: string,
+    readonly failures: string[],
+    readonly counts: StreamCounts,
+  ) {
+    super(message);
+  }
+}
 
 export type StreamPass = (client: ApiClient, cache: Cache) => Promise<StreamCounts>;
 
@@ -14,6 +26,40 @@ async function cityIds(client: ApiClient, cache: Cache): Promise<string[]> {
   const cities = await client.cities();
   cache.upsertCities(cities);
   return cities.map((c) => c.city_id);
+}
+
+/**
+ * Runs a per-city fetch for every city. One city's failure does not cost the others their update: they are stored,
+ * then the stream reports the failures (a rejected key still stops everything at once).
+ */
+async function eachCity(
+  client: ApiClient,
+  cache: Cache,
+  fetchCity: (cityId: string) => Promise<StreamCounts>,
+): Promise<StreamCounts> {
+  const counts = noCounts();
+  const failures: unknown[] = [];
+  let succeeded = 0;
+  for (const id of await cityIds(client, cache)) {
+    try {
+      const city = await fetchCity(id);
+      counts.fetched += city.fetched;
+      counts.inserted += city.inserted;
+      counts.updated += city.updated;
+      succeeded++;
+    } catch (error) {
+      if (error instanceof AuthRejected) throw error;
+      failures.push(error);
+    }
+  }
+  // nothing got through (the service is down, say): the first failure as it is, so its kind decides the exit code
+  if (succeeded === 0 && failures.length > 0) throw failures[0];
+  if (failures.length > 0) {
+    const reasons = failures.map((error) => (error instanceof Error ? error.message : String(error)));
+    const message = `${failures.length} of the cities failed, the rest were stored; first: ${reasons[0]}`;
+    throw new PartialFailure(message, reasons, counts);
+  }
+  return counts;
 }
 
 const strategyPass =
@@ -41,21 +87,14 @@ export const STREAMS: { name: string; everyMs: number; pass: StreamPass }[] = [
   {
     name: 'current',
     everyMs: 60_000,
-    pass: async (client, cache) => {
-      const counts = noCounts();
-      for (const id of await cityIds(client, cache)) addCounts(counts, 4, cache.addCurrent(await client.current(id)));
-      return counts;
-    },
+    pass: (client, cache) =>
+      eachCity(client, cache, async (id) => addCounts(noCounts(), 4, cache.addCurrent(await client.current(id)))),
   },
   {
     name: 'forecasts',
     everyMs: 300_000,
-    pass: async (client, cache) => {
-      const counts = noCounts();
-      for (const id of await cityIds(client, cache))
-        addCounts(counts, 3, cache.addForecasts(await client.forecasts(id)));
-      return counts;
-    },
+    pass: (client, cache) =>
+      eachCity(client, cache, async (id) => addCounts(noCounts(), 3, cache.addForecasts(await client.forecasts(id)))),
   },
   ...STRATEGY_FAMILIES.map((family) => ({ name: family, everyMs: 120_000, pass: strategyPass(family) })),
   { name: 'fusion-locks', everyMs: 30_000, pass: pollFusionLocks },

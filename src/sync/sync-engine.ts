@@ -2,7 +2,7 @@ import type { Cache } from '../cache/cache.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
 import type { StreamCounts } from './counts.js';
-import { STREAMS } from './streams.js';
+import { PartialFailure, STREAMS } from './streams.js';
 
 export interface SyncError {
   stream: string;
@@ -96,6 +96,8 @@ export class SyncEngine {
       cache.recordStreamSuccess(stream.name, at(), counts.fetched);
     } catch (error) {
       if (error instanceof AuthRejected) throw error;
+      // what was stored before the failure still counts
+      if (error instanceof PartialFailure) summary.streams[stream.name] = error.counts;
       const message = error instanceof Error ? error.message : String(error);
       summary.errors.push({ stream: stream.name, error: message, kind: kindOf(error) });
       cache.recordStreamError(stream.name, at(), message);

@@ -9,6 +9,7 @@ import { CURRENT_SOURCES } from '../../src/contract/current.js';
 import { HISTORICAL_TABLES } from '../../src/contract/historical.js';
 import { backfill } from '../../src/sync/backfill.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -107,6 +108,35 @@ describe('a sync pass', () => {
       const served = await apiRows(`/historical/${table}`, 1000);
       expect(result[`historical/${table}`]?.fetched, table).toBe(served.length);
       expect(cache.exportRows(`historical/${table}`), table).toEqual(served);
+    }
+  });
+});
+
+describe('a city that fails', () => {
+  it('does not cost the other cities their update, and is reported', async () => {
+    const proxy = await startFaultProxy(svc.baseUrl);
+    const partialCache = new Cache(openCache(join(root, 'partial.db')));
+    const throughProxy = new ApiClient({
+      baseUrl: proxy.baseUrl,
+      apiKey: TEST_KEY,
+      retry: { attempts: 2, baseMs: 1, capMs: 2 },
+    });
+    try {
+      // nyc's observations always break the contract; every other answer is fine
+      proxy.setPlan((path) => (path.includes('/current?city_id=nyc') ? 'bad-row' : 'pass'));
+      const summary = await new SyncEngine({ client: throughProxy, cache: partialCache }).runOnce();
+      const failure = summary.errors.find((e) => e.stream === 'current');
+      expect(failure?.error).toMatch(
+        /^1 of the cities failed, the rest were stored; first: GET \/current\?city_id=nyc/,
+      );
+      const cached = new Set(partialCache.exportRows('current').map((json) => JSON.parse(json).city_id));
+      const cities = (await svc.get('/cities')).body.data.map((c: { city_id: string }) => c.city_id);
+      expect([...cached].sort()).toEqual(cities.filter((id: string) => id !== 'nyc').sort());
+      expect(summary.streams.current?.fetched).toBe((cities.length - 1) * 4);
+    } finally {
+      await throughProxy.close();
+      partialCache.db.close();
+      await proxy.close();
     }
   });
 });
