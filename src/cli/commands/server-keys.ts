@@ -1,17 +1,10 @@
 import type { Command } from 'commander';
 import { KeyStore } from '../../server/store/keys.js';
-import { openStore } from '../../server/store/open-store.js';
 import { usageError } from '../exit-codes.js';
-import { serverDataDir } from '../paths.js';
+import { withServerStore } from '../server-store.js';
 
-const withStore = <T>(dataDir: string | undefined, work: (keys: KeyStore) => T): T => {
-  const db = openStore(dataDir ?? serverDataDir());
-  try {
-    return work(new KeyStore(db));
-  } finally {
-    db.close();
-  }
-};
+const withStore = <T>(dataDir: string | undefined, work: (keys: KeyStore) => T): Promise<T> =>
+  withServerStore(dataDir, (db) => work(new KeyStore(db)));
 
 /** `server keys create|list|revoke`: acts on the data dir, also while the server runs (it reads keys per request). */
 export function serverKeysCommand(server: Command): void {
@@ -22,8 +15,8 @@ export function serverKeysCommand(server: Command): void {
     .option('--label <text>', 'a note to recognise the key by')
     .option('--json', 'print {id, key}')
     .option('--data-dir <dir>', 'the server data dir')
-    .action((flags: { label?: string; json?: boolean; dataDir?: string }) => {
-      const created = withStore(flags.dataDir, (store) => store.create(flags.label ?? null));
+    .action(async (flags: { label?: string; json?: boolean; dataDir?: string }) => {
+      const created = await withStore(flags.dataDir, (store) => store.create(flags.label ?? null));
       if (flags.json) process.stdout.write(`${JSON.stringify(created)}\n`);
       else process.stdout.write(`${created.id}\n${created.key}\n`);
       process.stderr.write('the key is shown this once; store it now\n');
@@ -33,8 +26,8 @@ export function serverKeysCommand(server: Command): void {
     .description('list keys (ids and dates, never the keys)')
     .option('--json', 'machine-readable output')
     .option('--data-dir <dir>', 'the server data dir')
-    .action((flags: { json?: boolean; dataDir?: string }) => {
-      const list = withStore(flags.dataDir, (store) => store.list());
+    .action(async (flags: { json?: boolean; dataDir?: string }) => {
+      const list = await withStore(flags.dataDir, (store) => store.list());
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(list)}\n`);
         return;
@@ -49,8 +42,8 @@ export function serverKeysCommand(server: Command): void {
     .description('revoke a key; the running server refuses it from the next request on')
     .argument('<id>', 'key id (from list)')
     .option('--data-dir <dir>', 'the server data dir')
-    .action((id: string, flags: { dataDir?: string }) => {
-      const revoked = withStore(flags.dataDir, (store) => store.revoke(id));
+    .action(async (id: string, flags: { dataDir?: string }) => {
+      const revoked = await withStore(flags.dataDir, (store) => store.revoke(id));
       if (!revoked) throw usageError(`no active key with id ${id}`);
       process.stdout.write(`revoked ${id}\n`);
     });

@@ -3,28 +3,22 @@ import type { Command } from 'commander';
 import { EVENT_TYPES, type TestEvent } from '../../contract/events.js';
 import { isoUtc } from '../../domain/city-time.js';
 import { contractProblem } from '../../server/store/event-contract.js';
-import { getMeta, openStore } from '../../server/store/open-store.js';
+import { getMeta } from '../../server/store/open-store.js';
 import { WebhookStore } from '../../server/store/webhooks.js';
 import { AddressRefused, checkWebhookUrl } from '../../server/webhooks/address-guard.js';
 import { usageError } from '../exit-codes.js';
-import { serverDataDir } from '../paths.js';
+import { withServerStore } from '../server-store.js';
 
 interface DirFlag {
   dataDir?: string;
   json?: boolean;
 }
 
-async function withWebhooks<T>(
+const withWebhooks = <T>(
   dataDir: string | undefined,
   work: (store: WebhookStore, serverAllowsPrivate: boolean) => T | Promise<T>,
-): Promise<T> {
-  const db = openStore(dataDir ?? serverDataDir());
-  try {
-    return await work(new WebhookStore(db), getMeta(db, 'allow_private_webhooks') === '1');
-  } finally {
-    db.close();
-  }
-}
+): Promise<T> =>
+  withServerStore(dataDir, (db) => work(new WebhookStore(db), getMeta(db, 'allow_private_webhooks') === '1'));
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);

@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEvent } from '../../contract/events.js';
+import { LIMITS } from '../../contract/limits.js';
 import { bucketProbability } from '../../domain/buckets.js';
 import { isoUtc, isoWithOffset, localHour } from '../../domain/city-time.js';
 import { deltaToMarketUnit, round, toMarketUnit } from '../../domain/units.js';
@@ -7,7 +8,7 @@ import type { WorldContext } from './context.js';
 import { askOf } from './market.js';
 import { derivedUuid } from './noise.js';
 
-const STAKE = 10;
+const STAKE = LIMITS.stakeUsd;
 const ENTRY_EDGE = 0.12;
 const EXIT_EDGE = 0.02;
 const SLIPPAGE_BPS = 150;

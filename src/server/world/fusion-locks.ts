@@ -1,11 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
+import { LIMITS } from '../../contract/limits.js';
 import { settledValue } from '../../domain/buckets.js';
 import { isoUtc } from '../../domain/city-time.js';
 import { cToF, round, toMarketUnit } from '../../domain/units.js';
 import type { WorldContext } from './context.js';
 
-const STAKE = 10;
+const STAKE = LIMITS.stakeUsd;
 
 /**
  * At the local peak hour the fusion of the running METAR high and the paced forecast locks a bucket: the lock buys
