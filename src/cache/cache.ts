@@ -11,6 +11,7 @@ import {
 } from '../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
 import { type ExportFilter, exportIterate } from './export.js';
+import { type InboxEntry, InboxRepo, type IntakeOutcome, type RejectedWebhook } from './inbox.js';
 import { type AlertRow, MetaRepo, type NewAlert, type StreamState } from './meta.js';
 import { type CacheDb, CacheError } from './open-cache.js';
 import { CacheReads } from './reads.js';
@@ -49,6 +50,8 @@ export class Cache {
   readonly reads: CacheReads;
   private readonly prepared: (sql: string) => Statement<unknown[]>;
   private readonly meta: MetaRepo;
+  /** The webhook inbox's reads: picks, trades, events. */
+  readonly inbox: InboxRepo;
   private readonly listeners = new Set<Listener>();
   private readonly writers = new Map<string, UpsertWriter>();
 
@@ -57,6 +60,7 @@ export class Cache {
     this.prepared = statementCache(db);
     this.meta = new MetaRepo(this.prepared);
     this.reads = new CacheReads(this.prepared);
+    this.inbox = new InboxRepo(this.prepared, this.meta);
   }
 
   /**
@@ -164,6 +168,38 @@ export class Cache {
     return this.write(`historical/${table}`, writer, args, ids, checkpoint);
   }
 
+  /**
+   * Accepted webhook deliveries, all in one transaction (the receiver's group commit): each is stored or found a
+   * duplicate, in order. Change events follow the commit.
+   */
+  intakeWebhooks(entries: readonly InboxEntry[]): IntakeOutcome[] {
+    const outcomes = this.db.transaction(() => entries.map((entry) => this.inbox.intake(entry)))();
+    const stored = entries.filter((_, i) => outcomes[i] === 'stored');
+    if (stored.length > 0) {
+      this.emit({ table: 'webhook-events', ids: stored.map((e) => e.eventId) });
+      const kinds = new Set(stored.map((e) => e.eventType.split('.')[0]));
+      if (kinds.has('insurance')) this.emit({ table: 'insurance-picks', ids: pickIds(stored) });
+      if (kinds.has('edge')) this.emit({ table: 'edge-trades', ids: tradeIds(stored) });
+      if (stored.some((e) => e.eventType === 'insurance.pick.killed')) this.emit({ table: 'alerts', ids: [] });
+    }
+    return outcomes;
+  }
+
+  /** A signed delivery that was not accepted: its bytes kept and a warning alert, in one transaction. */
+  rejectWebhook(rejected: RejectedWebhook, alertMessage: string): void {
+    const id = this.db.transaction(() => {
+      this.inbox.reject(rejected);
+      return this.meta.addAlert({
+        severity: 'warning',
+        kind: 'webhook-rejected',
+        ref: rejected.deliveryId,
+        created_at: rejected.receivedAt,
+        message: alertMessage,
+      });
+    })();
+    this.emit({ table: 'alerts', ids: [id] });
+  }
+
   getCheckpoint(stream: string): string | undefined {
     return this.meta.getCheckpoint(stream);
   }
@@ -222,9 +258,9 @@ export class Cache {
    * (cities by city_id; current and forecasts by fetched_at, city, then member order; strategies and historical
    * by id desc; locks by locked_at desc, id desc; alerts by id desc). `cityId` filters city_id; `since`/`until`
    * (inclusive, YYYY-MM-DD or an ISO instant) bound the DESIGN.md section 4 column of a historical table,
-   * local_date of strategies, locked_at of locks, fetched_at of current and forecasts, created_at of alerts; they do
-   * not apply to cities. `webhook-events`, `insurance-picks` and `edge-trades` are valid names whose rows come from
-   * the webhook inbox (issue 5): until it lands they export nothing. Unknown NAME or a bad date: CacheError.
+   * local_date of strategies, locked_at of locks, fetched_at of current and forecasts, created_at of alerts,
+   * received_at of webhook events, market_date of picks and edge trades; they do not apply to cities. Unknown NAME
+   * or a bad date: CacheError.
    */
   exportRows(name: string, filter?: ExportFilter): string[] {
     return [...exportIterate(this.prepared, name, filter)];
@@ -283,6 +319,13 @@ export class Cache {
     if (failure !== undefined) throw failure;
   }
 }
+
+const pickIds = (entries: InboxEntry[]) =>
+  entries.flatMap((e) => ('trade' in e.event && 'pick_id' in e.event.trade ? [e.event.trade.pick_id] : []));
+const tradeIds = (entries: InboxEntry[]) =>
+  entries.flatMap((e) =>
+    'trade' in e.event && 'engine_trade_id' in e.event.trade ? [e.event.trade.engine_trade_id] : [],
+  );
 
 /** An integer key, checked: SQLite would turn a missing one into a fresh rowid instead of failing. */
 function integerId(id: unknown, what: string): number {

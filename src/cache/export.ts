@@ -3,6 +3,7 @@ import { CURRENT_SOURCES } from '../contract/current.js';
 import { FORECAST_LAYERS } from '../contract/forecasts.js';
 import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+import { PICK_COLUMNS, type PickRow, pickView, TRADE_COLUMNS, type TradeRow, tradeView } from './inbox.js';
 import { ALERT_COLUMNS, type AlertRow } from './meta.js';
 import { CacheError } from './open-cache.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
@@ -28,12 +29,6 @@ export const EXPORT_NAMES: readonly string[] = [
   'alerts',
 ];
 
-/**
- * The names whose rows arrive through the webhook receiver. Its durable inbox lands with issue 5; until then the
- * cache holds none of them and their export is empty (a valid, empty document in every format).
- */
-const WEBHOOK_NAMES = new Set(['webhook-events', 'insurance-picks', 'edge-trades']);
-
 /** `ORDER BY` term putting sources or layers in the order the API's object lists them. */
 const memberOrder = (column: string, names: readonly string[]) =>
   `CASE ${column} ${names.map((n, i) => `WHEN '${n}' THEN ${i}`).join(' ')} END`;
@@ -48,17 +43,55 @@ export function exportIterate(
   name: string,
   filter: ExportFilter = {},
 ): IterableIterator<string> {
-  if (WEBHOOK_NAMES.has(name)) return [][Symbol.iterator]();
   const where = new Where(filter.cityId);
-  if (name === 'alerts') {
-    where.bounds('created_ms', timeBounds('instant', filter.since, filter.until));
-    const rows = prepared(`SELECT ${ALERT_COLUMNS} FROM alerts${where} ORDER BY id DESC`).all(...where.args);
-    return (rows as AlertRow[]).map((row) => JSON.stringify(row))[Symbol.iterator]();
-  }
+  const own = ownRows(prepared, name, filter, where);
+  if (own) return own[Symbol.iterator]();
   const sql = querySql(name, filter, where);
   return prepared(sql)
     .pluck()
     .iterate(...where.args) as IterableIterator<string>;
+}
+
+/**
+ * The monitor's own rows, serialised here: alerts; webhook events as `{seq, event_type, event_id, delivery_id,
+ * received_at, payload}` (the body as received, parsed, so ndjson stays one line a row; the exact bytes stay in
+ * the inbox); insurance picks and edge trades as their merged views. Events filter on received_at, picks and
+ * trades on market_date.
+ */
+function ownRows(
+  prepared: (sql: string) => Statement<unknown[]>,
+  name: string,
+  filter: ExportFilter,
+  where: Where,
+): string[] | undefined {
+  const { since, until } = filter;
+  if (name === 'alerts') {
+    where.bounds('created_ms', timeBounds('instant', since, until));
+    const rows = prepared(`SELECT ${ALERT_COLUMNS} FROM alerts${where} ORDER BY id DESC`).all(...where.args);
+    return (rows as AlertRow[]).map((row) => JSON.stringify(row));
+  }
+  if (name === 'webhook-events') {
+    where.bounds('received_ms', timeBounds('instant', since, until));
+    const sql = `SELECT seq, event_type, event_id, delivery_id, received_at, body FROM webhook_events${where} ORDER BY seq DESC`;
+    return (prepared(sql).all(...where.args) as { body: string }[]).map(({ body, ...row }) =>
+      JSON.stringify({ ...row, payload: JSON.parse(body) }),
+    );
+  }
+  if (name === 'insurance-picks') {
+    where.bounds('market_date', timeBounds('date', since, until));
+    const sql = `SELECT ${PICK_COLUMNS} FROM insurance_picks${where} ORDER BY coalesce(created_ms, killed_ms) DESC, pick_id`;
+    return prepared(sql)
+      .all(...where.args)
+      .map((row) => JSON.stringify(pickView(row as PickRow)));
+  }
+  if (name === 'edge-trades') {
+    where.bounds('market_date', timeBounds('date', since, until));
+    const sql = `SELECT ${TRADE_COLUMNS} FROM edge_trades${where} ORDER BY engine_trade_id DESC`;
+    return prepared(sql)
+      .all(...where.args)
+      .map((row) => JSON.stringify(tradeView(row as TradeRow)));
+  }
+  return undefined;
 }
 
 function querySql(name: string, filter: ExportFilter, where: Where): string {

@@ -69,4 +69,31 @@ export const MIGRATIONS: string[] = [
     'CREATE INDEX alerts_unacknowledged ON alerts (id) WHERE acknowledged_at IS NULL',
     'CREATE INDEX alerts_kind_ref ON alerts (kind, ref)',
   ].join(';\n'),
+  // v2: the webhook receiver's durable inbox and what its events become (issue 5)
+  [
+    // every accepted event once: `event_id` is X-Svc-Event-Id, `identity` the de-duplication key the signature
+    // covers (see receiver/identity.ts); either one seen before makes a delivery a duplicate
+    `CREATE TABLE webhook_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, identity TEXT NOT NULL UNIQUE,
+      event_type TEXT NOT NULL, delivery_id TEXT NOT NULL, city_id TEXT, market_date TEXT,
+      received_at TEXT NOT NULL, received_ms INTEGER NOT NULL, body TEXT NOT NULL)`,
+    'CREATE INDEX webhook_events_received ON webhook_events (received_ms)',
+    // signed requests that could not be accepted (not JSON, not the contract): the raw bytes, for inspection
+    `CREATE TABLE rejected_webhooks (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, reason TEXT NOT NULL, event_type TEXT, event_id TEXT, delivery_id TEXT,
+      received_at TEXT NOT NULL, received_ms INTEGER NOT NULL, body BLOB NOT NULL)`,
+    // one row a pick (primary or addon): the newest created event and the kill, each kept as received
+    `CREATE TABLE insurance_picks (
+      pick_id TEXT PRIMARY KEY NOT NULL, parent_pick_id TEXT, city_id TEXT NOT NULL, market_date TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('open', 'killed')), created_ms INTEGER, killed_ms INTEGER,
+      created_json TEXT, kill_json TEXT)`,
+    'CREATE INDEX insurance_picks_status ON insurance_picks (status, created_ms)',
+    'CREATE INDEX insurance_picks_parent ON insurance_picks (parent_pick_id)',
+    // one row an edge trade: its entry and its exit, each as received
+    `CREATE TABLE edge_trades (
+      engine_trade_id INTEGER PRIMARY KEY, city_id TEXT NOT NULL, market_date TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('open', 'exited')), entered_ms INTEGER, exited_ms INTEGER,
+      entry_json TEXT, exit_json TEXT)`,
+    'CREATE INDEX edge_trades_status ON edge_trades (status, engine_trade_id)',
+  ].join(';\n'),
 ];

@@ -1,0 +1,299 @@
+import type { Statement } from 'better-sqlite3';
+import type { EdgeEvent, EventType, InsuranceEvent, InsuranceLeg, WebhookEvent } from '../contract/events.js';
+import type { MetaRepo } from './meta.js';
+import { CacheError } from './open-cache.js';
+import { instantMs } from './time.js';
+
+/** An accepted webhook delivery: verified, parsed and validated by the receiver, not yet stored. */
+export interface InboxEntry {
+  /** X-Svc-Event-Id. */
+  eventId: string;
+  /** The de-duplication key the signature covers (the receiver decides it). */
+  identity: string;
+  eventType: EventType;
+  deliveryId: string;
+  receivedAt: string;
+  /** The body exactly as received. */
+  body: string;
+  event: WebhookEvent;
+}
+
+export type IntakeOutcome = 'stored' | 'duplicate';
+
+/** A signed request that could not be accepted, kept with its raw bytes for inspection. */
+export interface RejectedWebhook {
+  reason: string;
+  eventType?: string;
+  eventId?: string;
+  deliveryId?: string;
+  receivedAt: string;
+  body: Buffer;
+}
+
+/** A pick as the Positions pane and `export insurance-picks` show it: created and kill events merged. */
+export interface InsurancePickView {
+  pick_id: string;
+  parent_pick_id: string | null;
+  trade_kind: 'primary' | 'addon' | null;
+  status: 'open' | 'killed';
+  city_id: string;
+  market_date: string;
+  market_tz: string | null;
+  bucket_unit: 'F' | 'C' | null;
+  event_slug: string | null;
+  mkta_url: string | null;
+  total_cost_usd: number | null;
+  legs: InsuranceLeg[];
+  created_at: string | null;
+  killed_at: string | null;
+  kill: { sell_at_market: boolean; reason: string } | null;
+}
+
+type EdgeTrade = EdgeEvent['trade'];
+
+/** An edge-engine position: its entry and its exit as the engine reported them. */
+export interface EdgeTradeView {
+  engine_trade_id: number;
+  status: 'open' | 'exited';
+  city_id: string;
+  market_date: string;
+  event_slug: string;
+  mkta_url: string;
+  side: 'YES' | 'NO';
+  bucket_label: string;
+  entry: EdgeTrade | null;
+  exit: EdgeTrade | null;
+  /** Exit proceeds less entry cost, once both are known. */
+  pnl_usd: number | null;
+}
+
+export interface WebhookEventRow {
+  seq: number;
+  event_type: EventType;
+  event_id: string;
+  delivery_id: string;
+  city_id: string | null;
+  market_date: string | null;
+  received_at: string;
+  body: string;
+}
+
+export const PICK_COLUMNS = 'pick_id, parent_pick_id, city_id, market_date, status, created_json, kill_json';
+export const TRADE_COLUMNS = 'engine_trade_id, status, entry_json, exit_json';
+
+/**
+ * The webhook inbox and what its events become. Out-of-order arrival is the normal case (retries span hours), so
+ * each projection only moves forward: a kill is never undone by a late `created`, a pick keeps its newest
+ * `created` (by `created_at`) and its first kill; a trade keeps its entry and its earliest exit.
+ */
+export class InboxRepo {
+  constructor(
+    private readonly prepared: (sql: string) => Statement<unknown[]>,
+    private readonly meta: MetaRepo,
+  ) {}
+
+  /** Stores one entry unless its event id or identity was seen; run inside the caller's transaction. */
+  intake(entry: InboxEntry): IntakeOutcome {
+    const receivedMs = instantMs(entry.receivedAt);
+    if (receivedMs === null) throw new CacheError(`receivedAt '${entry.receivedAt}' is not an ISO 8601 instant`);
+    const market = 'market' in entry.event ? entry.event.market : undefined;
+    const inserted = this.prepared(
+      `INSERT INTO webhook_events (event_id, identity, event_type, delivery_id, city_id, market_date, received_at,
+       received_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ).run(
+      entry.eventId,
+      entry.identity,
+      entry.eventType,
+      entry.deliveryId,
+      market?.city ?? null,
+      market?.market_date ?? null,
+      entry.receivedAt,
+      receivedMs,
+      entry.body,
+    ).changes;
+    if (inserted === 0) return 'duplicate';
+    const event = entry.event;
+    if (event.event_type === 'insurance.pick.killed') this.kill(event, entry.receivedAt);
+    else if (event.event_type === 'insurance.pick.created' || event.event_type === 'insurance.addon.created')
+      this.pickCreated(event);
+    else if (event.event_type === 'edge.trade.entered' || event.event_type === 'edge.trade.exited') this.edge(event);
+    return 'stored';
+  }
+
+  reject(rejected: RejectedWebhook): void {
+    this.prepared(
+      `INSERT INTO rejected_webhooks (reason, event_type, event_id, delivery_id, received_at, received_ms, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      rejected.reason,
+      rejected.eventType ?? null,
+      rejected.eventId ?? null,
+      rejected.deliveryId ?? null,
+      rejected.receivedAt,
+      instantMs(rejected.receivedAt),
+      rejected.body,
+    );
+  }
+
+  picks(opts: { status?: 'open' | 'killed'; limit?: number } = {}): InsurancePickView[] {
+    const where = opts.status ? ' WHERE status = ?' : '';
+    const args = opts.status ? [opts.status] : [];
+    const sql = `SELECT ${PICK_COLUMNS} FROM insurance_picks${where} ORDER BY coalesce(created_ms, killed_ms) DESC, pick_id LIMIT ?`;
+    return this.prepared(sql)
+      .all(...args, opts.limit ?? -1)
+      .map((row) => pickView(row as PickRow));
+  }
+
+  trades(opts: { status?: 'open' | 'exited'; limit?: number } = {}): EdgeTradeView[] {
+    const where = opts.status ? ' WHERE status = ?' : '';
+    const args = opts.status ? [opts.status] : [];
+    const sql = `SELECT ${TRADE_COLUMNS} FROM edge_trades${where} ORDER BY engine_trade_id DESC LIMIT ?`;
+    return this.prepared(sql)
+      .all(...args, opts.limit ?? -1)
+      .map((row) => tradeView(row as TradeRow));
+  }
+
+  /** Events newest first; `beforeSeq` continues after the last row of the previous page. */
+  events(opts: { limit?: number; beforeSeq?: number } = {}): WebhookEventRow[] {
+    return this.prepared(
+      `SELECT seq, event_type, event_id, delivery_id, city_id, market_date, received_at, body FROM webhook_events
+       WHERE seq < ? ORDER BY seq DESC LIMIT ?`,
+    ).all(opts.beforeSeq ?? Number.MAX_SAFE_INTEGER, opts.limit ?? -1) as WebhookEventRow[];
+  }
+
+  private pickCreated(event: InsuranceEvent): void {
+    const { trade, market } = event;
+    this.prepared(
+      `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, created_ms, created_json)
+       VALUES (?, ?, ?, ?, 'open', ?, ?)
+       ON CONFLICT (pick_id) DO UPDATE SET parent_pick_id = excluded.parent_pick_id, created_ms = excluded.created_ms,
+         created_json = excluded.created_json
+       WHERE created_ms IS NULL OR excluded.created_ms > created_ms`,
+    ).run(
+      trade.pick_id,
+      trade.parent_pick_id,
+      market.city,
+      market.market_date,
+      instantMs(event.created_at),
+      JSON.stringify(event),
+    );
+  }
+
+  private kill(event: InsuranceEvent, receivedAt: string): void {
+    const { trade, market } = event;
+    this.prepared(
+      `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, killed_ms, kill_json)
+       VALUES (?, ?, ?, ?, 'killed', ?, ?)
+       ON CONFLICT (pick_id) DO UPDATE SET status = 'killed', killed_ms = excluded.killed_ms,
+         kill_json = excluded.kill_json
+       WHERE killed_ms IS NULL OR excluded.killed_ms < killed_ms`,
+    ).run(
+      trade.pick_id,
+      trade.parent_pick_id,
+      market.city,
+      market.market_date,
+      instantMs(event.created_at),
+      JSON.stringify(event),
+    );
+    if (this.meta.hasAlert('kill', trade.pick_id)) return;
+    this.meta.addAlert({
+      severity: 'high',
+      kind: 'kill',
+      ref: trade.pick_id,
+      city_id: market.city,
+      created_at: receivedAt,
+      message: killMessage(event),
+    });
+  }
+
+  private edge(event: EdgeEvent): void {
+    const { trade, market } = event;
+    const entry = trade.operation === 'BUY';
+    const column = entry ? 'entry' : 'exit';
+    const ms = entry ? 'entered_ms' : 'exited_ms';
+    // an entry is kept once; of two exits (SELL, then SETTLE) the earlier stands
+    const keep = entry ? 'entry_json IS NULL' : 'exit_json IS NULL OR excluded.exited_ms < exited_ms';
+    this.prepared(
+      `INSERT INTO edge_trades (engine_trade_id, city_id, market_date, status, ${ms}, ${column}_json)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (engine_trade_id) DO UPDATE SET ${ms} = excluded.${ms}, ${column}_json = excluded.${column}_json
+         ${entry ? '' : ", status = 'exited'"}
+       WHERE ${keep}`,
+    ).run(
+      trade.engine_trade_id,
+      market.city,
+      market.market_date,
+      entry ? 'open' : 'exited',
+      instantMs(trade.executed_at),
+      JSON.stringify(event),
+    );
+  }
+}
+
+/** One line a trader acts on: where, what to sell, and why. */
+export function killMessage(event: InsuranceEvent): string {
+  const legs = event.legs.map((leg) => `${leg.leg} ${leg.bucket_label}`).join(', ');
+  const action = event.kill?.sell_at_market ? 'SELL AT MARKET' : 'exit';
+  return `KILL ${event.market.city} ${event.market.market_date}: ${action} legs ${legs}; ${event.kill?.reason ?? 'no reason given'}`;
+}
+
+export interface PickRow {
+  pick_id: string;
+  parent_pick_id: string | null;
+  city_id: string;
+  market_date: string;
+  status: 'open' | 'killed';
+  created_json: string | null;
+  kill_json: string | null;
+}
+
+export function pickView(row: PickRow): InsurancePickView {
+  const created = row.created_json === null ? undefined : (JSON.parse(row.created_json) as InsuranceEvent);
+  const killed = row.kill_json === null ? undefined : (JSON.parse(row.kill_json) as InsuranceEvent);
+  const source = (created ?? killed) as InsuranceEvent;
+  return {
+    pick_id: row.pick_id,
+    parent_pick_id: row.parent_pick_id,
+    trade_kind: created?.trade.trade_kind ?? null,
+    status: row.status,
+    city_id: row.city_id,
+    market_date: row.market_date,
+    market_tz: source.market.market_tz,
+    bucket_unit: source.market.bucket_unit,
+    event_slug: source.market.event_slug,
+    mkta_url: source.market.mkta_url,
+    total_cost_usd: created?.trade.total_cost_usd ?? null,
+    legs: source.legs,
+    created_at: created?.created_at ?? null,
+    killed_at: killed?.created_at ?? null,
+    kill: killed?.kill ?? null,
+  };
+}
+
+export interface TradeRow {
+  engine_trade_id: number;
+  status: 'open' | 'exited';
+  entry_json: string | null;
+  exit_json: string | null;
+}
+
+export function tradeView(row: TradeRow): EdgeTradeView {
+  const entry = row.entry_json === null ? undefined : (JSON.parse(row.entry_json) as EdgeEvent);
+  const exit = row.exit_json === null ? undefined : (JSON.parse(row.exit_json) as EdgeEvent);
+  const source = (entry ?? exit) as EdgeEvent;
+  return {
+    engine_trade_id: row.engine_trade_id,
+    status: row.status,
+    city_id: source.market.city,
+    market_date: source.market.market_date,
+    event_slug: source.market.event_slug,
+    mkta_url: source.market.mkta_url,
+    side: source.trade.side,
+    bucket_label: source.trade.bucket_label,
+    entry: entry?.trade ?? null,
+    exit: exit?.trade ?? null,
+    pnl_usd: entry && exit ? round2(exit.trade.total_usd - entry.trade.total_usd) : null,
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
