@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { EdgeEvent, EventType, InsuranceEvent, InsuranceLeg, WebhookEvent } from '../contract/events.js';
+import { killSummary } from '../domain/kill-signal.js';
 import type { MetaRepo } from './meta.js';
 import { CacheError } from './open-cache.js';
 import { instantMs } from './time.js';
@@ -231,10 +232,9 @@ export class InboxRepo {
 }
 
 /** One line a trader acts on: where, what to sell, and why. */
-export function killMessage(event: InsuranceEvent): string {
-  const legs = event.legs.map((leg) => `${leg.leg} ${leg.bucket_label}`).join(', ');
-  const action = event.kill?.sell_at_market ? 'SELL AT MARKET' : 'exit';
-  return `KILL ${event.market.city} ${event.market.market_date}: ${action} legs ${legs}; ${event.kill?.reason ?? 'no reason given'}`;
+function killMessage(event: InsuranceEvent): string {
+  const { title, text } = killSummary(event);
+  return `${title}: ${text}`;
 }
 
 export interface PickRow {

@@ -20,14 +20,3 @@ export function monitorCommand(program: Command): void {
       .option('--db <file>', 'cache file'),
   );
 }
-
-export function listenCommand(program: Command): void {
-  notYet(
-    program
-      .command('listen')
-      .description('headless webhook listener')
-      .option('--port <n>', 'port', '8788')
-      .option('--host <h>', 'host', '127.0.0.1')
-      .option('--secret <s...>', 'webhook secrets (current and previous)'),
-  );
-}

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { desktopNotify } from '../../alerts/notifier.js';
+import { Cache } from '../../cache/cache.js';
+import { openCache } from '../../cache/open-cache.js';
+import { startListener } from '../../receiver/listener.js';
+import { resolveConnection } from '../config.js';
+import { usageError } from '../exit-codes.js';
+import { parsePort } from '../parse.js';
+import { configFile } from '../paths.js';
+
+interface ListenFlags {
+  port: number;
+  host: string;
+  secret?: string[];
+  db?: string;
+  notify: boolean;
+}
+
+/**
+ * `svc-monitor listen`: the webhook listener alone. Secrets from `--secret` (repeat it for rotation), then
+ * SVC_WEBHOOK_SECRET (comma-separated), then the config file. SIGTERM/SIGINT stop accepting, answer and commit
+ * what is in flight, and exit 0.
+ */
+export function listenCommand(program: Command): void {
+  program
+    .command('listen')
+    .description('headless webhook listener')
+    .option('--port <n>', 'port', parsePort, 8788)
+    .option('--host <h>', 'host', '127.0.0.1')
+    .option('--secret <s...>', 'webhook secrets (current and previous)')
+    .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
+    .option('--no-notify', 'no desktop notification for kill signals')
+    .action(async (flags: ListenFlags) => {
+      const connection = resolveConnection({ db: flags.db });
+      const secrets = flags.secret?.length ? flags.secret : connection.webhookSecrets;
+      if (secrets.length === 0) {
+        throw usageError(
+          `no webhook secret configured: pass --secret, set SVC_WEBHOOK_SECRET, or put webhook_secrets in ${configFile()}`,
+        );
+      }
+      const cache = new Cache(openCache(connection.dbPath, { durable: true }));
+      const listener = await startListener({
+        cache,
+        secrets,
+        host: flags.host,
+        port: flags.port,
+        notify: flags.notify ? desktopNotify : null,
+        log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+      }).catch((error: unknown) => {
+        cache.db.close();
+        throw error;
+      });
+      process.stdout.write(`listening on ${listener.url}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await listener.close();
+      cache.db.close();
+    });
+}

@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { InboxEntry } from '../cache/inbox.js';
+import {
+  EDGE_EVENT_TYPES,
+  EdgeEvent,
+  EVENT_TYPES,
+  type EventType,
+  INSURANCE_EVENT_TYPES,
+  InsuranceEvent,
+  TestEvent,
+  type WebhookEvent,
+} from '../contract/events.js';
+import { eventIdentity } from './identity.js';
+
+export type ParsedDelivery = { ok: true; entry: InboxEntry } | { ok: false; reason: string };
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const insurance = Compile(InsuranceEvent);
+const edge = Compile(EdgeEvent);
+const test = Compile(TestEvent);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function schemaOf(type: EventType): ReturnType<typeof Compile<TSchema>> {
+  if ((INSURANCE_EVENT_TYPES as readonly string[]).includes(type)) return insurance;
+  if ((EDGE_EVENT_TYPES as readonly string[]).includes(type)) return edge;
+  return test;
+}
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * A delivery whose signature already checked out, turned into an inbox entry: headers (spec 6.2) and body (spec
+ * 6.4, 6.5, DESIGN 4's test payload) validated against the contract, and the header agreeing with the body on the
+ * event type and, where the body carries one, the event id. Any failure is a reason naming the field.
+ */
+export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, receivedAt: string): ParsedDelivery {
+  const eventType = header(headers, 'x-svc-event');
+  const eventId = header(headers, 'x-svc-event-id');
+  const deliveryId = header(headers, 'x-svc-delivery');
+  if (!eventType || !(EVENT_TYPES as readonly string[]).includes(eventType))
+    return { ok: false, reason: `header X-Svc-Event must be one of ${EVENT_TYPES.join(', ')}` };
+  if (!eventId || !UUID.test(eventId)) return { ok: false, reason: 'header X-Svc-Event-Id must be a UUID' };
+  if (!deliveryId) return { ok: false, reason: 'header X-Svc-Delivery is missing' };
+  let body: string;
+  let value: unknown;
+  try {
+    body = utf8.decode(bytes);
+    value = JSON.parse(body);
+  } catch {
+    return { ok: false, reason: 'body is not valid UTF-8 JSON' };
+  }
+  const validator = schemaOf(eventType as EventType);
+  if (!validator.Check(value)) {
+    const [first] = validator.Errors(value);
+    return { ok: false, reason: `body field ${first?.instancePath || '/'} ${first?.message ?? 'does not match'}` };
+  }
+  const event = value as WebhookEvent;
+  if (event.event_type !== eventType)
+    return { ok: false, reason: `header X-Svc-Event ${eventType} differs from the body's ${event.event_type}` };
+  if ('event_id' in event && event.event_id.toLowerCase() !== eventId.toLowerCase())
+    return { ok: false, reason: "header X-Svc-Event-Id differs from the body's event_id" };
+  return {
+    ok: true,
+    entry: {
+      eventId: eventId.toLowerCase(),
+      identity: eventIdentity(event),
+      eventType: eventType as EventType,
+      deliveryId,
+      receivedAt,
+      body,
+      event,
+    },
+  };
+}
