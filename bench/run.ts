@@ -2,6 +2,7 @@ import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSyncDrain } from './sync-drain.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
+import { benchWebhookIntake } from './webhook-intake.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
@@ -9,6 +10,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'server-deep-page': () => benchDeepPage(),
   'webhook-delivery': () => benchWebhookDelivery(),
   'sync-drain': () => benchSyncDrain(),
+  'webhook-intake': () => benchWebhookIntake(),
 };
 
 const wanted = process.argv.slice(2);
@@ -38,6 +40,13 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       name,
       `${result.deliveries} deliveries, ${result.concurrency} at a time`,
       `${result.service_per_second}/s vs plain undici ${result.undici_per_second}/s`,
+      String(result.ratio),
+    ]);
+  } else if (name === 'webhook-intake') {
+    rows.push([
+      name,
+      `signed 1 KiB events, durable 200, ${result.senders} senders`,
+      `${result.listener.events_per_second}/s p99 ${result.listener.p99_ms} ms vs bare ${result.bare.events_per_second}/s p99 ${result.bare.p99_ms} ms, ${result.events_per_commit} events a commit`,
       String(result.ratio),
     ]);
   } else {

@@ -114,10 +114,12 @@ export class InboxRepo {
     ).changes;
     if (inserted === 0) return 'duplicate';
     const event = entry.event;
-    if (event.event_type === 'insurance.pick.killed') this.kill(event, entry.receivedAt);
+    // the projections keep the body as received (valid JSON, checked by the receiver) rather than re-serialise it
+    if (event.event_type === 'insurance.pick.killed') this.kill(event, entry.body, entry.receivedAt);
     else if (event.event_type === 'insurance.pick.created' || event.event_type === 'insurance.addon.created')
-      this.pickCreated(event);
-    else if (event.event_type === 'edge.trade.entered' || event.event_type === 'edge.trade.exited') this.edge(event);
+      this.pickCreated(event, entry.body);
+    else if (event.event_type === 'edge.trade.entered' || event.event_type === 'edge.trade.exited')
+      this.edge(event, entry.body);
     return 'stored';
   }
 
@@ -162,7 +164,7 @@ export class InboxRepo {
     ).all(opts.beforeSeq ?? Number.MAX_SAFE_INTEGER, opts.limit ?? -1) as WebhookEventRow[];
   }
 
-  private pickCreated(event: InsuranceEvent): void {
+  private pickCreated(event: InsuranceEvent, body: string): void {
     const { trade, market } = event;
     this.prepared(
       `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, created_ms, created_json)
@@ -176,11 +178,11 @@ export class InboxRepo {
       market.city,
       market.market_date,
       instantMs(event.created_at),
-      JSON.stringify(event),
+      body,
     );
   }
 
-  private kill(event: InsuranceEvent, receivedAt: string): void {
+  private kill(event: InsuranceEvent, body: string, receivedAt: string): void {
     const { trade, market } = event;
     this.prepared(
       `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, killed_ms, kill_json)
@@ -194,7 +196,7 @@ export class InboxRepo {
       market.city,
       market.market_date,
       instantMs(event.created_at),
-      JSON.stringify(event),
+      body,
     );
     if (this.meta.hasAlert('kill', trade.pick_id)) return;
     this.meta.addAlert({
@@ -207,7 +209,7 @@ export class InboxRepo {
     });
   }
 
-  private edge(event: EdgeEvent): void {
+  private edge(event: EdgeEvent, body: string): void {
     const { trade, market } = event;
     const entry = trade.operation === 'BUY';
     const column = entry ? 'entry' : 'exit';
@@ -226,7 +228,7 @@ export class InboxRepo {
       market.market_date,
       entry ? 'open' : 'exited',
       instantMs(trade.executed_at),
-      JSON.stringify(event),
+      body,
     );
   }
 }

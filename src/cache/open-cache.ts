@@ -10,17 +10,17 @@ export class CacheError extends Error {}
 /**
  * Opens (creating if needed) the monitor's cache: its folder made with mode 0700, WAL so the TUI, `sync` and
  * `export` share the file, versioned migrations (`PRAGMA user_version`). A file that is not a usable cache is a
- * CacheError naming the path, never a silent reset. `:memory:` opens a private in-memory cache. `durable` makes
- * every commit of this connection reach the disk (synchronous=FULL): the webhook inbox acknowledges only what
- * would survive a power cut; sync keeps NORMAL, since anything it loses is fetched again.
+ * CacheError naming the path, never a silent reset. `:memory:` opens a private in-memory cache. synchronous=NORMAL:
+ * what sync might lose to a power cut is fetched again, and the webhook inbox fsyncs the WAL itself before it
+ * acknowledges (receiver/wal-sync.ts).
  */
-export function openCache(path: string, options: { durable?: boolean } = {}): CacheDb {
+export function openCache(path: string): CacheDb {
   let db: CacheDb | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     db = new Database(path);
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`);
+    db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -32768'); // 32 MiB: index pages of large backfills stay in memory

@@ -8,67 +8,65 @@ interface Waiting {
 }
 
 /**
- * Commits concurrent deliveries together: one transaction (one fsync under synchronous=FULL) for every entry that
- * arrived while the previous commit ran, instead of one each. Because a better-sqlite3 commit holds the event loop,
- * requests that arrive during it queue up by themselves and the next turn takes them all. Each caller's promise
- * settles after the commit that holds its entry, so a 2xx is never sent for an uncommitted event.
+ * Commits concurrent deliveries together and answers each only once its commit is on the disk.
+ *
+ * One group at a time: commit everything that queued up (one transaction), then make it durable with
+ * `makeDurable` (an fsync of the WAL on libuv's thread pool, see wal-sync.ts), then answer the group and start the
+ * next one with whatever arrived meanwhile. The event loop stays free during the fsync, so requests keep being
+ * read, verified and parsed while the disk flushes, and the next group is as large as the load makes it: one
+ * fsync for many events instead of one each. A caller's promise settles only after the fsync that covers its
+ * commit, so a 2xx is never sent for an event a power cut could lose.
  */
 export class GroupCommit {
   private queue: Waiting[] = [];
-  private scheduled = false;
-  private draining: Promise<void> | undefined;
-  private drained: (() => void) | undefined;
-  /** Commits made and entries they held, for the benchmark and the status line. */
+  private busy = false;
+  private idleWaiters: (() => void)[] = [];
+  /** Groups committed, entries they held and the largest: for the benchmark and the status line. */
   readonly stats = { commits: 0, entries: 0, largest: 0 };
 
   constructor(
     private readonly cache: Cache,
+    private readonly makeDurable: () => Promise<void>,
     private readonly onCommitted?: (entries: InboxEntry[], outcomes: IntakeOutcome[]) => void,
   ) {}
 
   submit(entry: InboxEntry): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
+      if (!this.busy) {
+        this.busy = true;
+        // let the requests already read in this turn of the event loop join the group
+        setImmediate(() => void this.nextGroup());
       }
     });
   }
 
-  /** Resolves once nothing is queued (shutdown: everything acknowledged or about to be is committed). */
+  /** Resolves once nothing is queued, being committed or being synced (shutdown). */
   idle(): Promise<void> {
-    if (this.queue.length === 0 && !this.scheduled) return Promise.resolve();
-    this.draining ??= new Promise((resolve) => {
-      this.drained = resolve;
-    });
-    return this.draining;
+    if (!this.busy && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length > 0) {
-      const entries = batch.map((w) => w.entry);
-      let outcomes: IntakeOutcome[] | undefined;
+  private async nextGroup(): Promise<void> {
+    while (this.queue.length > 0) {
+      const group = this.queue;
+      this.queue = [];
+      const entries = group.map((w) => w.entry);
       try {
-        outcomes = this.cache.intakeWebhooks(entries);
-      } catch (error) {
-        for (const w of batch) w.reject(error);
-      }
-      if (outcomes) {
+        const outcomes = this.cache.intakeWebhooks(entries);
         this.stats.commits++;
-        this.stats.entries += batch.length;
-        this.stats.largest = Math.max(this.stats.largest, batch.length);
-        for (const [i, w] of batch.entries()) w.resolve(outcomes[i] as IntakeOutcome);
+        this.stats.entries += group.length;
+        this.stats.largest = Math.max(this.stats.largest, group.length);
+        await this.makeDurable();
+        for (const [i, w] of group.entries()) w.resolve(outcomes[i] as IntakeOutcome);
         this.onCommitted?.(entries, outcomes);
+      } catch (error) {
+        for (const w of group) w.reject(error ?? new Error('the inbox commit failed'));
       }
     }
-    if (this.queue.length === 0 && this.drained) {
-      this.drained();
-      this.drained = undefined;
-      this.draining = undefined;
-    }
+    this.busy = false;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

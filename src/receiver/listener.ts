@@ -9,9 +9,10 @@ import { verifySignature } from '../domain/signature.js';
 import { readBody } from './body.js';
 import { GroupCommit } from './group-commit.js';
 import { parseDelivery } from './parse-delivery.js';
+import { walSync } from './wal-sync.js';
 
 export interface ListenerOptions {
-  /** The cache the inbox writes to; open it with `durable: true` so a 2xx means the event survives a crash. */
+  /** The cache the inbox writes to (WAL mode); each group commit is fsynced before it is acknowledged. */
   cache: Cache;
   /** Every secret that may sign (current and previous, for rotation); any match accepts. */
   secrets: readonly string[];
@@ -60,7 +61,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   const changed = () => {
     for (const watcher of watchers) watcher();
   };
-  const commits = new GroupCommit(cache, (entries, outcomes) => afterCommit(entries, outcomes));
+  const commits = new GroupCommit(cache, walSync(cache.db), (entries, outcomes) => afterCommit(entries, outcomes));
 
   function afterCommit(entries: InboxEntry[], outcomes: IntakeOutcome[]): void {
     entries.forEach((entry, i) => {

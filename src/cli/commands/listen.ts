@@ -38,7 +38,7 @@ export function listenCommand(program: Command): void {
           `no webhook secret configured: pass --secret, set SVC_WEBHOOK_SECRET, or put webhook_secrets in ${configFile()}`,
         );
       }
-      const cache = new Cache(openCache(connection.dbPath, { durable: true }));
+      const cache = new Cache(openCache(connection.dbPath));
       const listener = await startListener({
         cache,
         secrets,
