@@ -1,6 +1,15 @@
 import type { Statement } from 'better-sqlite3';
-import type { EdgeEvent, EventType, InsuranceEvent, InsuranceLeg, WebhookEvent } from '../contract/events.js';
+import type { EdgeEvent, EventType, InsuranceEvent, WebhookEvent } from '../contract/events.js';
 import { killSummary } from '../domain/kill-signal.js';
+import {
+  type EdgeTradeView,
+  type InsurancePickView,
+  type PickRow,
+  pickView,
+  type TradeRow,
+  tradeView,
+  type WebhookEventRow,
+} from './inbox-views.js';
 import type { MetaRepo } from './meta.js';
 import { CacheError } from './open-cache.js';
 import { instantMs } from './time.js';
@@ -31,53 +40,8 @@ export interface RejectedWebhook {
   body: Buffer;
 }
 
-/** A pick as the Positions pane and `export insurance-picks` show it: created and kill events merged. */
-export interface InsurancePickView {
-  pick_id: string;
-  parent_pick_id: string | null;
-  trade_kind: 'primary' | 'addon' | null;
-  status: 'open' | 'killed';
-  city_id: string;
-  market_date: string;
-  market_tz: string | null;
-  bucket_unit: 'F' | 'C' | null;
-  event_slug: string | null;
-  mkta_url: string | null;
-  total_cost_usd: number | null;
-  legs: InsuranceLeg[];
-  created_at: string | null;
-  killed_at: string | null;
-  kill: { sell_at_market: boolean; reason: string } | null;
-}
-
-type EdgeTrade = EdgeEvent['trade'];
-
-/** An edge-engine position: its entry and its exit as the engine reported them. */
-export interface EdgeTradeView {
-  engine_trade_id: number;
-  status: 'open' | 'exited';
-  city_id: string;
-  market_date: string;
-  event_slug: string;
-  mkta_url: string;
-  side: 'YES' | 'NO';
-  bucket_label: string;
-  entry: EdgeTrade | null;
-  exit: EdgeTrade | null;
-  /** Exit proceeds less entry cost, once both are known. */
-  pnl_usd: number | null;
-}
-
-export interface WebhookEventRow {
-  seq: number;
-  event_type: EventType;
-  event_id: string;
-  delivery_id: string;
-  city_id: string | null;
-  market_date: string | null;
-  received_at: string;
-  body: string;
-}
+export type { EdgeTradeView, InsurancePickView, PickRow, TradeRow, WebhookEventRow } from './inbox-views.js';
+export { pickView, tradeView } from './inbox-views.js';
 
 export const PICK_COLUMNS = 'pick_id, parent_pick_id, city_id, market_date, status, created_json, kill_json';
 export const TRADE_COLUMNS = 'engine_trade_id, status, entry_json, exit_json';
@@ -166,20 +130,25 @@ export class InboxRepo {
 
   private pickCreated(event: InsuranceEvent, body: string): void {
     const { trade, market } = event;
+    // an addon that arrives after its parent's kill is born killed
     this.prepared(
-      `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, created_ms, created_json)
-       VALUES (?, ?, ?, ?, 'open', ?, ?)
+      `INSERT INTO insurance_picks (pick_id, parent_pick_id, city_id, market_date, status, created_ms, created_json,
+         killed_ms, kill_json)
+       SELECT @pick, @parent, @city, @date, coalesce(parent.status, 'open'), @ms, @body, parent.killed_ms,
+         parent.kill_json
+       FROM (SELECT 1) LEFT JOIN insurance_picks AS parent ON parent.pick_id = @parent AND parent.status = 'killed'
+       WHERE true
        ON CONFLICT (pick_id) DO UPDATE SET parent_pick_id = excluded.parent_pick_id, created_ms = excluded.created_ms,
          created_json = excluded.created_json
        WHERE created_ms IS NULL OR excluded.created_ms > created_ms`,
-    ).run(
-      trade.pick_id,
-      trade.parent_pick_id,
-      market.city,
-      market.market_date,
-      instantMs(event.created_at),
+    ).run({
+      pick: trade.pick_id,
+      parent: trade.parent_pick_id,
+      city: market.city,
+      date: market.market_date,
+      ms: instantMs(event.created_at),
       body,
-    );
+    });
   }
 
   private kill(event: InsuranceEvent, body: string, receivedAt: string): void {
@@ -190,22 +159,23 @@ export class InboxRepo {
        ON CONFLICT (pick_id) DO UPDATE SET status = 'killed', killed_ms = excluded.killed_ms,
          kill_json = excluded.kill_json
        WHERE killed_ms IS NULL OR excluded.killed_ms < killed_ms`,
-    ).run(
-      trade.pick_id,
-      trade.parent_pick_id,
-      market.city,
-      market.market_date,
-      instantMs(event.created_at),
-      body,
-    );
+    ).run(trade.pick_id, trade.parent_pick_id, market.city, market.market_date, instantMs(event.created_at), body);
+    // the kill echoes legs A and B only; a hedge addon on the same market loses with them, so it goes too
+    const addons = this.prepared(
+      `UPDATE insurance_picks SET status = 'killed', killed_ms = ?, kill_json = ?
+       WHERE parent_pick_id = ? AND status = 'open' RETURNING created_json`,
+    )
+      .pluck()
+      .all(instantMs(event.created_at), body, trade.pick_id) as (string | null)[];
     if (this.meta.hasAlert('kill', trade.pick_id)) return;
+    const addonLegs = addons.flatMap((json) => (json ? (JSON.parse(json) as InsuranceEvent).legs : []));
     this.meta.addAlert({
       severity: 'high',
       kind: 'kill',
       ref: trade.pick_id,
       city_id: market.city,
       created_at: receivedAt,
-      message: killMessage(event),
+      message: killMessage({ ...event, legs: [...event.legs, ...addonLegs] }),
     });
   }
 
@@ -239,63 +209,19 @@ function killMessage(event: InsuranceEvent): string {
   return `${title}: ${text}`;
 }
 
-export interface PickRow {
-  pick_id: string;
-  parent_pick_id: string | null;
-  city_id: string;
-  market_date: string;
-  status: 'open' | 'killed';
-  created_json: string | null;
-  kill_json: string | null;
+/** The change events of stored entries (after their commit): events, and the picks, trades and alerts they moved. */
+export function inboxChanges(stored: readonly InboxEntry[]): { table: string; ids: (string | number)[] }[] {
+  const changes: { table: string; ids: (string | number)[] }[] = [
+    { table: 'webhook-events', ids: stored.map((e) => e.eventId) },
+  ];
+  const picks = stored.flatMap((e) =>
+    'pick_id' in (e.event as InsuranceEvent).trade ? [(e.event as InsuranceEvent).trade.pick_id] : [],
+  );
+  const trades = stored.flatMap((e) =>
+    'engine_trade_id' in (e.event as EdgeEvent).trade ? [(e.event as EdgeEvent).trade.engine_trade_id] : [],
+  );
+  if (picks.length > 0) changes.push({ table: 'insurance-picks', ids: picks });
+  if (trades.length > 0) changes.push({ table: 'edge-trades', ids: trades });
+  if (stored.some((e) => e.eventType === 'insurance.pick.killed')) changes.push({ table: 'alerts', ids: [] });
+  return changes;
 }
-
-export function pickView(row: PickRow): InsurancePickView {
-  const created = row.created_json === null ? undefined : (JSON.parse(row.created_json) as InsuranceEvent);
-  const killed = row.kill_json === null ? undefined : (JSON.parse(row.kill_json) as InsuranceEvent);
-  const source = (created ?? killed) as InsuranceEvent;
-  return {
-    pick_id: row.pick_id,
-    parent_pick_id: row.parent_pick_id,
-    trade_kind: created?.trade.trade_kind ?? null,
-    status: row.status,
-    city_id: row.city_id,
-    market_date: row.market_date,
-    market_tz: source.market.market_tz,
-    bucket_unit: source.market.bucket_unit,
-    event_slug: source.market.event_slug,
-    mkta_url: source.market.mkta_url,
-    total_cost_usd: created?.trade.total_cost_usd ?? null,
-    legs: source.legs,
-    created_at: created?.created_at ?? null,
-    killed_at: killed?.created_at ?? null,
-    kill: killed?.kill ?? null,
-  };
-}
-
-export interface TradeRow {
-  engine_trade_id: number;
-  status: 'open' | 'exited';
-  entry_json: string | null;
-  exit_json: string | null;
-}
-
-export function tradeView(row: TradeRow): EdgeTradeView {
-  const entry = row.entry_json === null ? undefined : (JSON.parse(row.entry_json) as EdgeEvent);
-  const exit = row.exit_json === null ? undefined : (JSON.parse(row.exit_json) as EdgeEvent);
-  const source = (entry ?? exit) as EdgeEvent;
-  return {
-    engine_trade_id: row.engine_trade_id,
-    status: row.status,
-    city_id: source.market.city,
-    market_date: source.market.market_date,
-    event_slug: source.market.event_slug,
-    mkta_url: source.market.mkta_url,
-    side: source.trade.side,
-    bucket_label: source.trade.bucket_label,
-    entry: entry?.trade ?? null,
-    exit: exit?.trade ?? null,
-    pnl_usd: entry && exit ? round2(exit.trade.total_usd - entry.trade.total_usd) : null,
-  };
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -7,7 +7,7 @@ import { StoreError } from '../server/store/open-store.js';
 import { WorldMismatchError } from '../server/world/world.js';
 import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
-import { monitorCommand } from './commands/not-yet.js';
+import { monitorCommand } from './commands/monitor.js';
 import { serverCommand } from './commands/server.js';
 import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -21,7 +21,9 @@ export function buildProgram(): Command {
     // `server keys create --data-dir X` must give X to `create`, not to `server`
     .enablePositionalOptions()
     .exitOverride()
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    // a mistyped `--secret=S` or `--api-key=K` comes back in commander's complaint: never with its value
+    .configureOutput({ outputError: (text, write) => write(text.replace(/(--?[\w-]+)=[^'"\s]+/g, '$1=…')) });
   monitorCommand(program);
   syncCommand(program);
   listenCommand(program);

@@ -52,17 +52,27 @@ export class GroupCommit {
       const group = this.queue;
       this.queue = [];
       const entries = group.map((w) => w.entry);
+      let outcomes: IntakeOutcome[];
       try {
-        const outcomes = this.cache.intakeWebhooks(entries);
-        this.stats.commits++;
-        this.stats.entries += group.length;
-        this.stats.largest = Math.max(this.stats.largest, group.length);
-        await this.makeDurable();
-        for (const [i, w] of group.entries()) w.resolve(outcomes[i] as IntakeOutcome);
-        this.onCommitted?.(entries, outcomes);
+        outcomes = this.cache.intakeWebhooks(entries);
       } catch (error) {
         for (const w of group) w.reject(error ?? new Error('the inbox commit failed'));
+        continue;
       }
+      this.stats.commits++;
+      this.stats.entries += group.length;
+      this.stats.largest = Math.max(this.stats.largest, group.length);
+      let unsynced: unknown;
+      try {
+        await this.makeDurable();
+      } catch (error) {
+        unsynced = error ?? new Error('the inbox fsync failed');
+      }
+      if (unsynced === undefined) for (const [i, w] of group.entries()) w.resolve(outcomes[i] as IntakeOutcome);
+      else for (const w of group) w.reject(unsynced);
+      // committed either way: what happens next (a kill's notification) happens once, even though an unsynced
+      // group is refused and its retries will be duplicates
+      this.onCommitted?.(entries, outcomes);
     }
     this.busy = false;
     const waiters = this.idleWaiters;

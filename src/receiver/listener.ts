@@ -55,13 +55,16 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  */
 export async function startListener(options: ListenerOptions): Promise<WebhookListener> {
   const { cache, secrets, log = () => {}, now = () => new Date() } = options;
-  if (secrets.length === 0) throw new Error('the webhook listener needs at least one secret');
+  // an empty secret would let anyone sign
+  if (secrets.length === 0 || secrets.some((secret) => secret.length === 0))
+    throw new Error('the webhook listener needs at least one secret, and no empty one');
   const counts: ListenerCounts = { accepted: 0, duplicates: 0, rejected: 0, notified: 0, notifyFailures: 0 };
   const watchers = new Set<() => void>();
   const changed = () => {
     for (const watcher of watchers) watcher();
   };
-  const commits = new GroupCommit(cache, walSync(cache.db), (entries, outcomes) => afterCommit(entries, outcomes));
+  const wal = walSync(cache.db);
+  const commits = new GroupCommit(cache, wal.sync, (entries, outcomes) => afterCommit(entries, outcomes));
 
   function afterCommit(entries: InboxEntry[], outcomes: IntakeOutcome[]): void {
     entries.forEach((entry, i) => {
@@ -196,6 +199,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       await closed;
       clearTimeout(force);
       await commits.idle();
+      await wal.close();
     },
   };
 }

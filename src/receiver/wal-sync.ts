@@ -8,12 +8,19 @@ import type { CacheDb } from '../cache/open-cache.js';
  * are on the disk the commit survives a power cut (SQLite syncs the WAL again before any checkpoint copies it).
  * An in-memory cache has no file to sync.
  */
-export function walSync(db: CacheDb): () => Promise<void> {
-  if (db.memory) return () => Promise.resolve();
+export function walSync(db: CacheDb): { sync(): Promise<void>; close(): Promise<void> } {
   let wal: Promise<FileHandle> | undefined;
-  return async () => {
-    // the WAL exists from the first commit on, and SQLite truncates it in place rather than replacing it
-    wal ??= open(`${db.name}-wal`, 'r');
-    await (await wal).sync();
+  return {
+    async sync() {
+      if (db.memory) return;
+      // the WAL exists from the first commit on, and SQLite truncates it in place rather than replacing it
+      wal ??= open(`${db.name}-wal`, 'r');
+      await (await wal).sync();
+    },
+    async close() {
+      const handle = wal;
+      wal = undefined;
+      await (await handle)?.close();
+    },
   };
 }

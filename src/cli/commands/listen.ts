@@ -33,6 +33,7 @@ export function listenCommand(program: Command): void {
     .action(async (flags: ListenFlags) => {
       const connection = resolveConnection({ db: flags.db });
       const secrets = flags.secret?.length ? flags.secret : connection.webhookSecrets;
+      if (secrets.some((secret) => secret === '')) throw usageError('a webhook secret cannot be empty');
       if (secrets.length === 0) {
         throw usageError(
           `no webhook secret configured: pass --secret, set SVC_WEBHOOK_SECRET, or put webhook_secrets in ${configFile()}`,
@@ -50,11 +51,13 @@ export function listenCommand(program: Command): void {
         cache.db.close();
         throw error;
       });
-      process.stdout.write(`listening on ${listener.url}\n`);
-      await new Promise<void>((resolve) => {
+      // the handlers go in before the line that tells a supervisor it may signal us
+      const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      process.stdout.write(`listening on ${listener.url}\n`);
+      await stopped;
       await listener.close();
       cache.db.close();
     });

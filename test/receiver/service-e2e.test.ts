@@ -1,0 +1,191 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, expect, inject, it } from 'vitest';
+import { type RunningService, startService } from '../../src/server/service.js';
+import { openStore } from '../../src/server/store/open-store.js';
+import { WebhookStore } from '../../src/server/store/webhooks.js';
+import { WorldStore } from '../../src/server/store/world-store.js';
+import { loadCities } from '../../src/server/world/cities.js';
+import { World } from '../../src/server/world/world.js';
+import { startCli } from '../cli/run-cli.js';
+import { fakeNotifySend, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
+import { TEST_KEY } from '../helpers/service.js';
+import { TEMPLATE_SEED } from '../helpers/world-template.js';
+
+/**
+ * The whole path: the reference service's world, under a fast clock, produces every event type; its dispatcher
+ * signs and delivers them to `svc-monitor listen` (the built CLI, a fake notify-send first on its PATH); every
+ * event the service counts as delivered is in the monitor's inbox exactly once, and the world's kills popped up.
+ */
+
+/**
+ * Kills are rare (they need the day's METAR high to run past every leg): the template's world (seed 1) makes its
+ * first one after the template instant at 2026-12-02T21:20Z (chicago), after an addon at 19:20Z. The world is
+ * advanced to the morning of that day before the service starts, so the fast clock reaches both in seconds. If the
+ * world's rules change, find the next kill after TEMPLATE_START and move this.
+ */
+const SERVICE_START = Date.parse('2026-12-02T06:00:00Z');
+const root = mkdtempSync(join(tmpdir(), 'svc-e2e-listen-'));
+let service: RunningService | undefined;
+let listener: { child: ChildProcess; exited: Promise<number | null> } | undefined;
+afterAll(async () => {
+  if (listener && listener.child.exitCode === null && listener.child.signalCode === null)
+    listener.child.kill('SIGKILL');
+  await service?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+it('stores every event the service delivered exactly once, of every type, and notifies the kills', async () => {
+  // the service's data dir, with the monitor's listener registered before the world starts moving
+  const dataDir = join(root, 'server');
+  cpSync(inject('templateDir'), dataDir, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const setup = openStore(dataDir);
+  new World(new WorldStore(setup), loadCities(), TEMPLATE_SEED).advanceTo(SERVICE_START);
+  const { id, secret } = new WebhookStore(setup).add(url, null, false);
+  setup.close();
+
+  const fake = fakeNotifySend(root);
+  const dbFile = join(root, 'monitor', 'cache.db');
+  const started = await startCli(
+    ['listen', '--port', String(port), '--secret', secret, '--db', dbFile],
+    /listening on (http:\/\/\S+)/,
+    { ...isolatedEnv(root), PATH: `${fake.bin}:${process.env.PATH}` },
+  );
+  listener = started;
+  expect(started.match[1]).toBe(url);
+
+  service = await startService({
+    dataDir,
+    port: 0,
+    seed: TEMPLATE_SEED,
+    start: SERVICE_START,
+    speed: 20_000,
+    tickMs: 50,
+    apiKey: TEST_KEY,
+    rateLimitPerMinute: 1_000_000,
+    logLevel: 'silent',
+    allowPrivateWebhooks: true,
+  });
+  const svc = service;
+  // every type, a kill included: kills come when a running METAR high passes a pick's legs, so wait for one
+  const deliveredOf = (type: string) =>
+    svc.db
+      .prepare(
+        "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ? AND status = 'delivered'",
+      )
+      .pluck()
+      .get(id, type) as number;
+  await waitUntil(
+    'the world to kill a pick',
+    () => (deliveredOf('insurance.pick.killed') > 0 && deliveredOf('insurance.addon.created') > 0 ? true : undefined),
+    45_000,
+  );
+  // and a manual test event, as `server webhooks test` queues it
+  const testId = randomUUID();
+  const store = new WebhookStore(svc.db);
+  store.enqueue(id, testId, 'webhook.test', {
+    event_id: testId,
+    event_type: 'webhook.test',
+    event_version: 1,
+    created_at: new Date(svc.clock.now()).toISOString(),
+    attempt: 1,
+    message: 'test from the webhooks page',
+  });
+  svc.dispatcher.wake();
+  await waitUntil('the test event to be delivered', () =>
+    svc.db.prepare('SELECT status FROM webhook_deliveries WHERE event_id = ?').pluck().get(testId) === 'delivered'
+      ? true
+      : undefined,
+  );
+  // stop sending; what is in flight finishes and is recorded
+  await svc.dispatcher.stop();
+
+  const delivered = svc.db
+    .prepare("SELECT event_id, event_type FROM webhook_deliveries WHERE webhook_id = ? AND status = 'delivered'")
+    .all(id) as { event_id: string; event_type: string }[];
+  const notDelivered = svc.db
+    .prepare("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ? AND status != 'delivered' AND attempts > 0")
+    .pluck()
+    .get(id);
+  const refusals = svc.db
+    .prepare(
+      'SELECT status_code, error FROM webhook_attempts WHERE webhook_id = ? AND (status_code IS NULL OR status_code != 200)',
+    )
+    .all(id);
+  const types = new Set(delivered.map((d) => d.event_type));
+  console.log(
+    `delivered ${delivered.length}:`,
+    Object.fromEntries([...types].map((t) => [t, delivered.filter((d) => d.event_type === t).length])),
+  );
+  expect([...types].sort()).toEqual(
+    [
+      'edge.trade.entered',
+      'edge.trade.exited',
+      'insurance.addon.created',
+      'insurance.pick.created',
+      'insurance.pick.killed',
+      'webhook.test',
+    ].sort(),
+  );
+  // the listener never turned a genuine delivery away
+  expect(refusals).toEqual([]);
+  expect(notDelivered).toBe(0);
+
+  started.child.kill('SIGTERM');
+  expect(await started.exited).toBe(0);
+  const cache = new Database(dbFile, { readonly: true });
+  try {
+    const stored = cache.prepare('SELECT event_id, event_type, body FROM webhook_events').all() as {
+      event_id: string;
+      event_type: string;
+      body: string;
+    }[];
+    const byId = new Map(stored.map((e) => [e.event_id, e]));
+    expect(stored).toHaveLength(delivered.length);
+    for (const d of delivered) {
+      expect(byId.get(d.event_id.toLowerCase())?.event_type, d.event_id).toBe(d.event_type);
+    }
+    // the service's payload, as it stored it, is what arrived (attempt aside)
+    const payloads = svc.db
+      .prepare('SELECT event_id, payload FROM webhook_deliveries WHERE webhook_id = ?')
+      .all(id) as { event_id: string; payload: string }[];
+    for (const p of payloads) {
+      const arrived = byId.get(p.event_id.toLowerCase());
+      if (!arrived) continue;
+      expect({ ...JSON.parse(arrived.body), attempt: 1 }).toEqual({ ...JSON.parse(p.payload), attempt: 1 });
+    }
+    // every kill the world sent popped up once, saying where
+    const kills = stored
+      .filter((e) => e.event_type === 'insurance.pick.killed')
+      .map((e) => JSON.parse(e.body) as { market: { city: string; market_date: string } });
+    expect(kills.length).toBeGreaterThan(0);
+    const calls = await waitUntil('a notification per kill', () =>
+      fake.calls().length >= kills.length ? fake.calls() : undefined,
+    );
+    expect(calls).toHaveLength(kills.length);
+    expect(calls.map((c) => c[0]).sort()).toEqual(
+      kills.map((k) => `KILL ${k.market.city} ${k.market.market_date}`).sort(),
+    );
+    for (const call of calls) expect(call[1]).toMatch(/^SELL AT MARKET: legs /);
+    expect(cache.prepare("SELECT count(*) FROM alerts WHERE kind = 'kill'").pluck().get()).toBe(kills.length);
+  } finally {
+    cache.close();
+  }
+  const output = started.output();
+  expect(output.stdout + output.stderr).not.toContain(secret);
+}, 80_000);
