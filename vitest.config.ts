@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // better-sqlite3 is native: separate processes keep each file's handles apart
     pool: 'forks',

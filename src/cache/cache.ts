@@ -11,9 +11,10 @@ import {
 } from '../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
 import { type ExportFilter, exportIterate } from './export.js';
-import { type InboxEntry, InboxRepo, type IntakeOutcome, type RejectedWebhook } from './inbox.js';
+import { type InboxEntry, InboxRepo, type IntakeOutcome, inboxChanges, type RejectedWebhook } from './inbox.js';
 import { type AlertRow, MetaRepo, type NewAlert, type StreamState } from './meta.js';
 import { type CacheDb, CacheError } from './open-cache.js';
+import { PaneReads } from './pane-reads.js';
 import { CacheReads } from './reads.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
 import { statementCache } from './statements.js';
@@ -52,6 +53,8 @@ export class Cache {
   private readonly meta: MetaRepo;
   /** The webhook inbox's reads: picks, trades, events. */
   readonly inbox: InboxRepo;
+  /** The terminal UI's pane reads: the Signals feed, positions, alerts, browsing, quotes (counted). */
+  readonly panes: PaneReads;
   private readonly listeners = new Set<Listener>();
   private readonly writers = new Map<string, UpsertWriter>();
 
@@ -61,6 +64,7 @@ export class Cache {
     this.meta = new MetaRepo(this.prepared);
     this.reads = new CacheReads(this.prepared);
     this.inbox = new InboxRepo(this.prepared, this.meta);
+    this.panes = new PaneReads(this.prepared);
   }
 
   /**
@@ -170,17 +174,18 @@ export class Cache {
 
   /**
    * Accepted webhook deliveries, all in one transaction (the receiver's group commit): each is stored or found a
-   * duplicate, in order. Change events follow the commit.
+   * duplicate, in order. Change events follow the commit; a listener that throws is reported as a process
+   * warning, never to the caller, whose events are committed.
    */
   intakeWebhooks(entries: readonly InboxEntry[]): IntakeOutcome[] {
     const outcomes = this.db.transaction(() => entries.map((entry) => this.inbox.intake(entry)))();
     const stored = entries.filter((_, i) => outcomes[i] === 'stored');
-    if (stored.length > 0) {
-      this.emit({ table: 'webhook-events', ids: stored.map((e) => e.eventId) });
-      const kinds = new Set(stored.map((e) => e.eventType.split('.')[0]));
-      if (kinds.has('insurance')) this.emit({ table: 'insurance-picks', ids: pickIds(stored) });
-      if (kinds.has('edge')) this.emit({ table: 'edge-trades', ids: tradeIds(stored) });
-      if (stored.some((e) => e.eventType === 'insurance.pick.killed')) this.emit({ table: 'alerts', ids: [] });
+    if (stored.length === 0) return outcomes;
+    // a listener's failure must not reach the receiver: it would refuse events that are committed
+    try {
+      for (const change of inboxChanges(stored)) this.emit(change);
+    } catch (error) {
+      process.emitWarning(`a cache change listener failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     return outcomes;
   }
@@ -319,13 +324,6 @@ export class Cache {
     if (failure !== undefined) throw failure;
   }
 }
-
-const pickIds = (entries: InboxEntry[]) =>
-  entries.flatMap((e) => ('trade' in e.event && 'pick_id' in e.event.trade ? [e.event.trade.pick_id] : []));
-const tradeIds = (entries: InboxEntry[]) =>
-  entries.flatMap((e) =>
-    'trade' in e.event && 'engine_trade_id' in e.event.trade ? [e.event.trade.engine_trade_id] : [],
-  );
 
 /** An integer key, checked: SQLite would turn a missing one into a fresh rowid instead of failing. */
 function integerId(id: unknown, what: string): number {

@@ -89,11 +89,16 @@ export const MIGRATIONS: string[] = [
       created_json TEXT, kill_json TEXT)`,
     'CREATE INDEX insurance_picks_status ON insurance_picks (status, created_ms)',
     'CREATE INDEX insurance_picks_parent ON insurance_picks (parent_pick_id)',
+    // the Signals feed pages picks by when they opened and when they were killed, trades by entry and exit
+    'CREATE INDEX insurance_picks_created ON insurance_picks (created_ms, pick_id)',
+    'CREATE INDEX insurance_picks_killed ON insurance_picks (killed_ms, pick_id) WHERE killed_ms IS NOT NULL',
     // one row an edge trade: its entry and its exit, each as received
     `CREATE TABLE edge_trades (
       engine_trade_id INTEGER PRIMARY KEY, city_id TEXT NOT NULL, market_date TEXT NOT NULL,
       status TEXT NOT NULL CHECK (status IN ('open', 'exited')), entered_ms INTEGER, exited_ms INTEGER,
       entry_json TEXT, exit_json TEXT)`,
     'CREATE INDEX edge_trades_status ON edge_trades (status, engine_trade_id)',
+    'CREATE INDEX edge_trades_entered ON edge_trades (entered_ms, engine_trade_id)',
+    'CREATE INDEX edge_trades_exited ON edge_trades (exited_ms, engine_trade_id)',
   ].join(';\n'),
 ];

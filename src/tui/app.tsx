@@ -1,0 +1,50 @@
+import { useLayoutEffect, useMemo } from 'react';
+import { KeypressProvider } from './components/keypress-provider.js';
+import { Shell } from './components/shell.js';
+import { DEFAULT_INTERVALS_MS } from './format/stream-health.js';
+import { useMonitorState } from './hooks/use-monitor-state.js';
+import { ChangeHub } from './state/change-hub.js';
+import { DepsContext, type MonitorDeps, UiActionsContext, UiStateContext } from './state/monitor-context.js';
+import { colourWanted } from './theme.js';
+import type { MonitorAppProps } from './types.js';
+
+const systemNow = () => new Date();
+
+/** The monitor: the whole terminal UI over one cache. Renders with Ink's `render` or ink-testing-library. */
+export function MonitorApp(props: MonitorAppProps) {
+  const { cache, source, onRefresh, coalesceMs = 150, tickMs = 1000 } = props;
+  const now = props.now ?? systemNow;
+  const hub = useMemo(() => new ChangeHub(cache, coalesceMs), [cache, coalesceMs]);
+  // during the commit, so no change event between the first render and a later passive effect is lost
+  useLayoutEffect(() => {
+    hub.start();
+    return () => hub.stop();
+  }, [hub]);
+  const colour = props.noColor === undefined ? colourWanted() : !props.noColor;
+  const intervals = props.streamIntervalsMs;
+  const deps = useMemo<MonitorDeps>(
+    () => ({
+      cache,
+      source,
+      now,
+      onRefresh,
+      hub,
+      colour,
+      tickMs,
+      intervals: { ...DEFAULT_INTERVALS_MS, ...intervals },
+    }),
+    [cache, source, now, onRefresh, hub, colour, tickMs, intervals],
+  );
+  const [state, actions] = useMonitorState(() => props.initialCity ?? cache.panes.cities()[0]?.city_id ?? null);
+  return (
+    <DepsContext.Provider value={deps}>
+      <UiActionsContext.Provider value={actions}>
+        <UiStateContext.Provider value={state}>
+          <KeypressProvider>
+            <Shell />
+          </KeypressProvider>
+        </UiStateContext.Provider>
+      </UiActionsContext.Provider>
+    </DepsContext.Provider>
+  );
+}

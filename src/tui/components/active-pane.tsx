@@ -1,0 +1,33 @@
+import type { City } from '../../contract/cities.js';
+import type { PaneId } from '../hooks/use-monitor-state.js';
+import { AlertsPane } from '../panes/alerts-pane.js';
+import { ForecastsPane } from '../panes/forecasts-pane.js';
+import { HistoryPane } from '../panes/history-pane.js';
+import { PositionsPane } from '../panes/positions-pane.js';
+import { SignalsPane } from '../panes/signals-pane.js';
+
+/** Only the visible pane is mounted: hidden panes would re-query on every cache change for nobody. */
+export function ActivePane({
+  pane,
+  width,
+  height,
+  cities,
+}: {
+  pane: PaneId;
+  width: number;
+  height: number;
+  cities: readonly City[];
+}) {
+  switch (pane) {
+    case 'signals':
+      return <SignalsPane width={width} height={height} />;
+    case 'positions':
+      return <PositionsPane width={width} height={height} cities={cities} />;
+    case 'alerts':
+      return <AlertsPane width={width} height={height} />;
+    case 'forecasts':
+      return <ForecastsPane width={width} height={height} cities={cities} />;
+    case 'history':
+      return <HistoryPane width={width} height={height} cities={cities} />;
+  }
+}

@@ -1,0 +1,53 @@
+import { listMove } from '../format/list-keys.js';
+import { useKeypress } from '../hooks/use-keypress.js';
+import { useScrollState } from '../hooks/use-scroll-state.js';
+import { PRIORITY } from '../state/keypress-context.js';
+import { useUiActions } from '../state/monitor-context.js';
+import { type Line, line, seg } from '../theme.js';
+import { LineView } from './line-view.js';
+
+/**
+ * A modal page of text (help, a row's detail): scrolls with the list keys, closes with Esc (or `closeKey`), and
+ * swallows every other key so nothing beneath it reacts; only `q` passes, to quit.
+ */
+export function DocumentOverlay({
+  title,
+  lines,
+  width,
+  height,
+  closeKey,
+}: {
+  title: string;
+  lines: readonly Line[];
+  width: number;
+  height: number;
+  closeKey?: string;
+}) {
+  const actions = useUiActions();
+  const [scroll, scrollActions] = useScrollState();
+  const bodyHeight = Math.max(1, height - 1);
+  // no cursor here: the scroll position is the first line shown
+  const maxOffset = Math.max(0, lines.length - bodyHeight);
+  const offset = Math.min(scroll.cursor, maxOffset);
+
+  useKeypress(PRIORITY.overlay, (input, key) => {
+    if (key.escape || (closeKey !== undefined && input === closeKey)) {
+      actions.closeOverlay();
+      return true;
+    }
+    if (input === 'q' && !key.ctrl) return false;
+    const move = listMove(input, key);
+    const by =
+      move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? bodyHeight : move === 'pageUp' ? -bodyHeight : 0;
+    if (move === 'home') scrollActions.home();
+    else if (by !== 0) scrollActions.move(by, maxOffset + 1, 1);
+    return true;
+  });
+
+  const more =
+    lines.length > bodyHeight
+      ? `  ${offset + 1}-${Math.min(lines.length, offset + bodyHeight)} of ${lines.length}`
+      : '';
+  const header = line(seg(title, 'accent', true), seg(`${more}  Esc back`, 'muted'));
+  return <LineView lines={[header, ...lines.slice(offset, offset + bodyHeight)]} width={width} height={height} />;
+}

@@ -1,0 +1,36 @@
+import { useInput } from 'ink';
+import { type ReactNode, useCallback, useMemo, useRef } from 'react';
+import { type KeyHandler, KeypressContext, type KeypressRegistry } from '../state/keypress-context.js';
+
+interface Entry {
+  priority: number;
+  order: number;
+  handler: { current: KeyHandler };
+}
+
+/**
+ * The one `useInput` of the app. Handlers register with a priority; each key goes to them from the highest
+ * priority down (the newest first among equals) until one returns true. One listener instead of one per component
+ * means an overlay cannot forget to silence the pane beneath it.
+ */
+export function KeypressProvider({ children }: { children: ReactNode }) {
+  const entries = useRef<Entry[]>([]);
+  const counter = useRef(0);
+  const registry = useMemo<KeypressRegistry>(
+    () => ({
+      register(priority, handler) {
+        const entry = { priority, order: counter.current++, handler };
+        entries.current = [...entries.current, entry].sort((a, b) => b.priority - a.priority || b.order - a.order);
+        return () => {
+          entries.current = entries.current.filter((e) => e !== entry);
+        };
+      },
+    }),
+    [],
+  );
+  const dispatch = useCallback<Parameters<typeof useInput>[0]>((input, key) => {
+    for (const entry of entries.current) if (entry.handler.current(input, key)) return;
+  }, []);
+  useInput(dispatch);
+  return <KeypressContext.Provider value={registry}>{children}</KeypressContext.Provider>;
+}

@@ -1,0 +1,55 @@
+import { Box } from 'ink';
+import { useMemo } from 'react';
+import { useCacheVersion } from '../hooks/use-cache-version.js';
+import { useMonitorStatus } from '../hooks/use-monitor-status.js';
+import { useTerminalSize } from '../hooks/use-terminal-size.js';
+import { useDeps, useUiState } from '../state/monitor-context.js';
+import { ActivePane } from './active-pane.js';
+import { DemoBanner } from './demo-banner.js';
+import { GlobalKeys } from './global-keys.js';
+import { OverlayView } from './overlay-view.js';
+import { StatusBar } from './status-bar.js';
+import { TabBar } from './tab-bar.js';
+import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
+
+/**
+ * The screen: tab bar, demo banner, the pane (or the overlay in front of it), status bar. Everything is sized from
+ * the terminal and kept one row short of it: Ink redraws a frame as tall as the terminal by clearing the screen,
+ * which flickers.
+ */
+export function Shell() {
+  const { cache, now } = useDeps();
+  const { pane, overlay } = useUiState();
+  const { columns, rows } = useTerminalSize();
+  const status = useMonitorStatus();
+  const citiesVersion = useCacheVersion('cities');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
+  const cities = useMemo(() => cache.panes.cities(), [cache, citiesVersion]);
+
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS) {
+    return (
+      <>
+        <GlobalKeys />
+        <TooSmall columns={columns} rows={rows} />
+      </>
+    );
+  }
+  const statusHeight = columns >= 140 ? 1 : 2;
+  const banner = status.mode === 'demo' ? 1 : 0;
+  const bodyHeight = Math.max(1, rows - 1 - 1 - banner - statusHeight);
+  return (
+    <Box flexDirection="column" width={columns}>
+      <GlobalKeys />
+      <TabBar width={columns} />
+      {banner ? <DemoBanner width={columns} host={status.host} /> : null}
+      {overlay ? (
+        <OverlayView overlay={overlay} cities={cities} width={columns} height={bodyHeight} nowMs={now().getTime()} />
+      ) : null}
+      {/* stays mounted behind an overlay, so Esc comes back to the same row */}
+      <Box display={overlay ? 'none' : 'flex'} flexDirection="column">
+        <ActivePane pane={pane} width={columns} height={bodyHeight} cities={cities} />
+      </Box>
+      <StatusBar width={columns} height={statusHeight} cities={cities} />
+    </Box>
+  );
+}

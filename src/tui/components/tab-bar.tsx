@@ -1,0 +1,29 @@
+import { useMemo } from 'react';
+import { useCacheVersion } from '../hooks/use-cache-version.js';
+import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
+import { useDeps, useUiState } from '../state/monitor-context.js';
+import { type Line, seg } from '../theme.js';
+import { LineText } from './line-text.js';
+
+/** Panes by number, the current one bracketed; the unacknowledged alert count is always here. */
+export function TabBar({ width }: { width: number }) {
+  const { cache } = useDeps();
+  const { pane } = useUiState();
+  const version = useCacheVersion('alerts');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
+  const counts = useMemo(() => cache.panes.alerts.counts(), [cache, version]);
+  const compact = width < 80;
+  const l: Line = [];
+  PANES.forEach((id, i) => {
+    const title = compact ? PANE_TITLES[id].slice(0, 3) : PANE_TITLES[id];
+    let text = `${i + 1} ${title}`;
+    if (id === 'alerts' && counts.unacknowledged > 0)
+      text += compact ? `(${counts.unacknowledged})` : ` (${counts.unacknowledged})`;
+    const active = id === pane;
+    l.push(active ? { text: `[${text}]`, tone: 'accent', bold: true, inverse: true } : seg(` ${text} `));
+    l.push(seg(' '));
+  });
+  if (counts.kills > 0) l.push(seg(compact ? '!!KILL ' : `!! KILL x${counts.kills} `, 'alarm', true));
+  if (!compact) l.push(seg('  ? help  q quit', 'muted'));
+  return <LineText line={l} width={width} />;
+}

@@ -1,0 +1,11 @@
+import { Text } from 'ink';
+
+export const MIN_COLUMNS = 40;
+export const MIN_ROWS = 10;
+
+/** Nothing fits: say so, and how big the terminal has to be. */
+export function TooSmall({ columns, rows }: { columns: number; rows: number }) {
+  return (
+    <Text>{`Terminal too small (${columns}x${rows}); need ${MIN_COLUMNS}x${MIN_ROWS}. Enlarge it, or q to quit.`}</Text>
+  );
+}

@@ -1,0 +1,199 @@
+import type { BucketQuote, MetarPoint } from '../../cache/market-reads.js';
+import type { CurrentRow, ForecastRow } from '../../cache/reads.js';
+import type { City } from '../../contract/cities.js';
+import type { MarketUnit } from '../../contract/common.js';
+import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
+import { bucketProbability, marketBuckets } from '../../domain/buckets.js';
+import { localHour } from '../../domain/city-time.js';
+import { type Line, line, seg } from '../theme.js';
+import { parseBucketLabel } from './bucket-label.js';
+import { bar, hourlyChart } from './charts.js';
+import { convert, percent, price, temp, tempDelta } from './numbers.js';
+import { cell, wrap } from './text.js';
+import { localDayClock, utcStamp } from './time.js';
+
+export interface ForecastView {
+  city: City;
+  marketUnit: MarketUnit;
+  unit: MarketUnit;
+  nowMs: number;
+  primary?: SvcProForecast;
+  ensemble?: EdgeEnsembleDaily;
+  range?: ModelTmaxRange;
+  current: CurrentRow[];
+  metar: MetarPoint[];
+  quotes: BucketQuote[];
+}
+
+export function forecastView(
+  base: Omit<ForecastView, 'primary' | 'ensemble' | 'range'>,
+  rows: ForecastRow[],
+): ForecastView {
+  const layer = <T>(name: string) => rows.find((r) => r.layer === name) as T | undefined;
+  return {
+    ...base,
+    primary: layer<SvcProForecast>('svc_pro_forecast'),
+    ensemble: layer<EdgeEnsembleDaily>('edge_ensemble_daily'),
+    range: layer<ModelTmaxRange>('model_tmax_range'),
+  };
+}
+
+const title = (text: string, note = ''): Line => line(seg(text, 'accent', true), seg(note ? `  ${note}` : '', 'muted'));
+
+export function headerLines(v: ForecastView): Line[] {
+  const c = v.city;
+  const shown = v.unit === v.marketUnit ? '' : ` · showing °${v.unit} (u)`;
+  const target = v.primary
+    ? ` · forecast for ${v.primary.local_date}, fetched ${utcStamp(Date.parse(v.primary.fetched_at))}`
+    : '';
+  return [
+    line(
+      seg(`${c.city_name} (${c.city_id})`, 'accent', true),
+      ` · ${c.icao} · market in °${v.marketUnit}${shown} · local ${localDayClock(v.nowMs, c.tz)}${target}`,
+    ),
+  ];
+}
+
+export function primaryLines(v: ForecastView, width: number): Line[] {
+  const p = v.primary;
+  if (!p) return [title('PRIMARY', 'no forecast cached for this city yet')];
+  const mu = temp(p.predicted_max_f, 'F', v.unit);
+  const sigma = tempDelta(p.sigma_f, 'F', v.unit);
+  const pacing = `${p.pacing_delta >= 0 ? '+' : ''}${p.pacing_delta.toFixed(1)}°C`;
+  const out: Line[] = [
+    title('PRIMARY', 'svc_pro_forecast'),
+    line('  ', seg(`${mu} ± ${sigma}`, undefined, true), `   pacing ${pacing} (${p.pacing_source})`),
+    line(seg(`  hottest model ${p.hottest_model} · ${p.models_used.length} models used`, 'muted')),
+  ];
+  for (const text of wrap(p.reasoning, Math.max(20, width - 4))) out.push(line(seg(`  ${text}`, 'muted')));
+  return out;
+}
+
+export function ensembleLines(v: ForecastView, width: number): Line[] {
+  const e = v.ensemble;
+  if (!e) return [title('ENSEMBLE', 'not cached')];
+  const out: Line[] = [
+    title('ENSEMBLE', 'edge_ensemble_daily'),
+    line(
+      '  ',
+      seg(`${temp(e.fc_mean_c, 'C', v.unit)} ± ${tempDelta(e.sigma_c, 'C', v.unit)}`, undefined, true),
+      ` · ${e.n_models} models`,
+    ),
+  ];
+  const weights = e.models.map((m) => `${m.model} ${m.weight.toFixed(2)}`);
+  for (const text of wrap(`weights: ${weights.join(', ')}`, Math.max(20, width - 4)))
+    out.push(line(seg(`  ${text}`, 'muted')));
+  return out;
+}
+
+/** Each model's Tmax as a bar between the coldest and the warmest member. */
+export function modelRangeLines(v: ForecastView, width: number): Line[] {
+  const r = v.range;
+  if (!r || r.models.length === 0) return [title('MODELS', 'model_tmax_range not cached')];
+  const values = r.models.map((m) => convert(m.tmax, 'F', v.unit));
+  const lo = Math.min(...values) - 0.5;
+  const hi = Math.max(...values) + 0.5;
+  const barWidth = Math.max(6, Math.min(40, width - 26));
+  const summary = `min ${temp(r.tmax_min_f, 'F', v.unit)} · mean ${temp(r.tmax_mean_f, 'F', v.unit)} · max ${temp(r.tmax_max_f, 'F', v.unit)} · spread ${tempDelta(r.spread_f, 'F', v.unit)}`;
+  const out: Line[] = [title('MODELS Tmax', 'model_tmax_range'), line(seg(`  ${summary}`, 'muted'))];
+  r.models.forEach((m, i) => {
+    const value = values[i] as number;
+    out.push(
+      line(
+        `  ${cell(m.model, 12)}${cell(`${value.toFixed(1)}°${v.unit}`, 8, 'right')} `,
+        seg(bar((value - lo) / (hi - lo), barWidth), 'accent'),
+      ),
+    );
+  });
+  return out;
+}
+
+export function currentLines(v: ForecastView, width: number): Line[] {
+  const names: Record<string, string> = {
+    wxa_current: 'wxa',
+    wxb_current: 'wxb',
+    metar_observations: 'METAR',
+    pws_observations: 'PWS',
+  };
+  const cells = ['wxa_current', 'wxb_current', 'metar_observations', 'pws_observations'].map((source) => {
+    const row = v.current.find((r) => r.source === source);
+    const value = row ? temp(row.temp_f, 'F', v.unit) : '—';
+    const at = row ? ` ${utcStamp(Date.parse(row.fetched_at)).slice(6)}` : '';
+    return `${names[source]} ${value}${at}`;
+  });
+  const perLine = width >= 4 * 24 ? 4 : 2;
+  const out: Line[] = [title('NOW', 'four sources, side by side')];
+  for (let i = 0; i < cells.length; i += perLine)
+    out.push(
+      line(
+        `  ${cells
+          .slice(i, i + perLine)
+          .map((c) => cell(c, 23))
+          .join(' ')}`,
+      ),
+    );
+  return out;
+}
+
+export function hourlyLines(v: ForecastView, width: number, height: number): Line[] {
+  const tz = v.city.tz;
+  const forecast = (v.primary?.hourly ?? []).map((h) => ({
+    hour: Number(h.h.slice(0, 2)) + Number(h.h.slice(3, 5)) / 60,
+    value: convert(h.t, 'C', v.unit),
+  }));
+  const metar = v.metar.map((m) => ({
+    hour: localHour(m.ms, tz),
+    value: m.temp_c !== null && v.unit === 'C' ? m.temp_c : convert(m.temp_f, 'F', v.unit),
+  }));
+  return [
+    title('HOURLY', `· forecast  ● METAR so far today  ◉ both  ^ now (local time, °${v.unit})`),
+    ...hourlyChart(forecast, metar, localHour(v.nowMs, tz), width - 2, height, `°${v.unit}`).map((l) => [
+      seg(' '),
+      ...l,
+    ]),
+  ];
+}
+
+/**
+ * Each bucket's probability under N(forecast, sigma) in the market's unit, beside the newest mkta quote: the
+ * venue's own buckets when a snapshot is cached, else the buckets laid out around the forecast as venues do.
+ */
+export function bucketLines(v: ForecastView, width: number): Line[] {
+  const p = v.primary;
+  if (!p) return [title('MARKET BUCKETS', 'no forecast to price them with')];
+  const mu = v.marketUnit === 'F' ? p.predicted_max_f : p.predicted_max_c;
+  const sigma = v.marketUnit === 'F' ? p.sigma_f : p.sigma_c;
+  const snapshot = v.quotes;
+  const buckets = snapshot.length
+    ? snapshot.map((q) => ({ q, b: parseBucketLabel(q.bucket_label, q.bucket_slug) }))
+    : marketBuckets(v.marketUnit, mu).map((b) => ({ q: undefined, b }));
+  const source = snapshot[0]
+    ? `mkta snapshot ${utcStamp(Date.parse(snapshot[0].snapshot_at))}`
+    : 'no mkta snapshot cached: buckets laid out around the forecast';
+  const out: Line[] = [
+    title('MARKET BUCKETS', `N(${mu.toFixed(1)}, ${sigma.toFixed(2)}) °${v.marketUnit} · ${source}`),
+  ];
+  out.push(
+    line(
+      seg(
+        `  ${cell('bucket', 16)}${cell('model', 7, 'right')} ${cell('', 16)} ${cell('mkta', 6, 'right')} ${cell('edge', 7, 'right')}`,
+        'muted',
+      ),
+    ),
+  );
+  const barWidth = Math.max(4, Math.min(16, width - 44));
+  for (const { q, b } of buckets) {
+    if (!b) continue;
+    const prob = bucketProbability(b, mu, sigma);
+    const quote = q ? price(q.yes_price) : '—';
+    const edge = q ? `${prob - q.yes_price >= 0 ? '+' : ''}${((prob - q.yes_price) * 100).toFixed(1)}` : '';
+    out.push(
+      line(
+        `  ${cell(b.label, 16)}${cell(percent(prob, 1), 7, 'right')} `,
+        seg(bar(prob, barWidth), 'good'),
+        ` ${cell(quote, 6, 'right')} ${cell(edge, 7, 'right')}`,
+      ),
+    );
+  }
+  return out;
+}

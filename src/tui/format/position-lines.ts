@@ -1,0 +1,115 @@
+import { type Line, line, seg, type Tone } from '../theme.js';
+import { price, signedUsd, usd } from './numbers.js';
+import { familyTotals, type Mark, type PricedPick, type PricedPositions } from './position-pricing.js';
+import { cell } from './text.js';
+
+/** A line of the Positions pane and, for a position, what Enter shows. */
+export interface PositionLine {
+  line: Line;
+  detail: { title: string; json: unknown } | null;
+}
+
+const pnlTone = (pnl: number | null): Tone | undefined =>
+  pnl === null ? 'muted' : pnl > 0 ? 'good' : pnl < 0 ? 'bad' : undefined;
+
+/** entry, now (with its source), stake, P&L: the right-hand columns every position shares. */
+function figures(m: Mark, prices = true): Line {
+  const now = m.current === null ? '—' : `${price(m.current)}${m.source ?? ''}`;
+  const entryNow = prices ? `${cell(price(m.entry), 7, 'right')} ${cell(now, 7, 'right')}` : ' '.repeat(15);
+  return [
+    seg(`${entryNow} ${cell(usd(m.stake), 7, 'right')} `),
+    seg(cell(signedUsd(m.pnl), 8, 'right'), pnlTone(m.pnl), true),
+  ];
+}
+
+const heading = (title: string): PositionLine => ({ line: line(seg(title, 'accent', true)), detail: null });
+const columns = (desc: number): PositionLine => ({
+  line: line(
+    seg(
+      `${cell('', desc + 2)}${cell('entry', 7, 'right')} ${cell('now', 7, 'right')} ${cell('stake', 7, 'right')} ${cell('P&L', 8, 'right')}`,
+      'muted',
+    ),
+  ),
+  detail: null,
+});
+const none = (what: string): PositionLine => ({ line: line(seg(`  none ${what}`, 'muted')), detail: null });
+
+function pickLines(p: PricedPick, indent: string, desc: number): PositionLine[] {
+  const kind = p.pick.trade_kind === 'addon' ? 'addon' : 'pick';
+  const head = `${indent}${kind} ${p.pick.pick_id.slice(0, 8)} ${p.pick.city_id} ${p.pick.market_date}`;
+  const out: PositionLine[] = [
+    {
+      line: [seg(cell(head, desc)), ...figures(p.mark, false)],
+      detail: { title: `Insurance ${kind} ${p.pick.pick_id}`, json: p.pick },
+    },
+  ];
+  // legs sit under their pick's text, without the addon's branch mark
+  const under = indent.replace('└', ' ');
+  for (const l of p.legs) {
+    const text = `${under}  ${l.leg.leg} ${l.leg.side} ${l.leg.bucket_label}`;
+    out.push({
+      line: [seg(cell(text, desc), 'muted'), ...figures(l.mark)],
+      detail: { title: `Leg ${l.leg.leg}`, json: l.leg },
+    });
+  }
+  for (const addon of p.addons) out.push(...pickLines(addon, `${indent}  └ `, desc));
+  return out;
+}
+
+/** The Positions pane as lines: each family's open positions, then the totals by family. */
+export function positionLines(p: PricedPositions, width: number): PositionLine[] {
+  // the description takes what the figures (entry, now, stake, P&L: 34 columns) leave
+  const desc = Math.max(30, Math.min(70, width - 38));
+  const out: PositionLine[] = [heading('STRATEGY RECORDS (open)'), columns(desc)];
+  if (p.strategies.length === 0) out.push(none('open'));
+  for (const s of p.strategies) {
+    const r = s.item;
+    const text = `  ${cell(s.family, 14)}${cell(r.city_id, 10)}${cell(r.local_date, 11)}${r.side.padEnd(4)}${r.bucket_label}`;
+    out.push({ line: [seg(cell(text, desc)), ...figures(s.mark)], detail: { title: `${s.family} #${r.id}`, json: r } });
+  }
+  out.push({ line: [], detail: null }, heading('FUSION LOCKS (unresolved)'));
+  if (p.locks.length === 0) out.push(none('unresolved'));
+  for (const l of p.locks) {
+    const lock = l.item;
+    const text = `  ${cell(lock.city_id, 10)}${cell(lock.local_date, 11)}peak ${String(lock.peak_hour).padStart(2)}  YES ${lock.bucket_label}`;
+    out.push({
+      line: [seg(cell(text, desc)), ...figures(l.mark)],
+      detail: { title: `Fusion lock ${lock.id}`, json: lock },
+    });
+  }
+  out.push({ line: [], detail: null }, heading('INSURANCE PICKS (live)'));
+  if (p.picks.length === 0) out.push(none('live'));
+  for (const pick of p.picks) out.push(...pickLines(pick, '  ', desc));
+  out.push({ line: [], detail: null }, heading('EDGE TRADES (open)'));
+  if (p.trades.length === 0) out.push(none('open'));
+  for (const t of p.trades) {
+    const trade = t.item;
+    const text = `  ${cell(trade.city_id, 10)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '?'}`;
+    out.push({
+      line: [seg(cell(text, desc)), ...figures(t.mark)],
+      detail: { title: `Edge trade #${trade.engine_trade_id}`, json: trade },
+    });
+  }
+  out.push({ line: [], detail: null }, heading('TOTALS BY FAMILY'));
+  out.push({
+    line: line(
+      seg(
+        `  ${cell('family', 16)}${cell('open', 6, 'right')}${cell('priced', 8, 'right')}${cell('staked', 10, 'right')}${cell('unrealised', 12, 'right')}`,
+        'muted',
+      ),
+    ),
+    detail: null,
+  });
+  for (const t of familyTotals(p)) {
+    out.push({
+      line: [
+        seg(
+          `  ${cell(t.family, 16)}${cell(String(t.count), 6, 'right')}${cell(String(t.priced), 8, 'right')}${cell(usd(t.mark.stake), 10, 'right')}`,
+        ),
+        seg(cell(signedUsd(t.mark.pnl), 12, 'right'), pnlTone(t.mark.pnl), true),
+      ],
+      detail: null,
+    });
+  }
+  return out;
+}

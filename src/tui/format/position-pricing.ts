@@ -1,0 +1,119 @@
+import type { InsurancePickView } from '../../cache/inbox.js';
+import type { QuoteBook } from '../../cache/market-reads.js';
+import type { OpenPositions } from '../../cache/position-reads.js';
+import type { InsuranceLeg } from '../../contract/events.js';
+
+/** Where a current price came from: the mkta quotes of the cache (`m`), or the record's own mark (`r`). */
+export type PriceSource = 'm' | 'r';
+
+export interface Mark {
+  entry: number;
+  current: number | null;
+  source: PriceSource | null;
+  stake: number;
+  /** Value at the current price less the stake; null without a current price. */
+  pnl: number | null;
+}
+
+export type Family = 'no24' | 'yescore' | 'svc-max-picks' | 'fusion-locks' | 'insurance' | 'edge';
+
+export interface Priced<T> {
+  family: Family;
+  item: T;
+  mark: Mark;
+}
+
+export interface PricedPick {
+  pick: InsurancePickView;
+  legs: { leg: InsuranceLeg; mark: Mark }[];
+  mark: Mark;
+  addons: PricedPick[];
+}
+
+const mark = (
+  entry: number,
+  units: number,
+  stake: number,
+  current: number | null,
+  source: PriceSource | null,
+): Mark => ({
+  entry,
+  current,
+  source: current === null ? null : source,
+  stake,
+  pnl: current === null ? null : Math.round((units * current - stake) * 100) / 100,
+});
+
+const sum = (marks: Mark[]): Mark => {
+  const known = marks.filter((m) => m.pnl !== null);
+  const stake = marks.reduce((n, m) => n + m.stake, 0);
+  const pnl = known.length === 0 ? null : Math.round(known.reduce((n, m) => n + (m.pnl ?? 0), 0) * 100) / 100;
+  return { entry: 0, current: null, source: null, stake, pnl };
+};
+
+/**
+ * Marks every open position to market. The current price is the newest mkta quote of the position's bucket in the
+ * cache; without one, no24 and yescore fall back to the record's own `current_*_price` (marked hourly by the
+ * service); svc-max-picks, locks, picks and edge trades then have no current price.
+ */
+export function pricePositions(open: OpenPositions, quotes: (cityId: string) => QuoteBook) {
+  const strategies = open.strategies.map(({ family, record: r }): Priced<typeof r> => {
+    const quote = quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
+    const quoted = quote ? (r.side === 'NO' ? quote.no_price : quote.yes_price) : null;
+    const own = r.strategy === 'no24' ? r.current_no_price : r.strategy === 'yescore' ? r.current_yes_price : null;
+    const entry = r.strategy === 'no24' ? r.no_ask : r.yes_ask;
+    const current = quoted ?? own;
+    return { family, item: r, mark: mark(entry, r.shares, r.stake, current, quoted !== null ? 'm' : 'r') };
+  });
+  const locks = open.locks.map((l): Priced<typeof l> => {
+    const quote = quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
+    const stake = Math.round(l.yes_price * l.tokens * 100) / 100;
+    return { family: 'fusion-locks', item: l, mark: mark(l.yes_price, l.tokens, stake, quote?.yes_price ?? null, 'm') };
+  });
+  const trades = open.trades.map((t): Priced<typeof t> => {
+    const quote = quotes(t.city_id).byLabelOf(t.market_date, t.bucket_label);
+    const current = quote ? (t.side === 'NO' ? quote.no_price : quote.yes_price) : null;
+    const entry = t.entry?.price ?? 0;
+    return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
+  });
+  return { strategies, locks, picks: pricePicks(open.picks, quotes), trades };
+}
+
+function pricePick(pick: InsurancePickView, quotes: (cityId: string) => QuoteBook): PricedPick {
+  const book = quotes(pick.city_id);
+  const legs = pick.legs.map((leg) => {
+    const q = book.bySlugOf(pick.market_date, leg.bucket_slug);
+    return { leg, mark: mark(leg.snapshot_price, leg.shares, leg.stake_usd, q?.yes_price ?? null, 'm') };
+  });
+  return { pick, legs, mark: sum(legs.map((l) => l.mark)), addons: [] };
+}
+
+/** Primaries with their addons beneath; an addon whose parent is not live stands on its own. */
+function pricePicks(picks: InsurancePickView[], quotes: (cityId: string) => QuoteBook): PricedPick[] {
+  const priced = picks.map((p) => pricePick(p, quotes));
+  const byId = new Map(priced.map((p) => [p.pick.pick_id, p]));
+  const top: PricedPick[] = [];
+  for (const p of priced) {
+    const parent = p.pick.parent_pick_id ? byId.get(p.pick.parent_pick_id) : undefined;
+    if (parent) parent.addons.push(p);
+    else top.push(p);
+  }
+  return top;
+}
+
+export type PricedPositions = ReturnType<typeof pricePositions>;
+
+/** Count, stake and unrealised P&L a family. */
+export function familyTotals(p: PricedPositions): { family: Family; count: number; priced: number; mark: Mark }[] {
+  const marks = new Map<Family, Mark[]>();
+  const add = (family: Family, m: Mark) => marks.set(family, [...(marks.get(family) ?? []), m]);
+  for (const s of p.strategies) add(s.family, s.mark);
+  for (const l of p.locks) add('fusion-locks', l.mark);
+  for (const pick of p.picks) for (const x of [pick, ...pick.addons]) add('insurance', x.mark);
+  for (const t of p.trades) add('edge', t.mark);
+  const order: Family[] = ['no24', 'yescore', 'svc-max-picks', 'fusion-locks', 'insurance', 'edge'];
+  return order.map((family) => {
+    const list = marks.get(family) ?? [];
+    return { family, count: list.length, priced: list.filter((m) => m.pnl !== null).length, mark: sum(list) };
+  });
+}

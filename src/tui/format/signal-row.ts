@@ -1,0 +1,83 @@
+import type { Signal, SignalKind } from '../../cache/feed-sources.js';
+import { type Line, seg, type Tone } from '../theme.js';
+import { price, usd } from './numbers.js';
+import { cell } from './text.js';
+import { localClock, utcStamp } from './time.js';
+
+/** The kind as the trader reads it; a kill is marked in text, never by colour alone. */
+export const KIND_LABEL: Record<SignalKind, string> = {
+  kill: '!! KILL',
+  pick: 'PICK',
+  addon: 'ADDON',
+  'edge-exit': 'EDGE EXIT',
+  'edge-entry': 'EDGE ENTRY',
+  'lock-resolved': 'LOCK SETTLED',
+  lock: 'LOCK',
+  'svc-max-picks': 'SVC-MAX',
+  yescore: 'YESCORE',
+  no24: 'NO24',
+};
+
+const KIND_TONE: Partial<Record<SignalKind, Tone>> = {
+  kill: 'alarm',
+  pick: 'accent',
+  addon: 'accent',
+  'edge-entry': 'good',
+  'edge-exit': 'warn',
+  lock: 'accent',
+};
+
+interface Column {
+  title: string;
+  width: number;
+  align?: 'right';
+  value(s: Signal): string;
+}
+
+const COLUMNS: Record<string, Column> = {
+  utc: { title: 'UTC', width: 13, value: (s) => `${s.estimated ? '~' : ' '}${utcStamp(s.at)}` },
+  local: { title: 'local', width: 6, value: (s) => localClock(s.at, s.tz) },
+  city: { title: 'city', width: 10, value: (s) => s.city_id },
+  date: { title: 'market', width: 11, value: (s) => s.market_date },
+  kind: { title: 'signal', width: 13, value: (s) => KIND_LABEL[s.kind] },
+  bucket: { title: 'bucket', width: 22, value: (s) => s.bucket },
+  side: { title: 'side', width: 4, value: (s) => s.side ?? '' },
+  price: {
+    title: 'price',
+    width: 12,
+    align: 'right',
+    value: (s) => (s.prices.length ? s.prices.map(price).join('/') : 'market'),
+  },
+  stake: { title: 'stake', width: 8, align: 'right', value: (s) => usd(s.stake) },
+};
+
+/** The columns that fit: the note and local time go first on a narrow terminal, the bucket narrows. */
+export function signalColumns(width: number): Column[] {
+  const order =
+    width >= 100
+      ? ['utc', 'local', 'city', 'date', 'kind', 'bucket', 'side', 'price', 'stake']
+      : width >= 70
+        ? ['utc', 'city', 'date', 'kind', 'bucket', 'price', 'stake']
+        : ['utc', 'city', 'kind', 'bucket'];
+  return order.map((name) => COLUMNS[name] as Column);
+}
+
+const gap = ' ';
+
+export function signalHeader(columns: Column[]): Line {
+  const text = columns.map((c) => cell(c.title, c.width, c.align)).join(gap);
+  return [seg('  '), seg(`${text}${gap}note`, 'muted', true)];
+}
+
+export function signalLine(s: Signal, columns: Column[]): Line {
+  const tone = KIND_TONE[s.kind];
+  const out: Line = [];
+  for (const c of columns) {
+    const text = cell(c.value(s), c.width, c.align) + gap;
+    out.push(
+      c.title === 'signal' ? seg(text, tone, s.kind === 'kill') : seg(text, c.title === 'UTC' ? 'muted' : undefined),
+    );
+  }
+  out.push(seg(s.note, s.kind === 'kill' ? 'alarm' : 'muted'));
+  return out;
+}

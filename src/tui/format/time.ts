@@ -1,0 +1,43 @@
+import { instantAtLocal, localDate, zoneOffsetMs } from '../../domain/city-time.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const local = (ms: number, tz: string | null) => (tz ? ms + zoneOffsetMs(tz, ms) : ms);
+
+/** `14:05:09Z` */
+export const utcClock = (ms: number): string => `${iso(ms).slice(11, 19)}Z`;
+
+/** `11-21 14:05Z`: month and day, so a feed spanning days stays readable. */
+export const utcStamp = (ms: number): string => `${iso(ms).slice(5, 10)} ${iso(ms).slice(11, 16)}Z`;
+
+/** `09:05` in the zone (UTC when the zone is unknown). */
+export const localClock = (ms: number, tz: string | null): string => iso(local(ms, tz)).slice(11, 16);
+
+/** `Sat 09:05`: weekday and time in the zone. */
+export function localDayClock(ms: number, tz: string | null): string {
+  const day = new Date(local(ms, tz)).toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
+  return `${day} ${localClock(ms, tz)}`;
+}
+
+/** `UTC-5`, `UTC+1`, `UTC+5:30` */
+export function offsetLabel(ms: number, tz: string | null): string {
+  const minutes = tz ? Math.round(zoneOffsetMs(tz, ms) / 60_000) : 0;
+  const sign = minutes < 0 ? '-' : '+';
+  const h = Math.floor(Math.abs(minutes) / 60);
+  const m = Math.abs(minutes) % 60;
+  return minutes === 0 ? 'UTC' : `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
+/** `42s`, `5m`, `3h`, `2d`: the age of a sync, short enough for the status bar. */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** The city's local date and the instant its day began. */
+export function cityToday(nowMs: number, tz: string): { date: string; startMs: number } {
+  const date = localDate(nowMs, tz);
+  return { date, startMs: instantAtLocal(date, 0, 0, tz) };
+}

@@ -1,0 +1,106 @@
+import { useMemo, useReducer } from 'react';
+import type { BrowseFilter, BrowseTable } from '../../cache/history-reads.js';
+import type { Line } from '../theme.js';
+
+export const PANES = ['signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
+export type PaneId = (typeof PANES)[number];
+
+export const PANE_TITLES: Record<PaneId, string> = {
+  signals: 'Signals',
+  positions: 'Positions',
+  alerts: 'Alerts',
+  forecasts: 'Forecasts',
+  history: 'History',
+};
+
+/** A modal over the pane: help, the city chooser, or the full detail of a row. */
+export type Overlay = { kind: 'help' } | { kind: 'city' } | { kind: 'detail'; title: string; lines: Line[] };
+
+export interface UiState {
+  pane: PaneId;
+  city: string | null;
+  /** `u`: show temperatures in the other unit than the city's market unit. */
+  otherUnit: boolean;
+  overlay: Overlay | null;
+  /** What History browses and its filter, kept across pane switches. */
+  historyTable: BrowseTable;
+  historyFilter: BrowseFilter;
+  /** A one-line notice in the status bar (refresh requested, nothing to acknowledge), cleared by the next key. */
+  notice: string | null;
+}
+
+export type UiAction =
+  | { type: 'pane'; pane: PaneId }
+  | { type: 'cyclePane'; by: 1 | -1 }
+  | { type: 'city'; city: string }
+  | { type: 'toggleUnit' }
+  | { type: 'overlay'; overlay: Overlay | null }
+  | { type: 'historyTable'; table: BrowseTable }
+  | { type: 'historyFilter'; filter: BrowseFilter }
+  | { type: 'notice'; text: string | null };
+
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case 'pane':
+      return state.pane === action.pane ? state : { ...state, pane: action.pane };
+    case 'cyclePane': {
+      const i = PANES.indexOf(state.pane);
+      return { ...state, pane: PANES[(i + action.by + PANES.length) % PANES.length] as PaneId };
+    }
+    case 'city':
+      return { ...state, city: action.city, overlay: null };
+    case 'toggleUnit':
+      return { ...state, otherUnit: !state.otherUnit };
+    case 'overlay':
+      return { ...state, overlay: action.overlay };
+    case 'historyTable':
+      return { ...state, historyTable: action.table };
+    case 'historyFilter':
+      return { ...state, historyFilter: action.filter };
+    case 'notice':
+      return state.notice === action.text ? state : { ...state, notice: action.text };
+  }
+}
+
+export const initialUiState = (city: string | null): UiState => ({
+  pane: 'signals',
+  city,
+  otherUnit: false,
+  overlay: null,
+  historyTable: 'mkta_buckets_history',
+  historyFilter: {},
+  notice: null,
+});
+
+/** What components may do to the UI state; stable for the app's life, so dispatch-only components never re-render. */
+export interface UiActions {
+  showPane(pane: PaneId): void;
+  cyclePane(by: 1 | -1): void;
+  chooseCity(city: string): void;
+  toggleUnit(): void;
+  openOverlay(overlay: Overlay): void;
+  closeOverlay(): void;
+  setHistoryTable(table: BrowseTable): void;
+  setHistoryFilter(filter: BrowseFilter): void;
+  notice(text: string | null): void;
+}
+
+/** `initialCity` is called once, on the first render. */
+export function useMonitorState(initialCity: () => string | null): [UiState, UiActions] {
+  const [state, dispatch] = useReducer(uiReducer, initialCity, (city) => initialUiState(city()));
+  const actions = useMemo<UiActions>(
+    () => ({
+      showPane: (pane) => dispatch({ type: 'pane', pane }),
+      cyclePane: (by) => dispatch({ type: 'cyclePane', by }),
+      chooseCity: (city) => dispatch({ type: 'city', city }),
+      toggleUnit: () => dispatch({ type: 'toggleUnit' }),
+      openOverlay: (overlay) => dispatch({ type: 'overlay', overlay }),
+      closeOverlay: () => dispatch({ type: 'overlay', overlay: null }),
+      setHistoryTable: (table) => dispatch({ type: 'historyTable', table }),
+      setHistoryFilter: (filter) => dispatch({ type: 'historyFilter', filter }),
+      notice: (text) => dispatch({ type: 'notice', text }),
+    }),
+    [],
+  );
+  return [state, actions];
+}

@@ -1,0 +1,46 @@
+import { useMemo, useReducer } from 'react';
+
+/** A cursor in a document of lines and the first line shown. */
+export interface ScrollState {
+  cursor: number;
+  offset: number;
+}
+
+type Action = { type: 'move'; by: number; total: number; height: number } | { type: 'home' };
+
+function reducer(state: ScrollState, action: Action): ScrollState {
+  if (action.type === 'home') return { cursor: 0, offset: 0 };
+  const { total, height } = action;
+  const cursor = Math.max(0, Math.min(total - 1, state.cursor + action.by));
+  let offset = state.offset;
+  if (cursor < offset) offset = cursor;
+  if (cursor >= offset + height) offset = cursor - height + 1;
+  return { cursor, offset: Math.max(0, Math.min(offset, Math.max(0, total - height))) };
+}
+
+export interface ScrollActions {
+  move(by: number, total: number, height: number): void;
+  home(): void;
+}
+
+/** Scrolling through a document already in memory (a pane's lines, a detail view, the help). */
+export function useScrollState(): [ScrollState, ScrollActions] {
+  const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0 });
+  const actions = useMemo<ScrollActions>(
+    () => ({
+      move: (by, total, height) => dispatch({ type: 'move', by, total, height }),
+      home: () => dispatch({ type: 'home' }),
+    }),
+    [],
+  );
+  return [state, actions];
+}
+
+/** The state clamped to a document that may have shrunk since. */
+export function clampScroll(state: ScrollState, total: number, height: number): ScrollState {
+  const cursor = Math.max(0, Math.min(state.cursor, total - 1));
+  let offset = Math.max(0, Math.min(state.offset, Math.max(0, total - height)));
+  if (cursor < offset) offset = cursor;
+  if (cursor >= offset + height) offset = Math.max(0, cursor - height + 1);
+  return { cursor, offset };
+}

@@ -1,0 +1,67 @@
+/**
+ * Tones, not colours: every tone is also carried by text (a marker, a word, a sign), so the screen means the same
+ * under NO_COLOR or to someone who does not see red.
+ */
+export type Tone = 'normal' | 'muted' | 'accent' | 'good' | 'bad' | 'warn' | 'alarm';
+
+export interface Segment {
+  text: string;
+  tone?: Tone;
+  bold?: boolean;
+  inverse?: boolean;
+}
+
+/** One screen line: segments of text, each with its own tone. */
+export type Line = Segment[];
+
+export const TONE_COLOR: Record<Tone, string | undefined> = {
+  normal: undefined,
+  muted: 'gray',
+  accent: 'cyan',
+  good: 'green',
+  bad: 'red',
+  warn: 'yellow',
+  alarm: 'redBright',
+};
+
+/** The NO_COLOR convention (no-color.org): set and not empty turns colour off. */
+export function colourWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NO_COLOR === undefined || env.NO_COLOR === '';
+}
+
+export const line = (...segments: (Segment | string)[]): Line =>
+  segments.map((s) => (typeof s === 'string' ? { text: s } : s));
+
+export const seg = (text: string, tone?: Tone, bold?: boolean): Segment => ({ text, tone, bold });
+
+/** Cuts a line to `width` characters and pads it, so every row of a pane is exactly as wide as the terminal. */
+export function fitLine(l: Line, width: number, pad = true): Line {
+  const out: Line = [];
+  let left = width;
+  for (const s of l) {
+    if (left <= 0) break;
+    const text = s.text.length > left ? s.text.slice(0, left) : s.text;
+    out.push({ ...s, text });
+    left -= text.length;
+  }
+  if (pad && left > 0) out.push({ text: ' '.repeat(left) });
+  return out;
+}
+
+/** Marks a row as the selected one: a leading pointer (text) and inverse video (when styles are on). */
+export function selectLine(l: Line, selected: boolean): Line {
+  const pointer: Segment = { text: selected ? '› ' : '  ', bold: selected };
+  return [pointer, ...l.map((s) => (selected ? { ...s, inverse: true } : s))];
+}
+
+/** Joins neighbouring segments of the same style: fewer Ink nodes to lay out for the same text. */
+export function mergeRuns(l: Line): Line {
+  const out: Segment[] = [];
+  for (const s of l) {
+    const last = out[out.length - 1];
+    if (last && last.tone === s.tone && !!last.bold === !!s.bold && !!last.inverse === !!s.inverse) {
+      out[out.length - 1] = { ...last, text: last.text + s.text };
+    } else out.push(s);
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { Cache } from '../cache/cache.js';
+
+/** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
+export interface MonitorStatus {
+  mode: 'live' | 'demo' | 'offline';
+  host: string | null;
+  connection: { state: 'ok' | 'auth-rejected' | 'unreachable' | 'offline'; message?: string };
+  listener: {
+    state: 'off' | 'listening' | 'down';
+    url?: string;
+    accepted: number;
+    duplicates: number;
+    rejected: number;
+  };
+}
+
+/**
+ * The CLI's live status, read with useSyncExternalStore: `getStatus` must return the same object until something
+ * changed, and `subscribe` calls `onChange` after each change.
+ */
+export interface MonitorSource {
+  getStatus(): MonitorStatus;
+  subscribe(onChange: () => void): () => void;
+}
+
+/** Ink's own measure of one render (layout and output), as `render`'s `onRender` reports it. */
+export interface RenderInfo {
+  renderTime: number;
+}
+
+export interface MonitorOptions {
+  cache: Cache;
+  source: MonitorSource;
+  initialCity?: string;
+  /** `r`: the CLI runs a sync pass now. */
+  onRefresh?: () => void;
+  /** The clock of the status bar, of stream ages and of "today" (tests and demo pass their own). */
+  now?: () => Date;
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** Called after every render with Ink's render time (for benchmarks). */
+  onRender?: (info: RenderInfo) => void;
+  /** Poll intervals by stream (ms) when the CLI configured others than the defaults: staleness is relative. */
+  streamIntervalsMs?: Record<string, number>;
+  /** Ink's console patching (default true: other layers' console output is printed above the UI, not through it). */
+  patchConsole?: boolean;
+}
+
+/** MonitorApp's props: the options without the streams, plus what tests tune. */
+export interface MonitorAppProps {
+  cache: Cache;
+  source: MonitorSource;
+  initialCity?: string;
+  onRefresh?: () => void;
+  now?: () => Date;
+  streamIntervalsMs?: Record<string, number>;
+  /** Cache change events are coalesced: the panes re-query at most once in this many ms (default 150). */
+  coalesceMs?: number;
+  /** Colour off (default: the NO_COLOR convention, read from the environment). */
+  noColor?: boolean;
+  /** How often the clock ticks (default 1000 ms). */
+  tickMs?: number;
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BucketQuote } from '../../src/cache/market-reads.js';
+import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
+import type { HistoricalRow } from '../../src/contract/historical.js';
+import { bucketProbability } from '../../src/domain/buckets.js';
+import { parseBucketLabel } from '../../src/tui/format/bucket-label.js';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
+
+let filled: Filled;
+beforeAll(async () => {
+  filled = await fillCache();
+});
+afterAll(() => filled?.close());
+
+function layers(cache: ReturnType<Filled['copy']>, city: string) {
+  const rows = cache.reads.latestForecasts(city);
+  return {
+    primary: rows.find((r) => r.layer === 'svc_pro_forecast') as unknown as SvcProForecast,
+    ensemble: rows.find((r) => r.layer === 'edge_ensemble_daily') as unknown as EdgeEnsembleDaily,
+    range: rows.find((r) => r.layer === 'model_tmax_range') as unknown as ModelTmaxRange,
+  };
+}
+
+/** The newest mkta snapshot of a market, read from the export (the rows as stored), lowest bucket first. */
+function snapshot(cache: ReturnType<Filled['copy']>, city: string, date: string): BucketQuote[] {
+  const rows = cache
+    .exportRows('historical/mkta_buckets_history', { cityId: city, since: date })
+    .map((json) => JSON.parse(json) as HistoricalRow & BucketQuote)
+    .filter((r) => r.local_date === date);
+  const newest = rows[0]?.snapshot_at;
+  return rows.filter((r) => r.snapshot_at === newest).reverse();
+}
+
+const f1 = (n: number) => n.toFixed(1);
+
+describe('Forecasts pane', () => {
+  it('shows the primary forecast in the market unit with sigma, pacing and reasoning, the ensemble, every model and the four sources', async () => {
+    const cache = filled.copy();
+    const { primary, ensemble, range } = layers(cache, 'nyc');
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4');
+    const frame = app.frame();
+    expect(frame).toContain('New York City (nyc) · KLGA · market in °F · local Sat 10:00');
+    expect(frame).toContain(`${f1(primary.predicted_max_f)}°F ± ${f1(primary.sigma_f)}°F`);
+    expect(frame).toContain(
+      `pacing ${primary.pacing_delta >= 0 ? '+' : ''}${f1(primary.pacing_delta)}°C (${primary.pacing_source})`,
+    );
+    expect(frame).toContain(primary.reasoning.split(' ').slice(0, 5).join(' '));
+    expect(frame).toContain(`${f1(ensemble.fc_mean_f)}°F ± ${f1(ensemble.sigma_f)}°F · ${ensemble.n_models} models`);
+    for (const m of range.models) expect(frame).toMatch(new RegExp(`${m.model} +${f1(m.tmax)}°F █`));
+    const metar = cache.reads.latestCurrent('nyc').find((r) => r.source === 'metar_observations');
+    expect(frame).toContain(`METAR ${f1(metar?.temp_f ?? Number.NaN)}°F`);
+    for (const source of ['wxa', 'wxb', 'PWS']) expect(frame).toContain(`${source} `);
+    app.unmount();
+  });
+
+  it('prices every bucket of the newest mkta snapshot under the forecast distribution, beside its quote', async () => {
+    const cache = filled.copy();
+    const { primary } = layers(cache, 'nyc');
+    const quotes = snapshot(cache, 'nyc', primary.local_date);
+    expect(quotes).toHaveLength(11);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4');
+    const rows = lines(app.frame());
+    let total = 0;
+    for (const q of quotes) {
+      const bucket = parseBucketLabel(q.bucket_label);
+      if (!bucket) throw new Error(`unreadable label ${q.bucket_label}`);
+      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f);
+      total += p;
+      const row = rows.find((l) => l.includes(`   ${q.bucket_label} `));
+      expect(row, q.bucket_label).toContain(`${(p * 100).toFixed(1)}%`);
+      expect(row, q.bucket_label).toContain(q.yes_price.toFixed(3));
+    }
+    expect(total).toBeCloseTo(1, 6);
+    app.unmount();
+  });
+
+  it('charts the hourly forecast against today’s METAR readings, with distinct marks and a now marker', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4');
+    const frame = app.frame();
+    const chart = lines(frame).filter((l) => l.includes('┤'));
+    expect(chart.length).toBeGreaterThanOrEqual(5);
+    expect(chart.join('').split('●').length - 1).toBeGreaterThan(5);
+    expect(chart.join('')).toContain('·');
+    expect(frame).toMatch(/└[┬─]+\^/);
+    app.unmount();
+  });
+
+  it('u shows every temperature in the other unit (and back); buckets stay in the market’s unit', async () => {
+    const cache = filled.copy();
+    const { primary, range } = layers(cache, 'nyc');
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4', 'u');
+    const celsius = app.frame();
+    expect(celsius).toContain('showing °C (u)');
+    expect(celsius).toContain(`${f1(primary.predicted_max_c)}°C ± ${f1(primary.sigma_c)}°C`);
+    expect(celsius).toContain(`${f1(range.tmax_max_c)}°C`);
+    expect(celsius).toContain('°F · mkta snapshot');
+    await app.press('u');
+    expect(app.frame()).toContain(`${f1(primary.predicted_max_f)}°F ± ${f1(primary.sigma_f)}°F`);
+    app.unmount();
+  });
+
+  it('c chooses the city; the chooser has the keys while it is open', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4', 'c');
+    const chooser = app.frame();
+    expect(chooser).toContain('Choose a city');
+    const cityRows = lines(chooser).filter((l) => /^[› ] \S+ +\S/.test(l) && l.includes('°'));
+    expect(cityRows.length).toBe(13);
+    expect(lines(chooser).find((l) => l.startsWith('›'))).toContain('New York City');
+    await app.press('2');
+    expect(lines(app.frame())[0]).toContain('[4 Forecasts]');
+    // the cities are in id order: paris follows nyc
+    await app.press('j', KEYS.enter);
+    const paris = app.frame();
+    expect(paris).toContain('Paris (paris) · LFPG · market in °C · local Sat 16:00');
+    expect(paris).toMatch(/paris Sat 16:00/);
+    const { primary } = layers(cache, 'paris');
+    expect(paris).toContain(`${f1(primary.predicted_max_c)}°C ± ${f1(primary.sigma_c)}°C`);
+    expect(paris).toMatch(/ {3}\d+°C +\d+\.\d%/);
+    app.unmount();
+  });
+});

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../src/cache/cache.js';
+import { compareFeed, type Signal } from '../../src/cache/feed-sources.js';
+import type { EdgeTradeView, InsurancePickView } from '../../src/cache/inbox.js';
+import type { City } from '../../src/contract/cities.js';
+import type { FusionLock } from '../../src/contract/fusion-locks.js';
+import type { StrategyRecord } from '../../src/contract/strategies.js';
+import { addDays, instantAtLocal } from '../../src/domain/city-time.js';
+import { KIND_LABEL } from '../../src/tui/format/signal-row.js';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
+
+let filled: Filled;
+beforeAll(async () => {
+  filled = await fillCache();
+});
+afterAll(() => filled?.close());
+
+type Expected = Pick<Signal, 'kind' | 'at' | 'rank' | 'key' | 'city_id'>;
+
+/**
+ * Every signal the cache holds, worked out from the exports (the rows as stored) rather than from the feed's
+ * queries: what the feed must list, in order.
+ */
+function everySignal(cache: Cache): Expected[] {
+  const rows = <T,>(name: string) => cache.exportRows(name).map((json) => JSON.parse(json) as T);
+  const tz = new Map(rows<City>('cities').map((c) => [c.city_id, c.tz]));
+  const out: Expected[] = [];
+  for (const p of rows<InsurancePickView>('insurance-picks')) {
+    if (p.created_at)
+      out.push({
+        kind: p.trade_kind === 'addon' ? 'addon' : 'pick',
+        rank: 1,
+        at: Date.parse(p.created_at),
+        key: p.pick_id,
+        city_id: p.city_id,
+      });
+    if (p.killed_at)
+      out.push({ kind: 'kill', rank: 0, at: Date.parse(p.killed_at), key: p.pick_id, city_id: p.city_id });
+  }
+  for (const t of rows<EdgeTradeView>('edge-trades')) {
+    const id = t.engine_trade_id;
+    if (t.exit)
+      out.push({ kind: 'edge-exit', rank: 2, at: Date.parse(t.exit.executed_at), key: id, city_id: t.city_id });
+    if (t.entry)
+      out.push({ kind: 'edge-entry', rank: 3, at: Date.parse(t.entry.executed_at), key: id, city_id: t.city_id });
+  }
+  for (const l of rows<FusionLock>('fusion-locks')) {
+    out.push({ kind: 'lock', rank: 5, at: Date.parse(l.locked_at), key: l.id, city_id: l.city_id });
+    const midnight = instantAtLocal(addDays(l.local_date, 1), 0, 0, tz.get(l.city_id) as string);
+    if (l.resolved) out.push({ kind: 'lock-resolved', rank: 4, at: midnight, key: l.id, city_id: l.city_id });
+  }
+  const families = [
+    ['svc-max-picks', 6],
+    ['yescore', 7],
+    ['no24', 8],
+  ] as const;
+  for (const [family, rank] of families) {
+    for (const r of rows<StrategyRecord>(family)) {
+      const zone = tz.get(r.city_id) as string;
+      const at =
+        r.strategy === 'svc_max_11'
+          ? instantAtLocal(r.local_date, r.entry_hour, 0, zone)
+          : instantAtLocal(r.local_date, 0, 1, zone);
+      out.push({ kind: family, rank, at, key: r.id, city_id: r.city_id });
+    }
+  }
+  return out.sort(compareFeed);
+}
+
+const ident = (s: Expected) => `${s.kind}|${s.key}`;
+
+/** The signal rows of a frame: between the column header and the status bar. */
+function feedRows(frame: string): string[] {
+  const all = lines(frame);
+  const header = all.findIndex((l) => l.includes('UTC') && l.includes('signal'));
+  return all.slice(header + 1).filter((l) => /^[› ] +~?\d\d-\d\d \d\d:\d\dZ/.test(l));
+}
+
+describe('the feed (cache reads)', () => {
+  it('pages every signal exactly once, newest first, forwards and backwards, in small pages', () => {
+    const cache = filled.copy();
+    const expected = everySignal(cache).map(ident);
+    expect(expected.length).toBeGreaterThan(3000);
+    expect(new Set(expected).size).toBe(expected.length);
+
+    const forward: Signal[] = [];
+    let page = cache.panes.feed.older(null, 37);
+    while (page.length > 0) {
+      forward.push(...page);
+      page = cache.panes.feed.older(page[page.length - 1] as Signal, 37);
+    }
+    expect(forward.map(ident)).toEqual(expected);
+
+    const backward: Signal[] = [];
+    let back = cache.panes.feed.newer(forward[forward.length - 1] as Signal, 41);
+    while (back.length > 0) {
+      backward.push(...back);
+      back = cache.panes.feed.newer(back[back.length - 1] as Signal, 41);
+    }
+    expect(backward.map(ident)).toEqual(expected.slice(0, -1).reverse());
+  });
+
+  it('reads about a page a source for a page, as deep in the feed as at its top', () => {
+    const cache = filled.copy();
+    const deep = cache.panes.feed.older(null, 2500).at(-1) as Signal;
+    const cost = (after: Signal | null) => {
+      const before = { ...cache.panes.stats };
+      cache.panes.feed.older(after, 30);
+      return cache.panes.stats.rows - before.rows;
+    };
+    const top = cost(null);
+    const far = cost(deep);
+    // nine sources, 30 rows each, plus the scans' slack and the cities' zones; the feed holds over 3000 signals
+    expect(top).toBeLessThan(9 * 30 * 2);
+    expect(far).toBeLessThan(9 * 30 * 2);
+  });
+});
+
+describe('Signals pane', () => {
+  it('lists the newest signals first, one row each with city, market date, bucket, price, stake and both times', async () => {
+    const cache = filled.copy();
+    const expected = everySignal(cache);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />);
+    const frame = app.frame();
+    const header = lines(frame).find((l) => l.includes('signal')) ?? '';
+    for (const column of ['UTC', 'local', 'city', 'market', 'bucket', 'side', 'price', 'stake', 'note'])
+      expect(header).toContain(column);
+    const rows = feedRows(frame);
+    expect(rows.length).toBeGreaterThan(20);
+    rows.forEach((row, i) => {
+      const s = expected[i] as Expected;
+      expect(row, `row ${i}`).toContain(KIND_LABEL[s.kind]);
+      expect(row, `row ${i}`).toContain(s.city_id);
+    });
+    // a New York pick at 14:00Z is 09:00 local; its two legs and their prices
+    const nycPick = rows.find((r) => r.includes('nyc') && r.includes('PICK')) ?? '';
+    expect(nycPick).toMatch(
+      /11-21 14:00Z 09:00 +nyc +2026-11-21 +PICK +A \d+-\d+°F \+ B \d+-\d+°F +YES +0\.\d{3}\/0\.\d{3} +10\.00 +2 legs/,
+    );
+    expect(rows[0]?.startsWith('›')).toBe(true);
+    app.unmount();
+  });
+
+  it('scrolls by keyset: PgDn, j at the bottom, k at the top and g show the rows that follow or precede', async () => {
+    const cache = filled.copy();
+    const expected = everySignal(cache);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    const height = feedRows(app.frame()).length;
+    const shows = (rows: string[], from: number) =>
+      rows.forEach((row, i) => {
+        const s = expected[from + i] as Expected;
+        expect(row, `row ${from + i}`).toContain(KIND_LABEL[s.kind]);
+        expect(row, `row ${from + i}`).toContain(s.city_id);
+      });
+
+    await app.press(KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
+    shows(feedRows(app.frame()), 3 * height);
+    for (let i = 0; i < height - 1; i++) await app.press('j');
+    expect(feedRows(app.frame()).at(-1)?.startsWith('›')).toBe(true);
+    await app.press('j', 'j');
+    shows(feedRows(app.frame()), 3 * height + 2);
+    await app.press(KEYS.pageUp);
+    shows(feedRows(app.frame()), 2 * height + 2);
+    // h - 1 presses bring the selection to the top, the last one moves the window up a row
+    for (let i = 0; i < height; i++) await app.press('k');
+    shows(feedRows(app.frame()), 2 * height + 1);
+    expect(feedRows(app.frame())[0]?.startsWith('›')).toBe(true);
+    await app.press('g');
+    shows(feedRows(app.frame()), 0);
+    app.unmount();
+  });
+
+  it('Enter shows a pick in full (legs, reasoning, the webhook body as received); Esc comes back to the same row', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    const rows = feedRows(app.frame());
+    const at = rows.findIndex((r) => r.includes('PICK') && r.includes('nyc'));
+    for (let i = 0; i < at; i++) await app.press('j');
+    await app.press(KEYS.enter);
+    const detail = await app.until((f) => f.includes('LEGS'), 'the detail view');
+    expect(detail).toContain('PICK nyc 2026-11-21');
+    expect(detail).toMatch(/ {2}A {4}\d+-\d+°F/);
+    expect(detail).toMatch(/ {2}B {4}\d+-\d+°F/);
+    expect(detail).toContain('REASONING');
+    expect(detail).toContain('RAW PAYLOAD (webhook body as received)');
+    expect(detail).toContain('"event_type": "insurance.pick.created"');
+    expect(detail).toContain('America/New_York');
+    await app.press(KEYS.escape);
+    const back = await app.until((f) => !f.includes('LEGS'), 'the list again');
+    expect(feedRows(back)[at]?.startsWith('›')).toBe(true);
+    app.unmount();
+  });
+
+  it('a kill that arrives while the pane is open appears on top, marked in text', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    const pick = cache.inbox.picks({ status: 'open', limit: 1 })[0] as InsurancePickView;
+    const event = {
+      event_id: '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
+      event_type: 'insurance.pick.killed' as const,
+      event_version: 1 as const,
+      created_at: '2026-11-21T14:55:00Z',
+      attempt: 1,
+      market: {
+        city: pick.city_id,
+        market_date: pick.market_date,
+        market_tz: pick.market_tz as string,
+        bucket_unit: pick.bucket_unit as 'F' | 'C',
+        event_slug: pick.event_slug as string,
+        mkta_url: pick.mkta_url as string,
+      },
+      trade: {
+        pick_id: pick.pick_id,
+        trade_seq: 2,
+        trade_kind: 'primary' as const,
+        parent_pick_id: null,
+        total_cost_usd: 10,
+      },
+      legs: pick.legs,
+      kill: { sell_at_market: true, reason: 'METAR high so far is above every leg' },
+    };
+    const body = JSON.stringify(event);
+    cache.intakeWebhooks([
+      {
+        eventId: event.event_id,
+        identity: event.event_id,
+        eventType: event.event_type,
+        deliveryId: 'd-kill',
+        receivedAt: event.created_at,
+        body,
+        event,
+      },
+    ]);
+    const frame = await app.until((f) => feedRows(f)[0]?.includes('!! KILL') ?? false, 'the kill on top');
+    expect(feedRows(frame)[0]).toContain(pick.city_id);
+    expect(feedRows(frame)[0]).toContain('METAR high');
+    app.unmount();
+  });
+});
