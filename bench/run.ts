@@ -1,6 +1,7 @@
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSyncDrain } from './sync-drain.js';
+import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchWebhookIntake } from './webhook-intake.js';
 
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'webhook-delivery': () => benchWebhookDelivery(),
   'sync-drain': () => benchSyncDrain(),
   'webhook-intake': () => benchWebhookIntake(),
+  'tui-render': () => benchTuiRender(),
 };
 
 const wanted = process.argv.slice(2);
@@ -48,6 +50,14 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `signed 1 KiB events, durable 200, ${result.senders} senders`,
       `${result.listener.events_per_second}/s p99 ${result.listener.p99_ms} ms vs bare ${result.bare.events_per_second}/s p99 ${result.bare.p99_ms} ms, ${result.events_per_commit} events a commit`,
       String(result.ratio),
+    ]);
+  } else if (name === 'tui-render') {
+    const { big, empty, ratios } = result;
+    rows.push([
+      name,
+      'TUI: 1M rows + 10k positions vs empty cache',
+      `first frame ${big.first_frame_ms} vs ${empty.first_frame_ms} ms; key→frame p50 ${big.key_to_frame_ms.p50} vs ${empty.key_to_frame_ms.p50} ms, p95 ${big.key_to_frame_ms.p95} vs ${empty.key_to_frame_ms.p95} ms; RSS ${big.peak_rss_mb} vs ${empty.peak_rss_mb} MB`,
+      `${ratios.first_frame} / ${ratios.key_to_frame_p50} / ${ratios.key_to_frame_p95} / ${ratios.peak_rss}`,
     ]);
   } else {
     rows.push([

@@ -166,7 +166,11 @@ export async function benchWebhookIntake(): Promise<object> {
     listener,
     bare,
     events_per_commit: Math.round(
-      rounds.reduce((n, r) => n + r.stored, 0) / Math.max(1, rounds.reduce((n, r) => n + r.commits, 0)),
+      rounds.reduce((n, r) => n + r.stored, 0) /
+        Math.max(
+          1,
+          rounds.reduce((n, r) => n + r.commits, 0),
+        ),
     ),
     ratio: ratio(listener.events_per_second, bare.events_per_second),
     p99_ratio_bare_to_listener: ratio(bare.p99_ms || 1, listener.p99_ms || 1),

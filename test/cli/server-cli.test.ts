@@ -39,11 +39,16 @@ describe('svc-monitor command line', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('has the commands that are not built yet exit 2 saying so', async () => {
-    for (const args of [['listen'], ['monitor', '--offline']]) {
+  it('exits 2 with a one-line reason when listen has no secret or the monitor has no terminal', async () => {
+    const listen = await runCli(['listen', '--port', '0'], env);
+    expect(listen.code).toBe(2);
+    expect(listen.stderr).toMatch(/^svc-monitor: no webhook secret configured: pass --secret/);
+    for (const args of [['monitor', '--offline'], ['monitor', '--demo'], []]) {
       const result = await runCli(args, env);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toContain('not implemented yet');
+      expect(result.stderr.trim()).toBe(
+        'svc-monitor: the monitor needs a terminal; for headless use run sync, listen or export',
+      );
     }
   });
 

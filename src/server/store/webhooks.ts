@@ -59,6 +59,8 @@ const toWebhook = (row: Row): Webhook => ({
   allow_private: row.allow_private === 1,
 });
 
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
 /**
  * Webhook registrations, the outbox (one row per event and webhook) and the attempt log. Admin commands and the
  * running server share it through SQLite, so a change made by one is seen by the other at its next query.
@@ -70,9 +72,14 @@ export class WebhookStore {
     this.sql = statementCache(db);
   }
 
-  add(url: string, events: string[] | null, allowPrivate: boolean): { id: string; secret: string } {
+  /** `secret`: the monitor's demo passes the one its listener already verifies with; otherwise a fresh one. */
+  add(
+    url: string,
+    events: string[] | null,
+    allowPrivate: boolean,
+    secret = newWebhookSecret(),
+  ): { id: string; secret: string } {
     const id = `wh_${randomBytes(6).toString('hex')}`;
-    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     this.sql('INSERT INTO webhooks (id, url, secret, events, allow_private, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
       id,
       url,

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { type RunningService, startService } from '../server/service.js';
+import { newWebhookSecret, WebhookStore } from '../server/store/webhooks.js';
+import { dataDir } from './paths.js';
+
+/** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
+export const DEMO_SPEED = 120;
+
+export interface DemoService {
+  service: RunningService;
+  apiKey: string;
+  /** The secret the demo's webhook signs with: the listener verifies with it. */
+  webhookSecret: string;
+  /** Points the service's (only) webhook at the listener, replacing those of earlier runs. */
+  registerListener(url: string): void;
+  close(): Promise<void>;
+}
+
+export const demoDir = (): string => join(dataDir(), 'demo');
+
+/**
+ * The reference service in-process for `monitor --demo` (DESIGN 3): its own store under `<data dir>/demo/server`,
+ * a key made for this run, private webhook targets allowed (the listener is on loopback). The world resumes where
+ * the last demo left it; a fresh one first fills 30 days of history (several seconds, once).
+ */
+export async function startDemoService(dir = demoDir()): Promise<DemoService> {
+  const apiKey = `demo-${randomBytes(16).toString('hex')}`;
+  const service = await startService({
+    dataDir: join(dir, 'server'),
+    port: 0,
+    speed: DEMO_SPEED,
+    apiKey,
+    allowPrivateWebhooks: true,
+    logLevel: 'silent',
+  });
+  const webhookSecret = newWebhookSecret();
+  const store = new WebhookStore(service.db);
+  return {
+    service,
+    apiKey,
+    webhookSecret,
+    registerListener(url) {
+      for (const old of store.list()) store.remove(old.id);
+      store.add(url, null, true, webhookSecret);
+    },
+    close: () => service.close(),
+  };
+}

@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { desktopNotify } from '../alerts/notifier.js';
+import { Cache } from '../cache/cache.js';
+import { openCache } from '../cache/open-cache.js';
+import { ApiClient } from '../client/api-client.js';
+import { AuthRejected } from '../client/errors.js';
+import { startListener, type WebhookListener } from '../receiver/listener.js';
+import { STREAMS } from '../sync/streams.js';
+import { SyncEngine, type SyncSummary } from '../sync/sync-engine.js';
+import type { MonitorStatus } from '../tui/types.js';
+import type { Connection } from './config.js';
+import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
+import { usageError } from './exit-codes.js';
+import { MonitorStatusStore } from './monitor-status.js';
+import { dataDir } from './paths.js';
+
+export type MonitorMode = MonitorStatus['mode'];
+
+export interface SessionFlags {
+  listen?: number;
+  notify: boolean;
+  db?: string;
+}
+
+/** Everything the TUI is shown and driven by, for one run of `svc-monitor monitor`. */
+export interface MonitorSession {
+  cache: Cache;
+  status: MonitorStatusStore;
+  /** `r` in the TUI: a full sync pass now (nothing offline). */
+  refresh(): void;
+  /** The clock the TUI shows: the simulated world's in demo mode. */
+  now: () => Date;
+  streamIntervalsMs?: Record<string, number>;
+  close(): Promise<void>;
+}
+
+/** Where the monitor's listener logs while the TUI has the screen. */
+export const logFile = (): string => join(dataDir(), 'monitor.log');
+
+/** Demo polls often, because its world runs DEMO_SPEED times faster than the wall clock. */
+const DEMO_INTERVAL_MS = 5_000;
+const noListener: MonitorStatus['listener'] = { state: 'off', accepted: 0, duplicates: 0, rejected: 0 };
+
+/**
+ * Opens a session in one of DESIGN 3's modes. Offline: the cache alone (it must exist). Live: the configured
+ * service, sync running, the listener when `--listen` is given. Demo: the reference service in-process with its
+ * own cache under `<data dir>/demo/`, a listener always (registered with the service, so every event type flows).
+ */
+export async function openSession(
+  mode: MonitorMode,
+  connection: Connection,
+  flags: SessionFlags,
+): Promise<MonitorSession> {
+  if (mode === 'offline') {
+    if (!existsSync(connection.dbPath))
+      throw usageError(`no cache at ${connection.dbPath}: run svc-monitor sync first, or pass --db`);
+    const cache = new Cache(openCache(connection.dbPath));
+    const status = new MonitorStatusStore({
+      mode,
+      host: null,
+      connection: { state: 'offline' },
+      listener: noListener,
+    });
+    const close = async () => {
+      cache.db.close();
+    };
+    return { cache, status, refresh: () => {}, now: () => new Date(), close };
+  }
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    let demo: DemoService | undefined;
+    let baseUrl = connection.baseUrl as string;
+    let apiKey = connection.apiKey as string;
+    let secrets = connection.webhookSecrets;
+    if (mode === 'demo') {
+      demo = await startDemoService();
+      closers.push(() => demo?.close());
+      baseUrl = demo.service.baseUrl;
+      apiKey = demo.apiKey;
+      // configured secrets still verify: a sender of your own can post to the demo's listener too
+      secrets = [demo.webhookSecret, ...connection.webhookSecrets];
+    }
+    const clock = demo?.service.clock;
+    const now = clock ? () => new Date(clock.now()) : () => new Date();
+    const cache = new Cache(openCache(flags.db ?? (demo ? join(demoDir(), 'cache.db') : connection.dbPath)));
+    closers.push(() => {
+      cache.db.close();
+    });
+    const status = new MonitorStatusStore({
+      mode,
+      host: new URL(baseUrl).host,
+      connection: { state: 'ok' },
+      listener: noListener,
+    });
+
+    const listener = await maybeListen(mode, flags, secrets, cache, status);
+    if (listener) {
+      closers.push(() => listener.close());
+      demo?.registerListener(listener.url);
+    }
+
+    const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });
+    closers.push(() => client.close());
+    const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
+    const engine = new SyncEngine({ client, cache, intervals, now });
+    closers.push(() => engine.stop());
+    const onPass = (summary: SyncSummary) => status.update((s) => ({ ...s, connection: connectionOf(summary) }));
+    engine.start(onPass).catch((error: unknown) => {
+      const state = error instanceof AuthRejected ? 'auth-rejected' : 'unreachable';
+      // never the key: AuthRejected's message only says it was rejected
+      const message = error instanceof Error ? error.message : String(error);
+      status.update((s) => ({ ...s, connection: { state, message } }));
+    });
+    let refreshing = false;
+    const refresh = () => {
+      if (refreshing) return;
+      refreshing = true;
+      engine
+        .runOnce()
+        .then(onPass, () => {})
+        .finally(() => {
+          refreshing = false;
+        });
+    };
+    const streamIntervalsMs = demo
+      ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
+      : connection.intervals;
+    return { cache, status, refresh, now, streamIntervalsMs, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function connectionOf(summary: SyncSummary): MonitorStatus['connection'] {
+  const unreachable = summary.errors.filter((e) => e.kind === 'unreachable');
+  if (unreachable.length > 0 && Object.keys(summary.streams).length === 0)
+    return { state: 'unreachable', message: unreachable[0]?.error };
+  return { state: 'ok' };
+}
+
+/** The listener of `--listen PORT` (always in demo). One that cannot start is an alert, not the end of the TUI. */
+async function maybeListen(
+  mode: MonitorMode,
+  flags: SessionFlags,
+  secrets: readonly string[],
+  cache: Cache,
+  status: MonitorStatusStore,
+): Promise<WebhookListener | undefined> {
+  if (mode !== 'demo' && flags.listen === undefined) return undefined;
+  if (secrets.length === 0)
+    throw usageError('--listen needs a webhook secret: set SVC_WEBHOOK_SECRET or webhook_secrets in the config file');
+  try {
+    const listener = await startListener({
+      cache,
+      secrets,
+      port: flags.listen ?? 0,
+      notify: flags.notify ? desktopNotify : null,
+      // the screen belongs to the TUI: the listener's lines (stored, duplicate, notification failures) go to a file
+      log: (line) => appendFile(logFile(), `${new Date().toISOString()} ${line}\n`).catch(() => {}),
+    });
+    const show = () =>
+      status.update((s) => ({
+        ...s,
+        listener: {
+          state: 'listening',
+          url: listener.url,
+          accepted: listener.counts.accepted,
+          duplicates: listener.counts.duplicates,
+          rejected: listener.counts.rejected,
+        },
+      }));
+    listener.subscribe(show);
+    show();
+    return listener;
+  } catch (error) {
+    const message = `webhook listener could not start on port ${flags.listen ?? 0}: ${error instanceof Error ? error.message : String(error)}`;
+    cache.addAlert({ severity: 'warning', kind: 'listener-down', message, created_at: new Date().toISOString() });
+    status.update((s) => ({ ...s, listener: { ...noListener, state: 'down' } }));
+    return undefined;
+  }
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { signBody } from '../../src/domain/signature.js';
+import { runCli } from '../cli/run-cli.js';
+import { startTestService, TEST_KEY } from '../helpers/service.js';
+import { KEY, startTui, type TuiProcess } from './terminal.js';
+
+const root = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+const running: TuiProcess[] = [];
+afterAll(() => {
+  for (const tui of running) tui.kill();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A fake notify-send first on PATH: it appends its arguments to a file, one call a line. */
+function fakeNotifySend(dir: string): { path: string; calls: () => string } {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const log = join(dir, 'notify-send.log');
+  writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nprintf '%s|' "$@" >> '${log}'\necho >> '${log}'\n`);
+  chmodSync(join(bin, 'notify-send'), 0o755);
+  return { path: `${bin}:${process.env.PATH}`, calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A signed kill signal as the service sends it (spec 6.4), for the listener inside the TUI. */
+function killEvent(secret: string) {
+  const eventId = randomUUID();
+  const leg = (name: 'A' | 'B', low: number) => ({
+    leg: name,
+    bucket_slug: `${low}-${low + 1}f`,
+    bucket_label: `${low}-${low + 1}°F`,
+    bucket_low: low,
+    bucket_high: low + 1,
+    token_id_yes: '1234567890',
+    snapshot_price: 0.3,
+    stake_usd: 10,
+    shares: 33.3333,
+    max_slippage_bps: 150,
+    side: 'YES',
+  });
+  const body = JSON.stringify({
+    event_id: eventId,
+    event_type: 'insurance.pick.killed',
+    event_version: 1,
+    created_at: '2026-11-21T18:20:00Z',
+    attempt: 1,
+    market: {
+      city: 'nyc',
+      market_date: '2026-11-21',
+      market_tz: 'America/New_York',
+      bucket_unit: 'F',
+      event_slug: 'highest-temperature-in-nyc-on-november-21-2026',
+      mkta_url: 'https://venue.example/nyc',
+    },
+    trade: { pick_id: randomUUID(), trade_seq: 1, trade_kind: 'primary', parent_pick_id: null, total_cost_usd: 20 },
+    legs: [leg('A', 50), leg('B', 52)],
+    kill: { sell_at_market: true, reason: 'METAR high 55°F is above every leg' },
+  });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Svc-Webhook/1',
+      'x-svc-event': 'insurance.pick.killed',
+      'x-svc-event-id': eventId,
+      'x-svc-delivery': randomUUID(),
+      'x-svc-signature': signBody(secret, body),
+    },
+  };
+}
+
+describe('the monitor in a pseudo-terminal', () => {
+  it('opens the demo on the in-process service: panes, keys, help, a kill reaching Alerts and the desktop, q exits 0', async () => {
+    const dir = join(root, 'demo');
+    const env = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
+    // the demo's world from the test template, so the first start does not fill 30 days
+    cpSync(inject('templateDir'), join(env.XDG_DATA_HOME, 'svc-monitor', 'demo', 'server'), { recursive: true });
+    const notify = fakeNotifySend(dir);
+    const port = await freePort();
+    const secret = 'e2e-webhook-secret';
+    const tui = startTui(['--listen', String(port)], {
+      ...env,
+      PATH: notify.path,
+      SVC_WEBHOOK_SECRET: secret,
+      SVC_API_KEY: '',
+    });
+    running.push(tui);
+
+    await tui.waitFor('DEMO');
+    await tui.waitFor('[1 Signals]');
+    // the sync's first pass fills the feed from the service
+    await tui.waitFor(/LOCK|SVC-MAX|NO24|YESCORE/);
+    await tui.waitFor(`hook 127.0.0.1:${port}`);
+
+    tui.press('2');
+    await tui.waitFor('[2 Positions]');
+    tui.press('4');
+    await tui.waitFor('PRIMARY');
+    tui.press('5');
+    await tui.waitFor('[5 History]');
+    tui.press(KEY.tab);
+    await tui.waitFor('[1 Signals]');
+
+    tui.press('?');
+    await tui.waitFor('acknowledge the selected alert');
+    // the overlay takes keys before the panes: 3 does not switch under it
+    tui.press('3');
+    expect(tui.screen()).not.toContain('[3 Alerts]');
+    tui.press(KEY.escape);
+    await tui.waitForGone('acknowledge the selected alert');
+    expect(tui.screen()).toContain('[1 Signals]');
+
+    const kill = killEvent(secret);
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      body: kill.body,
+      headers: kill.headers,
+    });
+    expect(response.status).toBe(200);
+    tui.press('3');
+    await tui.waitFor('[3 Alerts]');
+    const alerts = await tui.waitFor('!! KILL');
+    expect(alerts).toContain('nyc');
+    // node-notifier ran the fake notify-send with the title and the action first
+    for (let i = 0; i < 100 && !notify.calls().includes('KILL'); i++) await new Promise((r) => setTimeout(r, 50));
+    const call = notify.calls();
+    expect(call).toContain('KILL nyc 2026-11-21|SELL AT MARKET: legs A 50-51°F, B 52-53°F.');
+    expect(call).toContain('METAR high 55°F is above every leg');
+    expect(call).toContain('critical');
+
+    tui.press('q');
+    const exit = await tui.exited;
+    expect(exit.exitCode).toBe(0);
+    // the cursor Ink hid is shown again
+    expect(tui.output().lastIndexOf('\u001b[?25h')).toBeGreaterThan(tui.output().lastIndexOf('\u001b[?25l'));
+    // the demo's own cache, never the live one
+    expect(existsSync(join(env.XDG_DATA_HOME, 'svc-monitor', 'demo', 'cache.db'))).toBe(true);
+    expect(existsSync(join(env.XDG_DATA_HOME, 'svc-monitor', 'cache.db'))).toBe(false);
+    expect(tui.output()).not.toContain(secret);
+  });
+
+  it('opens a prepared cache offline: the same panes with no network, and says what it cannot fit', async () => {
+    const svc = await startTestService();
+    const dir = join(root, 'offline');
+    const db = join(dir, 'cache.db');
+    const env = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
+    try {
+      const sync = await runCli(['sync', '--once', '--db', db, '--base-url', svc.baseUrl, '--api-key', TEST_KEY], env);
+      expect(sync.code, sync.stderr).toBe(0);
+    } finally {
+      await svc.close();
+    }
+    const tui = startTui(['--offline', '--db', db], env);
+    running.push(tui);
+    await tui.waitFor('OFFLINE');
+    await tui.waitFor(/LOCK|SVC-MAX|NO24|YESCORE/);
+    tui.press('5');
+    await tui.waitFor('[5 History]');
+    tui.press('4');
+    await tui.waitFor('PRIMARY');
+
+    tui.resize(30, 8);
+    await tui.waitFor('Terminal too small (30x8)');
+    tui.resize(100, 30);
+    await tui.waitFor('PRIMARY');
+
+    tui.press('q');
+    expect((await tui.exited).exitCode).toBe(0);
+  });
+});
