@@ -8,6 +8,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    // Ink renders nothing until unmount when is-in-ci says CI: the TUI tests (and the CLI children they start)
+    // must see the interactive Ink a trader's terminal gets, in CI as on a laptop
+    env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
   },
 });

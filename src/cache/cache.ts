@@ -181,11 +181,16 @@ export class Cache {
     const outcomes = this.db.transaction(() => entries.map((entry) => this.inbox.intake(entry)))();
     const stored = entries.filter((_, i) => outcomes[i] === 'stored');
     if (stored.length === 0) return outcomes;
-    // a listener's failure must not reach the receiver: it would refuse events that are committed
-    try {
-      for (const change of inboxChanges(stored)) this.emit(change);
-    } catch (error) {
-      process.emitWarning(`a cache change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+    // a listener's failure must not reach the receiver (it would refuse events that are committed), nor keep the
+    // other changes from being announced
+    for (const change of inboxChanges(stored)) {
+      try {
+        this.emit(change);
+      } catch (error) {
+        process.emitWarning(
+          `a cache change listener failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     }
     return outcomes;
   }
@@ -312,6 +317,7 @@ export class Cache {
     return { inserted: result.inserted, updated: result.updated, unchanged: result.unchanged };
   }
 
+  /** Every listener hears every event; the first failure is rethrown after all of them ran. */
   private emit(event: ChangeEvent): void {
     let failure: unknown;
     for (const listener of [...this.listeners]) {

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { EdgeEvent, EventType, InsuranceEvent, WebhookEvent } from '../contract/events.js';
-import { killSummary } from '../domain/kill-signal.js';
+import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 import {
   type EdgeTradeView,
   type InsurancePickView,
@@ -81,7 +81,7 @@ export class InboxRepo {
     // the projections keep the body as received (valid JSON, checked by the receiver) rather than re-serialise it
     if (event.event_type === 'insurance.pick.killed') this.kill(event, entry.body, entry.receivedAt);
     else if (event.event_type === 'insurance.pick.created' || event.event_type === 'insurance.addon.created')
-      this.pickCreated(event, entry.body);
+      this.pickCreated(event, entry.body, entry.receivedAt);
     else if (event.event_type === 'edge.trade.entered' || event.event_type === 'edge.trade.exited')
       this.edge(event, entry.body);
     return 'stored';
@@ -128,7 +128,7 @@ export class InboxRepo {
     ).all(opts.beforeSeq ?? Number.MAX_SAFE_INTEGER, opts.limit ?? -1) as WebhookEventRow[];
   }
 
-  private pickCreated(event: InsuranceEvent, body: string): void {
+  private pickCreated(event: InsuranceEvent, body: string, receivedAt: string): void {
     const { trade, market } = event;
     // an addon that arrives after its parent's kill is born killed
     this.prepared(
@@ -149,6 +149,43 @@ export class InboxRepo {
       ms: instantMs(event.created_at),
       body,
     });
+    const notice = this.killNotice(event);
+    if (notice && !this.meta.hasAlert('kill', trade.pick_id)) this.killAlert(trade.pick_id, notice, receivedAt);
+  }
+
+  /**
+   * What a trader must sell because of a stored event, or nothing: for a kill, its legs and those of the pick's
+   * addons (the kill echoes A and B only, but the hedge leg C loses with them); for an addon that arrived after its
+   * parent's kill, the addon's legs under that kill. Read after the commit, for the desktop notification.
+   */
+  killNotice(event: InsuranceEvent): KillSignal | undefined {
+    if (event.event_type === 'insurance.pick.killed') {
+      const addons = this.prepared(
+        `SELECT created_json FROM insurance_picks WHERE parent_pick_id = ? AND created_json IS NOT NULL ORDER BY pick_id`,
+      )
+        .pluck()
+        .all(event.trade.pick_id) as string[];
+      const legs = addons.flatMap((json) => (JSON.parse(json) as InsuranceEvent).legs);
+      return { ...event, legs: [...event.legs, ...legs] };
+    }
+    if (event.event_type !== 'insurance.addon.created') return undefined;
+    const kill = this.prepared(`SELECT kill_json FROM insurance_picks WHERE pick_id = ? AND status = 'killed'`)
+      .pluck()
+      .get(event.trade.pick_id) as string | null | undefined;
+    if (!kill) return undefined;
+    return { market: event.market, legs: event.legs, kill: (JSON.parse(kill) as InsuranceEvent).kill };
+  }
+
+  private killAlert(pickId: string, notice: KillSignal, receivedAt: string): void {
+    const { title, text } = killSummary(notice);
+    this.meta.addAlert({
+      severity: 'high',
+      kind: 'kill',
+      ref: pickId,
+      city_id: notice.market.city,
+      created_at: receivedAt,
+      message: `${title}: ${text}`,
+    });
   }
 
   private kill(event: InsuranceEvent, body: string, receivedAt: string): void {
@@ -161,22 +198,11 @@ export class InboxRepo {
        WHERE killed_ms IS NULL OR excluded.killed_ms < killed_ms`,
     ).run(trade.pick_id, trade.parent_pick_id, market.city, market.market_date, instantMs(event.created_at), body);
     // the kill echoes legs A and B only; a hedge addon on the same market loses with them, so it goes too
-    const addons = this.prepared(
-      `UPDATE insurance_picks SET status = 'killed', killed_ms = ?, kill_json = ?
-       WHERE parent_pick_id = ? AND status = 'open' RETURNING created_json`,
-    )
-      .pluck()
-      .all(instantMs(event.created_at), body, trade.pick_id) as (string | null)[];
+    this.prepared(
+      `UPDATE insurance_picks SET status = 'killed', killed_ms = ?, kill_json = ? WHERE parent_pick_id = ? AND status = 'open'`,
+    ).run(instantMs(event.created_at), body, trade.pick_id);
     if (this.meta.hasAlert('kill', trade.pick_id)) return;
-    const addonLegs = addons.flatMap((json) => (json ? (JSON.parse(json) as InsuranceEvent).legs : []));
-    this.meta.addAlert({
-      severity: 'high',
-      kind: 'kill',
-      ref: trade.pick_id,
-      city_id: market.city,
-      created_at: receivedAt,
-      message: killMessage({ ...event, legs: [...event.legs, ...addonLegs] }),
-    });
+    this.killAlert(trade.pick_id, this.killNotice(event) as KillSignal, receivedAt);
   }
 
   private edge(event: EdgeEvent, body: string): void {
@@ -203,25 +229,20 @@ export class InboxRepo {
   }
 }
 
-/** One line a trader acts on: where, what to sell, and why. */
-function killMessage(event: InsuranceEvent): string {
-  const { title, text } = killSummary(event);
-  return `${title}: ${text}`;
-}
-
 /** The change events of stored entries (after their commit): events, and the picks, trades and alerts they moved. */
 export function inboxChanges(stored: readonly InboxEntry[]): { table: string; ids: (string | number)[] }[] {
   const changes: { table: string; ids: (string | number)[] }[] = [
     { table: 'webhook-events', ids: stored.map((e) => e.eventId) },
   ];
+  // by event type: a webhook.test has no trade at all
   const picks = stored.flatMap((e) =>
-    'pick_id' in (e.event as InsuranceEvent).trade ? [(e.event as InsuranceEvent).trade.pick_id] : [],
+    e.eventType.startsWith('insurance.') ? [(e.event as InsuranceEvent).trade.pick_id] : [],
   );
   const trades = stored.flatMap((e) =>
-    'engine_trade_id' in (e.event as EdgeEvent).trade ? [(e.event as EdgeEvent).trade.engine_trade_id] : [],
+    e.eventType.startsWith('edge.') ? [(e.event as EdgeEvent).trade.engine_trade_id] : [],
   );
   if (picks.length > 0) changes.push({ table: 'insurance-picks', ids: picks });
   if (trades.length > 0) changes.push({ table: 'edge-trades', ids: trades });
-  if (stored.some((e) => e.eventType === 'insurance.pick.killed')) changes.push({ table: 'alerts', ids: [] });
+  if (stored.some((e) => e.eventType.startsWith('insurance.'))) changes.push({ table: 'alerts', ids: [] });
   return changes;
 }

@@ -87,7 +87,7 @@ export async function openSession(
     }
     const clock = demo?.service.clock;
     const now = clock ? () => new Date(clock.now()) : () => new Date();
-    const cache = new Cache(openCache(flags.db ?? (demo ? join(demoDir(), 'cache.db') : connection.dbPath)));
+    const cache = new Cache(openCache(demo ? join(demoDir(), 'cache.db') : connection.dbPath));
     closers.push(() => {
       cache.db.close();
     });
@@ -162,7 +162,7 @@ async function maybeListen(
       port: flags.listen ?? 0,
       notify: flags.notify ? desktopNotify : null,
       // the screen belongs to the TUI: the listener's lines (stored, duplicate, notification failures) go to a file
-      log: (line) => appendFile(logFile(), `${new Date().toISOString()} ${line}\n`).catch(() => {}),
+      log: (line) => appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {}),
     });
     const show = () =>
       status.update((s) => ({

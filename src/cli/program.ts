@@ -23,7 +23,10 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     // a mistyped `--secret=S` or `--api-key=K` comes back in commander's complaint: never with its value
-    .configureOutput({ outputError: (text, write) => write(text.replace(/(--?[\w-]+)=[^'"\s]+/g, '$1=…')) });
+    // (up to the quote that closes commander's own quoting, whatever the value holds)
+    .configureOutput({
+      outputError: (text, write) => write(text.replace(/(--?[\w-]+)=[^\n]*(?=')|(--?[\w-]+)=\S+/g, '$1$2=…')),
+    });
   monitorCommand(program);
   syncCommand(program);
   listenCommand(program);

@@ -71,8 +71,12 @@ export class GroupCommit {
       if (unsynced === undefined) for (const [i, w] of group.entries()) w.resolve(outcomes[i] as IntakeOutcome);
       else for (const w of group) w.reject(unsynced);
       // committed either way: what happens next (a kill's notification) happens once, even though an unsynced
-      // group is refused and its retries will be duplicates
-      this.onCommitted?.(entries, outcomes);
+      // group is refused and its retries will be duplicates; and its failure must not stall the next group
+      try {
+        this.onCommitted?.(entries, outcomes);
+      } catch (error) {
+        process.emitWarning(`after an inbox commit: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
     this.busy = false;
     const waiters = this.idleWaiters;

@@ -5,6 +5,7 @@ import { killNotification } from '../alerts/notifier.js';
 import type { Cache } from '../cache/cache.js';
 import type { InboxEntry, IntakeOutcome } from '../cache/inbox.js';
 import type { InsuranceEvent } from '../contract/events.js';
+import type { KillSignal } from '../domain/kill-signal.js';
 import { verifySignature } from '../domain/signature.js';
 import { readBody } from './body.js';
 import { GroupCommit } from './group-commit.js';
@@ -67,19 +68,22 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   const commits = new GroupCommit(cache, wal.sync, (entries, outcomes) => afterCommit(entries, outcomes));
 
   function afterCommit(entries: InboxEntry[], outcomes: IntakeOutcome[]): void {
-    entries.forEach((entry, i) => {
+    for (const [i, entry] of entries.entries()) {
       const stored = outcomes[i] === 'stored';
       if (stored) counts.accepted++;
       else counts.duplicates++;
       log(`${stored ? 'stored' : 'duplicate'} ${entry.eventType} ${entry.eventId}`);
-      if (stored && entry.eventType === 'insurance.pick.killed') notifyKill(entry.event as InsuranceEvent);
-    });
+      if (!stored || !entry.eventType.startsWith('insurance.')) continue;
+      // a kill with its addons' legs, or an addon that came after its parent's kill
+      const notice = cache.inbox.killNotice(entry.event as InsuranceEvent);
+      if (notice) notifyKill(notice);
+    }
     changed();
   }
 
-  function notifyKill(event: InsuranceEvent): void {
+  function notifyKill(signal: KillSignal): void {
     if (!options.notify) return;
-    options.notify(killNotification(event)).then(
+    options.notify(killNotification(signal)).then(
       () => {
         counts.notified++;
         changed();

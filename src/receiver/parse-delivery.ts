@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { IANAZone } from 'luxon';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { InboxEntry } from '../cache/inbox.js';
@@ -67,6 +68,15 @@ export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, recei
   const own = edge ? undefined : (event as InsuranceEvent | TestEvent);
   if (own && own.event_id.toLowerCase() !== eventId.toLowerCase())
     return { ok: false, reason: "header X-Svc-Event-Id differs from the body's event_id" };
+  if (edge) {
+    const exit = event.event_type === 'edge.trade.exited';
+    const operation = (event as EdgeEvent).trade.operation;
+    if (exit === (operation === 'BUY'))
+      return { ok: false, reason: `body field /trade/operation ${operation} does not fit ${event.event_type}` };
+  }
+  // a zone luxon does not know would make every city-local time on screen invalid
+  if (event.event_type.startsWith('insurance.') && !IANAZone.isValidZone((event as InsuranceEvent).market.market_tz))
+    return { ok: false, reason: 'body field /market/market_tz is not an IANA time zone' };
   // the pattern lets through instants that do not exist (hour 25); the projections order by them
   const when = own ? own.created_at : (event as EdgeEvent).trade.executed_at;
   if (Number.isNaN(Date.parse(when)))

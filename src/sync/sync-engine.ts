@@ -53,6 +53,8 @@ export class SyncEngine {
   /** Runs until `stop`; resolves when stopped, rejects on a rejected key. */
   async start(onPass?: (summary: SyncSummary) => void): Promise<void> {
     onPass?.(await this.runOnce());
+    // stopped while the first pass ran: no timers after stop
+    if (this.stopped) return;
     await new Promise<void>((resolve, reject) => {
       this.resolveStop = resolve;
       for (const stream of STREAMS) {
@@ -71,6 +73,8 @@ export class SyncEngine {
             onPass?.(summary);
             loop();
           }, every);
+          // the loop alone never keeps a process alive: whoever runs it decides when to stop
+          timer.unref();
           this.timers.add(timer);
         };
         loop();

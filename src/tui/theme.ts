@@ -35,12 +35,18 @@ export const line = (...segments: (Segment | string)[]): Line =>
 export const seg = (text: string, tone?: Tone, bold?: boolean): Segment => ({ text, tone, bold });
 
 /** Cuts a line to `width` characters and pads it, so every row of a pane is exactly as wide as the terminal. */
+// text from the service or a webhook can carry escape sequences (OSC 52 writes the clipboard) and line breaks
+// (they would push the frame past the terminal): on screen they are spaces
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 export function fitLine(l: Line, width: number, pad = true): Line {
   const out: Line = [];
   let left = width;
   for (const s of l) {
     if (left <= 0) break;
-    const text = s.text.length > left ? s.text.slice(0, left) : s.text;
+    const clean = s.text.replace(CONTROL, ' ');
+    const text = clean.length > left ? clean.slice(0, left) : clean;
     out.push({ ...s, text });
     left -= text.length;
   }

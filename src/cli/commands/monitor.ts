@@ -29,16 +29,27 @@ export function monitorCommand(program: Command): void {
     .option('--no-notify', 'no desktop notification for kill signals')
     .action(async (flags: MonitorFlags) => {
       if (flags.demo && flags.offline) throw usageError('--demo and --offline exclude each other');
+      if (flags.offline && flags.listen !== undefined) throw usageError('--offline has no network: no --listen');
       if (!process.stdin.isTTY || !process.stdout.isTTY)
         throw usageError('the monitor needs a terminal; for headless use run sync, listen or export');
       const connection = resolveConnection({ db: flags.db });
-      const mode: MonitorMode = flags.offline
-        ? 'offline'
-        : flags.demo || !connection.apiKey || !connection.baseUrl
-          ? 'demo'
-          : 'live';
+      const mode: MonitorMode = flags.offline ? 'offline' : flags.demo || !connection.apiKey ? 'demo' : 'live';
+      if (mode === 'live' && !connection.baseUrl)
+        throw usageError('a key is configured but no service: set SVC_BASE_URL or base_url in the config file');
+      if (mode === 'live') {
+        try {
+          new URL(connection.baseUrl as string);
+        } catch {
+          throw usageError(`the configured base URL is not a URL: ${connection.baseUrl}`);
+        }
+      }
+      // the demo's cache lives under the demo dir, never in a file that may be the live cache
+      if (mode === 'demo' && flags.db) throw usageError('--db is not for the demo: it keeps its own cache');
       if (mode === 'demo')
         process.stderr.write('starting the demo world (the first start fills 30 days, a few seconds)…\n');
+      // Ink draws nothing until exit when it believes it runs in CI (is-in-ci reads the environment once, when Ink
+      // loads); the monitor has just checked that it has a terminal, so it is interactive whatever CI says
+      for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
       // Ink and React load only for the TUI: sync, listen and export start without them
       const [{ renderMonitor }, { openSession }] = await Promise.all([
         import('../../tui/render-monitor.js'),
@@ -56,9 +67,15 @@ export function monitorCommand(program: Command): void {
           stdout: process.stdout,
           stdin: process.stdin,
         });
+        // SIGTERM, SIGHUP: leave like q does, so the terminal is restored (raw mode off, cursor back)
+        const leave = () => ui.unmount();
+        process.once('SIGTERM', leave);
+        process.once('SIGHUP', leave);
         await ui.waitUntilExit();
       } finally {
         await session.close();
+        // a request or retry wait still in flight must not hold the trader's shell after q
+        setTimeout(() => process.exit(process.exitCode ?? 0), 2_000).unref();
       }
     });
 }

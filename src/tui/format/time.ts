@@ -1,7 +1,11 @@
 import { instantAtLocal, localDate, zoneOffsetMs } from '../../domain/city-time.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const local = (ms: number, tz: string | null) => (tz ? ms + zoneOffsetMs(tz, ms) : ms);
+// a time or zone the cache cannot vouch for (a bad webhook field, an unknown zone) shows as dashes, never throws
+const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '----------T--:--:--');
+const local = (ms: number, tz: string | null) => {
+  const offset = tz ? zoneOffsetMs(tz, ms) : 0;
+  return Number.isFinite(offset) ? ms + offset : ms;
+};
 
 /** `14:05:09Z` */
 export const utcClock = (ms: number): string => `${iso(ms).slice(11, 19)}Z`;
@@ -14,13 +18,17 @@ export const localClock = (ms: number, tz: string | null): string => iso(local(m
 
 /** `Sat 09:05`: weekday and time in the zone. */
 export function localDayClock(ms: number, tz: string | null): string {
-  const day = new Date(local(ms, tz)).toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
+  const at = local(ms, tz);
+  const day = Number.isFinite(at)
+    ? new Date(at).toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' })
+    : '---';
   return `${day} ${localClock(ms, tz)}`;
 }
 
 /** `UTC-5`, `UTC+1`, `UTC+5:30` */
 export function offsetLabel(ms: number, tz: string | null): string {
-  const minutes = tz ? Math.round(zoneOffsetMs(tz, ms) / 60_000) : 0;
+  const offset = tz ? zoneOffsetMs(tz, ms) : 0;
+  const minutes = Number.isFinite(offset) ? Math.round(offset / 60_000) : 0;
   const sign = minutes < 0 ? '-' : '+';
   const h = Math.floor(Math.abs(minutes) / 60);
   const m = Math.abs(minutes) % 60;
