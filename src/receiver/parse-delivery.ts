@@ -30,6 +30,17 @@ function schemaOf(type: EventType): ReturnType<typeof Compile<TSchema>> {
   return test;
 }
 
+// luxon checks a zone by building an Intl formatter (tens of microseconds): once per zone name is enough
+const zones = new Map<string, boolean>();
+function knownZone(tz: string): boolean {
+  let known = zones.get(tz);
+  if (known === undefined) {
+    known = IANAZone.isValidZone(tz);
+    if (zones.size < 1000) zones.set(tz, known);
+  }
+  return known;
+}
+
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -75,7 +86,7 @@ export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, recei
       return { ok: false, reason: `body field /trade/operation ${operation} does not fit ${event.event_type}` };
   }
   // a zone luxon does not know would make every city-local time on screen invalid
-  if (event.event_type.startsWith('insurance.') && !IANAZone.isValidZone((event as InsuranceEvent).market.market_tz))
+  if (event.event_type.startsWith('insurance.') && !knownZone((event as InsuranceEvent).market.market_tz))
     return { ok: false, reason: 'body field /market/market_tz is not an IANA time zone' };
   // the pattern lets through instants that do not exist (hour 25); the projections order by them
   const when = own ? own.created_at : (event as EdgeEvent).trade.executed_at;

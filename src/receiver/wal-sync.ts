@@ -15,7 +15,8 @@ export function walSync(db: CacheDb): { sync(): Promise<void>; close(): Promise<
       if (db.memory) return;
       // the WAL exists from the first commit on, and SQLite truncates it in place rather than replacing it
       wal ??= open(`${db.name}-wal`, 'r');
-      await (await wal).sync();
+      // fdatasync, as SQLite itself uses: the data and the size, not the mtime
+      await (await wal).datasync();
     },
     async close() {
       const handle = wal;
