@@ -161,16 +161,29 @@ it('stores exactly the unique events under concurrent duplicates and replays, in
     expect(c?.bodies.has(row.body), `${row.identity}: stored body is one that was sent`).toBe(true);
   }
   const counts = l.inspect.counts();
+  const kills = l.inspect.alerts().filter((a) => a.kind === 'kill');
   expect(counts).toEqual({
     webhook_events: UNIQUE,
     rejected_webhooks: MISMATCHED,
     insurance_picks: pickIds.size,
     edge_trades: tradeIds.size,
-    alerts: MISMATCHED + killedPicks.size,
+    alerts: MISMATCHED + kills.length,
   });
-  const kills = l.inspect.alerts().filter((a) => a.kind === 'kill');
-  expect(new Set(kills.map((a) => a.ref))).toEqual(killedPicks);
-  expect(kills).toHaveLength(killedPicks.size);
+  // one kill alert for each killed pick, and one for each addon that arrived after its parent's kill (concurrent
+  // delivery decides which those are: exactly the killed addons whose kill was not its parent's own alert)
+  const killed = l.inspect.db
+    .prepare("SELECT pick_id, parent_pick_id FROM insurance_picks WHERE status = 'killed'")
+    .all() as { pick_id: string; parent_pick_id: string | null }[];
+  const lateAddons = killed.filter((p) => p.parent_pick_id !== null && kills.some((a) => a.ref === p.pick_id));
+  expect(new Set(kills.map((a) => a.ref))).toEqual(new Set([...killedPicks, ...lateAddons.map((p) => p.pick_id)]));
+  expect(kills).toHaveLength(killedPicks.size + lateAddons.length);
+  for (const addon of lateAddons) expect(killedPicks.has(addon.parent_pick_id as string)).toBe(true);
+  // every addon of a killed pick is killed, whichever arrived first
+  const addons = l.inspect.db
+    .prepare('SELECT parent_pick_id, status FROM insurance_picks WHERE parent_pick_id IS NOT NULL')
+    .all() as { parent_pick_id: string; status: string }[];
+  expect(addons.filter((a) => killedPicks.has(a.parent_pick_id)).every((a) => a.status === 'killed')).toBe(true);
+  expect(addons.filter((a) => !killedPicks.has(a.parent_pick_id)).every((a) => a.status === 'open')).toBe(true);
 
   expect(l.listener.counts).toMatchObject({
     accepted: UNIQUE,
