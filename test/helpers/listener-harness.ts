@@ -297,3 +297,12 @@ export function isolatedEnv(root: string): NodeJS.ProcessEnv {
     SVC_DB: undefined,
   };
 }
+
+/** A loopback port free a moment ago (for a child process that must be told its port up front). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,7 +12,7 @@ import { WorldStore } from '../../src/server/store/world-store.js';
 import { loadCities } from '../../src/server/world/cities.js';
 import { World } from '../../src/server/world/world.js';
 import { startCli } from '../cli/run-cli.js';
-import { fakeNotifySend, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
+import { fakeNotifySend, freePort, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { TEST_KEY } from '../helpers/service.js';
 import { TEMPLATE_SEED } from '../helpers/world-template.js';
 
@@ -39,14 +38,6 @@ afterAll(async () => {
   await service?.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 it('stores every event the service delivered exactly once, of every type, and notifies the kills', async () => {
   // the service's data dir, with the monitor's listener registered before the world starts moving
