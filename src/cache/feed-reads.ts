@@ -77,6 +77,10 @@ export class FeedReads {
         if (row?.exit_json) out.push({ label: 'exit event', text: row.exit_json });
         return out;
       }
+      case 'test': {
+        const body = this.q.get<{ body: string }>('SELECT body FROM webhook_events WHERE seq = ?', Number(signal.ref));
+        return body ? [{ label: 'webhook body as received', text: body.body }] : [];
+      }
       case 'lock':
       case 'lock-resolved': {
         const json = this.q.get<{ json: string }>('SELECT json FROM fusion_locks WHERE id = ?', signal.ref)?.json;

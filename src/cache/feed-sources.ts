@@ -11,7 +11,8 @@ export type SignalKind =
   | 'lock'
   | 'svc-max-picks'
   | 'yescore'
-  | 'no24';
+  | 'no24'
+  | 'test';
 
 /**
  * A position in the Signals feed. The feed is ordered newest first by `at`, then by `rank` (the kind's place when
@@ -167,6 +168,27 @@ export function lockSignal(
   };
 }
 
+/** A `webhook.test` from the webhooks page: no market, only proof that deliveries reach the listener. */
+function testSignal(at: number, seq: number, body: string): Signal {
+  const message = (JSON.parse(body) as { message?: unknown }).message;
+  return {
+    kind: 'test',
+    rank: 4,
+    at,
+    key: seq,
+    estimated: false,
+    city_id: '',
+    tz: null,
+    market_date: '',
+    bucket: '',
+    side: null,
+    prices: [],
+    stake: null,
+    note: `webhook test${typeof message === 'string' ? `: ${message}` : ''}`,
+    ref: String(seq),
+  };
+}
+
 export const EXACT_SOURCES: ExactSource[] = [
   {
     rank: 0,
@@ -174,7 +196,8 @@ export const EXACT_SOURCES: ExactSource[] = [
     ms: 'killed_ms',
     key: 'pick_id',
     columns: 'pick_id, kill_json',
-    where: "status = 'killed' AND kill_json IS NOT NULL",
+    // a kill is the primary's: the addons it took along show in its detail, not as copies of the same row
+    where: "status = 'killed' AND kill_json IS NOT NULL AND parent_pick_id IS NULL",
     toSignal: (row) => insuranceSignal('kill', 0, Number(row.at_ms), JSON.parse(String(row.kill_json))),
   },
   {
@@ -206,6 +229,15 @@ export const EXACT_SOURCES: ExactSource[] = [
     columns: 'entry_json, exit_json',
     where: 'entry_json IS NOT NULL',
     toSignal: (row, zones) => edgeSignal('edge-entry', 3, row, zones),
+  },
+  {
+    rank: 4,
+    table: 'webhook_events',
+    ms: 'received_ms',
+    key: 'seq',
+    columns: 'seq, body',
+    where: "event_type = 'webhook.test'",
+    toSignal: (row) => testSignal(Number(row.at_ms), Number(row.seq), String(row.body)),
   },
   {
     rank: 5,

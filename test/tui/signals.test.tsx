@@ -237,4 +237,34 @@ describe('Signals pane', () => {
     expect(feedRows(frame)[0]).toContain('METAR high');
     app.unmount();
   });
+
+  it('a webhook.test shows as a TEST signal, its body in the detail', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    const event = {
+      event_id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+      event_type: 'webhook.test' as const,
+      event_version: 1 as const,
+      created_at: new Date(now().getTime() + 60_000).toISOString(),
+      attempt: 1,
+      message: 'hello from the webhooks page',
+    };
+    cache.intakeWebhooks([
+      {
+        eventId: event.event_id,
+        identity: `event:${event.event_id}`,
+        eventType: event.event_type,
+        deliveryId: 'd-test',
+        receivedAt: event.created_at,
+        body: JSON.stringify(event),
+        event,
+      },
+    ]);
+    const frame = await app.until((f) => feedRows(f)[0]?.includes('TEST') ?? false, 'the test event on top');
+    expect(feedRows(frame)[0]).toMatch(/TEST .* webhook te/);
+    await app.press(KEYS.enter);
+    const detail = await app.until((f) => f.includes('RAW PAYLOAD'), 'the detail');
+    expect(detail).toContain('"message": "hello from the webhooks page"');
+    app.unmount();
+  });
 });

@@ -9,6 +9,7 @@ export const KIND_LABEL: Record<SignalKind, string> = {
   kill: '!! KILL',
   pick: 'PICK',
   addon: 'ADDON',
+  test: 'TEST',
   'edge-exit': 'EDGE EXIT',
   'edge-entry': 'EDGE ENTRY',
   'lock-resolved': 'LOCK SETTLED',

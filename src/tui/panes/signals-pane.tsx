@@ -12,7 +12,16 @@ import { useDeps, useUiActions } from '../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../theme.js';
 import { moveWindow } from './move-window.js';
 
-const FEED_TABLES = ['insurance-picks', 'edge-trades', 'fusion-locks', 'no24', 'yescore', 'svc-max-picks', 'cities'];
+const FEED_TABLES = [
+  'insurance-picks',
+  'edge-trades',
+  'webhook-events',
+  'fusion-locks',
+  'no24',
+  'yescore',
+  'svc-max-picks',
+  'cities',
+];
 
 /** Pane 1: every signal, newest first, one row each; Enter opens the whole story. */
 export function SignalsPane({ width, height }: { width: number; height: number }) {
