@@ -19,6 +19,8 @@ export interface OpenPositions {
   /** Picks not killed whose market is not older than `sinceDate`, addons included. */
   picks: InsurancePickView[];
   trades: EdgeTradeView[];
+  /** How many are open of each kind, counted in SQL: the lists above stop at `limit`. */
+  counts: { strategies: Record<StrategyFamily, number>; locks: number; picks: number; trades: number };
 }
 
 /**
@@ -65,6 +67,15 @@ export class PositionReads {
         limit,
       )
       .map(tradeView);
-    return { strategies, locks, picks, trades };
+    const count = (sql: string, ...args: unknown[]) => this.q.get<{ n: number }>(sql, ...args)?.n ?? 0;
+    const counts = {
+      strategies: Object.fromEntries(
+        STRATEGY_FAMILIES.map((f) => [f, count(`SELECT count(*) AS n FROM ${strategySqlTable(f)} WHERE open = 1`)]),
+      ) as Record<StrategyFamily, number>,
+      locks: count('SELECT count(*) AS n FROM fusion_locks WHERE resolved = 0'),
+      picks: count("SELECT count(*) AS n FROM insurance_picks WHERE status = 'open' AND market_date >= ?", sinceDate),
+      trades: count("SELECT count(*) AS n FROM edge_trades WHERE status = 'open' AND market_date >= ?", sinceDate),
+    };
+    return { strategies, locks, picks, trades, counts };
   }
 }

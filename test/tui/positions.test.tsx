@@ -111,4 +111,28 @@ describe('Positions pane', () => {
     expect(app.frame()).toContain('STRATEGY RECORDS (open)');
     app.unmount();
   });
+
+  it('counts every open position in the totals, and says when the list (newest 500) holds fewer', async () => {
+    const cache = filled.copy();
+    const sample = cache.reads.strategies('no24', { open: true })[0] as No24Record;
+    const extra = Array.from({ length: 600 }, (_, i) => ({ ...sample, id: 900_000 + i }));
+    cache.upsertStrategy('no24', extra);
+    const total = cache.reads.strategies('no24', { open: true }).length;
+    expect(total).toBe(613);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
+      columns: 130,
+      rows: 40,
+    });
+    await app.press('2');
+    // the totals are at the end of the pane: G is not a key here, so page down until they show
+    let frame = app.frame();
+    for (let i = 0; i < 40 && !frame.includes('cover the newest listed'); i++) {
+      await app.press(KEYS.pageDown);
+      frame = app.frame();
+    }
+    const row = lines(frame).find((l) => /^\s+no24\s+\d+/.test(l));
+    expect(row).toMatch(/^\s+no24\s+613\s/);
+    expect(frame).toContain('no24 500 of 613');
+    app.unmount();
+  });
 });

@@ -100,16 +100,22 @@ export function positionLines(p: PricedPositions, width: number): PositionLine[]
     ),
     detail: null,
   });
-  for (const t of familyTotals(p)) {
+  const totals = familyTotals(p);
+  for (const t of totals) {
     out.push({
       line: [
         seg(
-          `  ${cell(t.family, 16)}${cell(String(t.count), 6, 'right')}${cell(String(t.priced), 8, 'right')}${cell(usd(t.mark.stake), 10, 'right')}`,
+          `  ${cell(t.family, 16)}${cell(String(t.open), 6, 'right')}${cell(String(t.priced), 8, 'right')}${cell(usd(t.mark.stake), 10, 'right')}`,
         ),
         seg(cell(signedUsd(t.mark.pnl), 12, 'right'), pnlTone(t.mark.pnl), true),
       ],
       detail: null,
     });
+  }
+  const cut = totals.filter((t) => t.open > t.count);
+  if (cut.length > 0) {
+    const which = cut.map((t) => `${t.family} ${t.count} of ${t.open}`).join(', ');
+    out.push({ line: line(seg(`  staked and unrealised cover the newest listed: ${which}`, 'muted')), detail: null });
   }
   return out;
 }

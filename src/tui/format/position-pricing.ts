@@ -76,7 +76,7 @@ export function pricePositions(open: OpenPositions, quotes: (cityId: string) => 
     const entry = t.entry?.price ?? 0;
     return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
   });
-  return { strategies, locks, picks: pricePicks(open.picks, quotes), trades };
+  return { strategies, locks, picks: pricePicks(open.picks, quotes), trades, counts: open.counts };
 }
 
 function pricePick(pick: InsurancePickView, quotes: (cityId: string) => QuoteBook): PricedPick {
@@ -103,8 +103,13 @@ function pricePicks(picks: InsurancePickView[], quotes: (cityId: string) => Quot
 
 export type PricedPositions = ReturnType<typeof pricePositions>;
 
-/** Count, stake and unrealised P&L a family. */
-export function familyTotals(p: PricedPositions): { family: Family; count: number; priced: number; mark: Mark }[] {
+/**
+ * Count, stake and unrealised P&L a family. `open` is every open position of the family (counted in SQL); the
+ * other figures cover the positions listed, which stop at the newest 500 of a kind (`listed` < `open` says so).
+ */
+export function familyTotals(
+  p: PricedPositions,
+): { family: Family; open: number; count: number; priced: number; mark: Mark }[] {
   const marks = new Map<Family, Mark[]>();
   const add = (family: Family, m: Mark) => marks.set(family, [...(marks.get(family) ?? []), m]);
   for (const s of p.strategies) add(s.family, s.mark);
@@ -114,6 +119,22 @@ export function familyTotals(p: PricedPositions): { family: Family; count: numbe
   const order: Family[] = ['no24', 'yescore', 'svc-max-picks', 'fusion-locks', 'insurance', 'edge'];
   return order.map((family) => {
     const list = marks.get(family) ?? [];
-    return { family, count: list.length, priced: list.filter((m) => m.pnl !== null).length, mark: sum(list) };
+    const c = p.counts;
+    const open =
+      family === 'fusion-locks'
+        ? c.locks
+        : family === 'edge'
+          ? c.trades
+          : family === 'insurance'
+            ? Math.max(c.picks, list.length)
+            : c.strategies[family];
+    // picks count their addons as rows in the list; a city-local filter may also drop a few counted in SQL
+    return {
+      family,
+      open: Math.max(open, list.length),
+      count: list.length,
+      priced: list.filter((m) => m.pnl !== null).length,
+      mark: sum(list),
+    };
   });
 }
