@@ -210,6 +210,14 @@ export class Cache {
     this.emit({ table: 'alerts', ids: [id] });
   }
 
+  /**
+   * SQLite's `data_version`: it changes when another connection (a `sync` or `listen` in another process) commits
+   * to the file. Change events only come from this connection's own writes; the TUI polls this for the rest.
+   */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
   getCheckpoint(stream: string): string | undefined {
     return this.meta.getCheckpoint(stream);
   }

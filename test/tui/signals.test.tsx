@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cache } from '../../src/cache/cache.js';
+import { Cache } from '../../src/cache/cache.js';
 import { compareFeed, type Signal } from '../../src/cache/feed-sources.js';
 import type { EdgeTradeView, InsurancePickView } from '../../src/cache/inbox.js';
+import { openCache } from '../../src/cache/open-cache.js';
 import type { City } from '../../src/contract/cities.js';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
@@ -265,6 +266,35 @@ describe('Signals pane', () => {
     await app.press(KEYS.enter);
     const detail = await app.until((f) => f.includes('RAW PAYLOAD'), 'the detail');
     expect(detail).toContain('"message": "hello from the webhooks page"');
+    app.unmount();
+  });
+
+  it('shows what another process commits to the same cache file (a sync or listen beside it)', async () => {
+    const cache = filled.copy();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    // a second connection: its commits raise no change event in this one
+    const other = new Cache(openCache(cache.db.name));
+    const event = {
+      event_id: '6b7c8d9e-0f1a-4b2c-9d3e-4f5a6b7c8d9e',
+      event_type: 'webhook.test' as const,
+      event_version: 1 as const,
+      created_at: new Date(now().getTime() + 120_000).toISOString(),
+      attempt: 1,
+      message: 'from another process',
+    };
+    other.intakeWebhooks([
+      {
+        eventId: event.event_id,
+        identity: `event:${event.event_id}`,
+        eventType: event.event_type,
+        deliveryId: 'd-other',
+        receivedAt: event.created_at,
+        body: JSON.stringify(event),
+        event,
+      },
+    ]);
+    other.db.close();
+    await app.until((f) => feedRows(f)[0]?.includes('TEST') ?? false, 'the other process’s event on top');
     app.unmount();
   });
 });

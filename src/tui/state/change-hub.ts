@@ -11,6 +11,10 @@ export class ChangeHub {
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private detach: (() => void) | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private dataVersion = 0;
+  /** Commits by other processes seen so far: they could have changed any table. */
+  private external = 0;
   /** Releases so far (for tests: a burst of commits is one release). */
   releases = 0;
 
@@ -20,15 +24,28 @@ export class ChangeHub {
   ) {}
 
   start(): void {
-    this.detach ??= this.cache.onChange((event) => {
-      this.pending.add(event.table);
-      this.timer ??= setTimeout(() => this.release(), this.coalesceMs);
-    });
+    this.detach ??= this.cache.onChange((event) => this.note(event.table));
+    // a `sync` or `listen` in another process writes the same file without telling this one
+    this.dataVersion = this.cache.dataVersion();
+    this.poll ??= setInterval(() => {
+      const now = this.cache.dataVersion();
+      if (now === this.dataVersion) return;
+      this.dataVersion = now;
+      this.note(EXTERNAL);
+    }, EXTERNAL_POLL_MS);
+    this.poll.unref();
+  }
+
+  private note(table: string): void {
+    this.pending.add(table);
+    this.timer ??= setTimeout(() => this.release(), this.coalesceMs);
   }
 
   stop(): void {
     this.detach?.();
     this.detach = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -42,19 +59,25 @@ export class ChangeHub {
 
   /** A number that changes whenever one of `tables` changed (`historical/*` matches every historical table). */
   version(tables: readonly string[]): number {
-    let sum = 0;
+    let sum = this.external;
     for (const [table, v] of this.versions) if (tables.some((t) => matches(t, table))) sum += v;
     return sum;
   }
 
   private release(): void {
     this.timer = undefined;
-    for (const table of this.pending) this.versions.set(table, (this.versions.get(table) ?? 0) + 1);
+    for (const table of this.pending) {
+      if (table === EXTERNAL) this.external++;
+      else this.versions.set(table, (this.versions.get(table) ?? 0) + 1);
+    }
     this.pending.clear();
     this.releases++;
     for (const listener of [...this.listeners]) listener();
   }
 }
+
+const EXTERNAL = '*external*';
+const EXTERNAL_POLL_MS = 1_000;
 
 const matches = (pattern: string, table: string) =>
   pattern.endsWith('/*') ? table.startsWith(pattern.slice(0, -1)) : pattern === table;
