@@ -243,6 +243,8 @@ export function inboxChanges(stored: readonly InboxEntry[]): { table: string; id
   );
   if (picks.length > 0) changes.push({ table: 'insurance-picks', ids: picks });
   if (trades.length > 0) changes.push({ table: 'edge-trades', ids: trades });
-  if (stored.some((e) => e.eventType.startsWith('insurance.'))) changes.push({ table: 'alerts', ids: [] });
+  // a kill raises an alert, and so does an addon born killed; a pick's creation never does
+  if (stored.some((e) => e.eventType === 'insurance.pick.killed' || e.eventType === 'insurance.addon.created'))
+    changes.push({ table: 'alerts', ids: [] });
   return changes;
 }
