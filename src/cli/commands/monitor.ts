@@ -73,9 +73,9 @@ export function monitorCommand(program: Command): void {
         process.once('SIGHUP', leave);
         await ui.waitUntilExit();
       } finally {
+        // a request or retry wait still in flight must not hold the trader's shell after q: closing gets 3 s
+        setTimeout(() => process.exit(process.exitCode ?? 0), 3_000).unref();
         await session.close();
-        // a request or retry wait still in flight must not hold the trader's shell after q
-        setTimeout(() => process.exit(process.exitCode ?? 0), 2_000).unref();
       }
     });
 }
