@@ -1,5 +1,6 @@
 import notifier from 'node-notifier';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
+import { withoutControls } from '../domain/text.js';
 
 export interface DesktopNotification {
   title: string;
@@ -9,11 +10,8 @@ export interface DesktopNotification {
 /** Shows a notification; rejects when it could not (no daemon, no notify-send): the caller logs and goes on. */
 export type Notify = (notification: DesktopNotification) => Promise<void>;
 
-// the text comes from a webhook body: no control characters (escapes, newlines) reach the shell command line
-// node-notifier builds, and a runaway reason cannot flood the desktop
-const clean = (text: string, max: number) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, max);
+// the text comes from a webhook body: inert on the command line, and a runaway reason cannot flood the desktop
+const clean = (text: string, max: number) => withoutControls(text).slice(0, max);
 
 /**
  * The kill signal as a trader reads it at a glance: the title says where, the body starts with what to do

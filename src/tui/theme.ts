@@ -1,3 +1,5 @@
+import { withoutControls } from '../domain/text.js';
+
 /**
  * Tones, not colours: every tone is also carried by text (a marker, a word, a sign), so the screen means the same
  * under NO_COLOR or to someone who does not see red.
@@ -35,17 +37,14 @@ export const line = (...segments: (Segment | string)[]): Line =>
 export const seg = (text: string, tone?: Tone, bold?: boolean): Segment => ({ text, tone, bold });
 
 /** Cuts a line to `width` characters and pads it, so every row of a pane is exactly as wide as the terminal. */
-// text from the service or a webhook can carry escape sequences (OSC 52 writes the clipboard) and line breaks
-// (they would push the frame past the terminal): on screen they are spaces
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 export function fitLine(l: Line, width: number, pad = true): Line {
   const out: Line = [];
   let left = width;
   for (const s of l) {
     if (left <= 0) break;
-    const clean = s.text.replace(CONTROL, ' ');
+    // service and webhook text may carry escapes and line breaks: on screen they are spaces
+    const clean = withoutControls(s.text);
     const text = clean.length > left ? clean.slice(0, left) : clean;
     out.push({ ...s, text });
     left -= text.length;
