@@ -18,8 +18,8 @@ import { instantMs } from './time.js';
 export interface InboxEntry {
   /** X-Svc-Event-Id. */
   eventId: string;
-  /** The de-duplication key the signature covers (the receiver decides it). */
-  identity: string;
+  /** The de-duplication key beside the event id, from the signed body, or null (receiver/identity.ts). */
+  replayKey: string | null;
   eventType: EventType;
   deliveryId: string;
   receivedAt: string;
@@ -57,17 +57,17 @@ export class InboxRepo {
     private readonly meta: MetaRepo,
   ) {}
 
-  /** Stores one entry unless its event id or identity was seen; run inside the caller's transaction. */
+  /** Stores one entry unless its event id or replay key was seen; run inside the caller's transaction. */
   intake(entry: InboxEntry): IntakeOutcome {
     const receivedMs = instantMs(entry.receivedAt);
     if (receivedMs === null) throw new CacheError(`receivedAt '${entry.receivedAt}' is not an ISO 8601 instant`);
     const market = 'market' in entry.event ? entry.event.market : undefined;
     const inserted = this.prepared(
-      `INSERT INTO webhook_events (event_id, identity, event_type, delivery_id, city_id, market_date, received_at,
+      `INSERT INTO webhook_events (event_id, replay_key, event_type, delivery_id, city_id, market_date, received_at,
        received_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ).run(
       entry.eventId,
-      entry.identity,
+      entry.replayKey,
       entry.eventType,
       entry.deliveryId,
       market?.city ?? null,

@@ -13,7 +13,7 @@ import {
   TestEvent,
   type WebhookEvent,
 } from '../contract/events.js';
-import { eventIdentity, isEdgeEvent } from './identity.js';
+import { isEdgeEvent, replayKey } from './identity.js';
 
 export type ParsedDelivery = { ok: true; entry: InboxEntry } | { ok: false; reason: string };
 
@@ -96,7 +96,7 @@ export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, recei
     ok: true,
     entry: {
       eventId: eventId.toLowerCase(),
-      identity: eventIdentity(event),
+      replayKey: replayKey(event),
       eventType: eventType as EventType,
       deliveryId,
       receivedAt,

@@ -79,9 +79,13 @@ export class Inspector {
     ) as Record<(typeof INBOX_TABLES)[number], number>;
   }
 
+  /** `identity`: what makes the event unique, its replay key or else its event id (src/receiver/identity.ts). */
   events(): { event_id: string; identity: string; event_type: string; delivery_id: string; body: string }[] {
     return this.db
-      .prepare('SELECT event_id, identity, event_type, delivery_id, body FROM webhook_events ORDER BY seq')
+      .prepare(
+        `SELECT event_id, coalesce(replay_key, 'event:' || event_id) AS identity, event_type, delivery_id, body
+         FROM webhook_events ORDER BY seq`,
+      )
       .all() as { event_id: string; identity: string; event_type: string; delivery_id: string; body: string }[];
   }
 

@@ -11,7 +11,7 @@ import { openCache } from '../../src/cache/open-cache.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import type { EventType, WebhookEvent } from '../../src/contract/events.js';
 import type { HistoricalRow, HistoricalTable } from '../../src/contract/historical.js';
-import { eventIdentity } from '../../src/receiver/identity.js';
+import { replayKey } from '../../src/receiver/identity.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
 import type { MonitorSource, MonitorStatus } from '../../src/tui/render-monitor.js';
 import { startTestService, TEST_KEY } from '../helpers/service.js';
@@ -65,7 +65,7 @@ export async function fillCache(): Promise<Filled> {
       .all() as { id: number; event_id: string; event_type: EventType; created_at: string; json: string }[];
     const entries: InboxEntry[] = events.map((e) => ({
       eventId: e.event_id,
-      identity: eventIdentity(JSON.parse(e.json) as WebhookEvent),
+      replayKey: replayKey(JSON.parse(e.json) as WebhookEvent),
       eventType: e.event_type,
       deliveryId: `delivery-${e.id}`,
       receivedAt: e.created_at,

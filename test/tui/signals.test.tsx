@@ -225,7 +225,7 @@ describe('Signals pane', () => {
     cache.intakeWebhooks([
       {
         eventId: event.event_id,
-        identity: event.event_id,
+        replayKey: null,
         eventType: event.event_type,
         deliveryId: 'd-kill',
         receivedAt: event.created_at,
@@ -253,7 +253,7 @@ describe('Signals pane', () => {
     cache.intakeWebhooks([
       {
         eventId: event.event_id,
-        identity: `event:${event.event_id}`,
+        replayKey: null,
         eventType: event.event_type,
         deliveryId: 'd-test',
         receivedAt: event.created_at,
@@ -285,7 +285,7 @@ describe('Signals pane', () => {
     other.intakeWebhooks([
       {
         eventId: event.event_id,
-        identity: `event:${event.event_id}`,
+        replayKey: null,
         eventType: event.event_type,
         deliveryId: 'd-other',
         receivedAt: event.created_at,
