@@ -15,12 +15,21 @@ afterAll(async () => {
 describe('as the world moves on', () => {
   it('settles open strategy records in place: same id, outcome and roi set', async () => {
     const families = ['no24', 'yescore', 'svc-max-picks'];
+    // 20:00Z: every city's 11:00 local has passed (Seattle's is 19:00Z), so each family holds open records
+    svc.service.world.advanceTo(TEMPLATE_START + 8 * HOUR);
     const openBefore = new Map<string, any[]>();
     for (const family of families)
       openBefore.set(family, (await svc.get(`/${family}?status=open&limit=1000`)).body.data);
-    expect(openBefore.get('no24')?.length).toBeGreaterThan(0);
+    // no24 and yescore: one record a city a day, 13 cities, today's not settled; svc-max-picks: the four cities of
+    // this seed's day whose ask was within 0.50..0.85 and below the model probability at 11:00 local
+    expect(Object.fromEntries(families.map((f) => [f, openBefore.get(f)?.length]))).toEqual({
+      no24: 13,
+      yescore: 13,
+      'svc-max-picks': 4,
+    });
 
     svc.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
+    const checked: Record<string, number> = {};
 
     for (const family of families) {
       const resolved = new Map<number, any>(
@@ -36,8 +45,10 @@ describe('as the world moves on', () => {
           current_no_price: 0,
           current_yes_price: 0,
         });
+        checked[family] = (checked[family] ?? 0) + 1;
       }
     }
+    expect(checked).toEqual({ no24: 13, yescore: 13, 'svc-max-picks': 4 });
   });
 
   it('re-serves resolved fusion locks with the same id and their outcome, found by an incremental poll', async () => {
