@@ -4,15 +4,15 @@
  * work) into the same kind of file; then fusion locks, 500 a page, newest first. Not a unit test (timings never
  * go there):
  *
- *   npx tsx test/cache/measure-insert-rate.ts [rows=100000] [table=mkta_buckets_history]
+ *   npx tsx bench/cache-insert-rate.ts [rows=100000] [table=mkta_buckets_history]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
-import type { FusionLock } from '../../src/contract/fusion-locks.js';
-import { type HistoricalRow, type HistoricalTable, isHistoricalTable } from '../../src/contract/historical.js';
+import { Cache } from '../src/cache/cache.js';
+import { openCache } from '../src/cache/open-cache.js';
+import type { FusionLock } from '../src/contract/fusion-locks.js';
+import { type HistoricalRow, type HistoricalTable, isHistoricalTable } from '../src/contract/historical.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 const table = (process.argv[3] ?? 'mkta_buckets_history') as HistoricalTable;
