@@ -19,7 +19,7 @@ export interface DataDirLock {
 }
 
 /** How long a refused start looks for the holder's pid (the holder writes it just after it takes the lock). */
-const HOLDER_PID_WAIT_MS = 1000;
+const HOLDER_PID_WAIT_MS = 2000;
 
 /**
  * One server per data dir: two would run two world clocks and two webhook dispatchers over one outbox. The lock is
@@ -30,26 +30,39 @@ const HOLDER_PID_WAIT_MS = 1000;
  * store with the running server through WAL.
  */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
-  ensurePrivateDir(dataDir);
   const lockPath = join(dataDir, 'server.lock');
   const pidPath = join(dataDir, 'server.pid');
-  createPrivateFile(lockPath);
-  const db = new Database(lockPath, { fileMustExist: true, timeout: 0 });
+  const cannotLock = (error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new StoreError(`the data dir ${dataDir} cannot be locked (${lockPath}: ${reason})`);
+  };
+  let db: Database.Database;
+  try {
+    ensurePrivateDir(dataDir);
+    createPrivateFile(lockPath);
+    db = new Database(lockPath, { fileMustExist: true, timeout: 0 });
+  } catch (error) {
+    throw cannotLock(error);
+  }
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     db.close();
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY')) {
-      const pid = await holderPid(pidPath);
-      throw new DataDirInUse(
-        `the data dir ${dataDir} is in use by another server (pid ${pid ?? 'unknown'}); stop it first, or give this one another --data-dir`,
-        pid,
-      );
+    if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY'))) {
+      throw cannotLock(error);
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreError(`the data dir ${dataDir} cannot be locked (${lockPath}: ${reason})`);
+    const pid = await holderPid(pidPath);
+    throw new DataDirInUse(
+      `the data dir ${dataDir} is in use by another server (pid ${pid ?? 'unknown'}); stop it first, or give this one another --data-dir`,
+      pid,
+    );
   }
-  writePid(pidPath);
+  try {
+    writePid(pidPath);
+  } catch (error) {
+    db.close();
+    throw cannotLock(error);
+  }
   return {
     release() {
       if (!db.open) return;
