@@ -93,3 +93,24 @@ describe('a store made by an earlier version (application_id 0)', () => {
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 });
+
+describe('an SQLite file of another program left with a WAL its program has not checkpointed', () => {
+  it('is refused without checkpointing that WAL into it', async () => {
+    const { dataDir, file } = dataDirWith('hot-wal', () => undefined);
+    // the other program's state as a crash leaves it: committed rows still in the -wal only
+    const live = new Database(join(root, 'live.db'));
+    live.pragma('journal_mode = WAL');
+    live.pragma('wal_autocheckpoint = 0');
+    live.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('in the wal')");
+    for (const suffix of ['', '-wal']) cpSync(join(root, `live.db${suffix}`), `${file}${suffix}`);
+    live.close();
+    const before = readFileSync(file);
+    const walBefore = readFileSync(`${file}-wal`);
+
+    const result = await runCli(['server', '--port', '0', '--data-dir', dataDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`${usable(dataDir)} (${file}: it is an SQLite database of another program)\n`);
+    expect(readFileSync(file).equals(before), 'the file is byte for byte as it was').toBe(true);
+    expect(readFileSync(`${file}-wal`).equals(walBefore), 'its WAL too').toBe(true);
+  });
+});

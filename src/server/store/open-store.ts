@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createPrivateFile, ensurePrivateDir, narrowToOwner } from './private-files.js';
@@ -22,6 +23,8 @@ export function openStore(dataDir: string): Db {
   try {
     ensurePrivateDir(dataDir);
     createPrivateFile(path);
+    // a file left with a WAL is first read without a write connection: closing that would checkpoint the WAL into it
+    if (existsSync(`${path}-wal`)) probe(path);
     db = new Database(path, { fileMustExist: true, timeout: 5000 });
     db.pragma('foreign_keys = ON');
     identifyStore(db);
@@ -36,6 +39,15 @@ export function openStore(dataDir: string): Db {
     const reason = error instanceof Error ? error.message : String(error);
     const cause = error instanceof NotAStore ? undefined : error;
     throw new StoreError(`the data dir ${dataDir} does not hold a usable store (${path}: ${reason})`, { cause });
+  }
+}
+
+function probe(path: string): void {
+  const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
+  try {
+    identifyStore(reader);
+  } finally {
+    reader.close();
   }
 }
 
