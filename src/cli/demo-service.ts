@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { type RunningService, startService } from '../server/service.js';
+import { type RunningService, type ServiceOptions, startService } from '../server/service.js';
+import { DataDirInUse } from '../server/store/data-dir-lock.js';
 import { newWebhookSecret, WebhookStore } from '../server/store/webhooks.js';
 import { dataDir } from './paths.js';
 
@@ -26,7 +27,7 @@ export const demoDir = (): string => join(dataDir(), 'demo');
  */
 export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   const apiKey = `demo-${randomBytes(16).toString('hex')}`;
-  const service = await startService({
+  const service = await startDemoWorld({
     dataDir: join(dir, 'server'),
     port: 0,
     speed: DEMO_SPEED,
@@ -46,4 +47,14 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
     },
     close: () => service.close(),
   };
+}
+
+/** One demo at a time: its world is one data dir, and the refusal names the demo that runs, not a server. */
+async function startDemoWorld(options: ServiceOptions): Promise<RunningService> {
+  try {
+    return await startService(options);
+  } catch (error) {
+    if (!(error instanceof DataDirInUse)) throw error;
+    throw new DataDirInUse(`another demo is running (pid ${error.pid ?? 'unknown'}); quit it first`, error.pid);
+  }
 }

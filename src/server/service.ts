@@ -3,6 +3,7 @@ import { API_PREFIX, LIMITS } from '../contract/limits.js';
 import { isoUtc } from '../domain/city-time.js';
 import { buildApp } from './http/app.js';
 import { ApiReads } from './store/api-reads.js';
+import { lockDataDir } from './store/data-dir-lock.js';
 import { KeyStore } from './store/keys.js';
 import { type Db, openStore, setMeta } from './store/open-store.js';
 import { WebhookStore } from './store/webhooks.js';
@@ -48,20 +49,26 @@ export class ServiceConfigError extends Error {}
 
 export const DEFAULT_SEED = 1;
 
-/** Opens the data dir, brings the world up to its clock, and serves the v1 interface. */
+/**
+ * Takes the data dir (one server each), opens its store, brings the world up to its clock, and serves the v1
+ * interface.
+ */
 export async function startService(opts: ServiceOptions): Promise<RunningService> {
-  const db = openStore(opts.dataDir);
+  const lock = await lockDataDir(opts.dataDir);
+  let db: Db | undefined;
   try {
+    db = openStore(opts.dataDir);
     const cities = loadCities();
     const world = new World(new WorldStore(db), cities, opts.seed ?? DEFAULT_SEED);
-    const processed = world.processedUntil();
-    const start = opts.start ?? processed ?? Date.now();
-    if (processed !== undefined && start < processed) {
+    // an interrupted first fill counts as done up to where it aimed: a restart finishes it, and no --start before it
+    const resumesAt = world.resumesAt();
+    const start = opts.start ?? resumesAt ?? Date.now();
+    if (resumesAt !== undefined && start < resumesAt) {
       throw new ServiceConfigError(
-        `--start ${isoUtc(start)} is before this data dir's world (already at ${isoUtc(processed)}); worlds do not run backwards`,
+        `--start ${isoUtc(start)} is before this data dir's world (already at ${isoUtc(resumesAt)}); worlds do not run backwards`,
       );
     }
-    if (processed === undefined) world.initialise(start);
+    if (resumesAt === undefined) world.initialise(start);
     else world.advanceTo(start);
 
     const keys = new KeyStore(db);
@@ -99,10 +106,11 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     }, opts.tickMs ?? 250);
 
     const shownHost = host.includes(':') ? `[${host}]` : host;
+    const store = db;
     return {
       baseUrl: `http://${shownHost}:${port}${API_PREFIX}`,
       port,
-      db,
+      db: store,
       world,
       clock,
       app,
@@ -111,11 +119,13 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
         clearInterval(tick);
         await dispatcher.stop();
         await app.close();
-        db.close();
+        store.close();
+        lock.release();
       },
     };
   } catch (error) {
-    if (db.open) db.close();
+    if (db?.open) db.close();
+    lock.release();
     throw error;
   }
 }

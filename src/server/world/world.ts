@@ -24,6 +24,8 @@ const SLICE = 6 * HOUR;
 const META_PROCESSED = 'world_processed_until';
 const META_SEED = 'world_seed';
 const META_HISTORY_START = 'world_history_start';
+/** The instant the first fill aims at, recorded before the fill: a server killed during it resumes to it. */
+const META_FILL_TARGET = 'world_fill_target';
 
 export class WorldMismatchError extends Error {}
 
@@ -52,6 +54,17 @@ export class World {
     return value === undefined ? undefined : Number(value);
   }
 
+  /**
+   * Where a restart takes the world by default: the instant its first fill aimed at while that fill is unfinished
+   * (a server killed during it), else where it stopped. Undefined before the first start.
+   */
+  resumesAt(): number | undefined {
+    const processed = this.processedUntil();
+    if (processed === undefined) return undefined;
+    const target = getMeta(this.ctx.store.db, META_FILL_TARGET);
+    return target === undefined ? processed : Math.max(processed, Number(target));
+  }
+
   historyStart(): number | undefined {
     const value = getMeta(this.ctx.store.db, META_HISTORY_START);
     return value === undefined ? undefined : Number(value);
@@ -69,6 +82,7 @@ export class World {
     store.transaction(() => {
       setMeta(store.db, META_SEED, String(this.ctx.seed));
       setMeta(store.db, META_HISTORY_START, String(historyStart));
+      setMeta(store.db, META_FILL_TARGET, String(startMs));
       for (const job of jobsBetween(this.ctx.cities, scoresStart, historyStart, new Set(['daily']))) {
         midnight(this.ctx, job.city, job.at, true);
       }
