@@ -8,7 +8,8 @@ import type { InsuranceEvent } from '../contract/events.js';
 import type { KillSignal } from '../domain/kill-signal.js';
 import { verifySignature } from '../domain/signature.js';
 import { readBody } from './body.js';
-import { GroupCommit } from './group-commit.js';
+import { shortBusyWrites, writeWhenFree } from './busy.js';
+import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
 import { parseDelivery } from './parse-delivery.js';
 import { walSync } from './wal-sync.js';
 
@@ -65,7 +66,13 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     for (const watcher of watchers) watcher();
   };
   const wal = walSync(cache.db);
-  const commits = new GroupCommit(cache, wal.sync, (entries, outcomes) => afterCommit(entries, outcomes));
+  // every write of the listener waits for another process's lock from a timer, never inside SQLite (busy.ts)
+  const write = shortBusyWrites(cache.db);
+  const commits = new GroupCommit(
+    (entries) => write(() => cache.intakeWebhooks(entries)),
+    wal.sync,
+    (entries, outcomes) => afterCommit(entries, outcomes),
+  );
 
   function afterCommit(entries: InboxEntry[], outcomes: IntakeOutcome[]): void {
     for (const [i, entry] of entries.entries()) {
@@ -102,6 +109,8 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // the service's 8 s run from when it sent the request: the commit's deadline counts from its arrival
+    const deadline = Date.now() + COMMIT_DEADLINE_MS;
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/') return refuse(res, 404, 'not found: deliveries go to /');
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed', { allow: 'POST' });
@@ -126,12 +135,12 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     if (!parsed.ok) {
       counts.rejected++;
       changed();
-      keepRejected(req, body.bytes, receivedAt, parsed.reason);
+      keepRejected(req, body.bytes, receivedAt, parsed.reason, deadline);
       return refuse(res, 400, parsed.reason);
     }
     let outcome: IntakeOutcome;
     try {
-      outcome = await commits.submit(parsed.entry);
+      outcome = await commits.submit(parsed.entry, deadline);
     } catch (error) {
       log(`inbox commit failed: ${error instanceof Error ? error.message : String(error)}`);
       return refuse(res, 503, 'could not store the event; retry');
@@ -139,25 +148,25 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     res.writeHead(200, JSON_HEADERS).end(JSON.stringify({ status: outcome }));
   }
 
-  function keepRejected(req: IncomingMessage, bytes: Buffer, receivedAt: string, reason: string): void {
+  function keepRejected(req: IncomingMessage, bytes: Buffer, receivedAt: string, reason: string, deadline: number) {
     const text = (name: string) => {
       const value = req.headers[name];
       return typeof value === 'string' ? value.slice(0, 200) : undefined;
     };
-    try {
-      const rejected = {
-        reason,
-        eventType: text('x-svc-event'),
-        eventId: text('x-svc-event-id'),
-        deliveryId: text('x-svc-delivery'),
-        receivedAt,
-        body: bytes,
-      };
-      cache.rejectWebhook(rejected, `webhook rejected (400): ${reason}`);
-      log(`rejected ${rejected.eventType ?? 'event'}: ${reason}`);
-    } catch (error) {
-      log(`could not keep a rejected webhook: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const rejected = {
+      reason,
+      eventType: text('x-svc-event'),
+      eventId: text('x-svc-event-id'),
+      deliveryId: text('x-svc-delivery'),
+      receivedAt,
+      body: bytes,
+    };
+    // kept now when the lock is free (before the 400 goes out), else from a timer once it is
+    writeWhenFree(write, () => cache.rejectWebhook(rejected, `webhook rejected (400): ${reason}`), deadline).then(
+      () => log(`rejected ${rejected.eventType ?? 'event'}: ${reason}`),
+      (error: unknown) =>
+        log(`could not keep a rejected webhook: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   const timeouts = options.timeouts ?? {};
