@@ -60,14 +60,33 @@ export function connectionCap(limitsFile = '/proc/self/limits'): number {
 export class ConnectionGuard {
   private readonly open = new Map<Socket, Tracked>();
   private held = 0;
-  /** Connections dropped to make room (for the log and the tests). */
+  /** Connections dropped to make room, since the start. */
   dropped = 0;
 
+  private readonly maxConnections: number;
+  private readonly maxHeld: number;
+  private readonly now: () => number;
+  private readonly onDrop: (why: 'connections' | 'bodies') => void;
+
   constructor(
-    private readonly maxConnections = connectionCap(),
-    private readonly maxHeld = MAX_BODY_BYTES_IN_FLIGHT,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: {
+      maxConnections?: number;
+      maxHeld?: number;
+      now?: () => number;
+      /** After each connection dropped to make room, and which limit was full. */
+      onDrop?: (why: 'connections' | 'bodies') => void;
+    } = {},
+  ) {
+    this.maxConnections = options.maxConnections ?? connectionCap();
+    this.maxHeld = options.maxHeld ?? MAX_BODY_BYTES_IN_FLIGHT;
+    this.now = options.now ?? Date.now;
+    this.onDrop = options.onDrop ?? (() => {});
+  }
+
+  /** The connection cap in force (MAX_CONNECTIONS, or lower under a low open-files limit). */
+  get connectionLimit(): number {
+    return this.maxConnections;
+  }
 
   /** A new connection; over the cap, the slowest other one is dropped (or this one, when all others answer). */
   admit(socket: Socket): void {
@@ -84,7 +103,8 @@ export class ConnectionGuard {
       this.release(tracked);
       this.open.delete(socket);
     });
-    if (this.open.size > this.maxConnections) this.drop(this.slowest((t) => t.socket !== socket) ?? tracked);
+    if (this.open.size > this.maxConnections)
+      this.drop(this.slowest((t) => t.socket !== socket) ?? tracked, 'connections');
   }
 
   /**
@@ -98,7 +118,7 @@ export class ConnectionGuard {
     this.held += bytes;
     while (this.held > this.maxHeld) {
       const victim: Tracked = this.slowest((t) => t.held > 0) ?? tracked;
-      this.drop(victim);
+      this.drop(victim, 'bodies');
       if (victim === tracked) return false;
     }
     return true;
@@ -132,11 +152,12 @@ export class ConnectionGuard {
     tracked.held = 0;
   }
 
-  private drop(tracked: Tracked): void {
+  private drop(tracked: Tracked, why: 'connections' | 'bodies'): void {
     this.release(tracked);
     this.open.delete(tracked.socket);
     this.dropped++;
     tracked.socket.destroy();
+    this.onDrop(why);
   }
 
   /** The connection to drop first among those `eligible` that are not answering, or undefined. */

@@ -7,7 +7,7 @@ import type { InsuranceEvent } from '../contract/events.js';
 import { verifySignature } from '../domain/signature.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { shortBusyWrites, writeWhenFree } from './busy.js';
-import { ConnectionGuard } from './connection-guard.js';
+import { ConnectionGuard, MAX_BODY_BYTES_IN_FLIGHT } from './connection-guard.js';
 import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
 import { KillNotifier } from './kill-notifier.js';
 import { parseDelivery } from './parse-delivery.js';
@@ -61,6 +61,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  * hangs longer is not marked, and is shown again at the next start rather than lost.
  */
 const NOTIFY_WAIT_ON_CLOSE_MS = 5_000;
+/** At most one log line this often about connections dropped under a flood (each drop would be hundreds). */
+const DROP_LOG_EVERY_MS = 10_000;
 
 /**
  * The webhook listener (spec 6.2-6.5): node:http so the signature is checked over the exact bytes before anything
@@ -80,7 +82,21 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   };
   const wal = walSync(cache.db);
   // at most so many connections and so many bytes of unfinished bodies; when full, the slowest sender goes
-  const guard = new ConnectionGuard();
+  let droppedLogged = 0;
+  let lastDropLog = Number.NEGATIVE_INFINITY;
+  const guard = new ConnectionGuard({
+    onDrop(why) {
+      // a flood drops hundreds a second: one line every DROP_LOG_EVERY_MS says it is happening and how much
+      if (Date.now() - lastDropLog < DROP_LOG_EVERY_MS) return;
+      lastDropLog = Date.now();
+      const full =
+        why === 'connections'
+          ? `${guard.connectionLimit} connections`
+          : `${MAX_BODY_BYTES_IN_FLIGHT / 1024 / 1024} MiB of unfinished bodies`;
+      log(`${guard.dropped - droppedLogged} slow connection(s) dropped to make room (${full})`);
+      droppedLogged = guard.dropped;
+    },
+  });
   // every write of the listener waits for another process's lock from a timer, never inside SQLite (busy.ts)
   const write = shortBusyWrites(cache.db);
   const kills = new KillNotifier({

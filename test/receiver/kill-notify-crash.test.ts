@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { APPLICATION_ID, MIGRATIONS } from '../../src/cache/schema.js';
 import { startCli } from '../cli/run-cli.js';
-import { httpClient, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
+import { httpClient, isolatedEnv, startTempListener, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed } from '../helpers/webhook-events.js';
 
 /**
@@ -183,3 +183,23 @@ it('never shows later the kills from before the upgrade, nor those taken in unde
   expect(alerts[0]?.notified_at).toBe('2026-11-21T15:00:00.000Z');
   await stop(loud);
 }, 60_000);
+
+it('records a notification that failed (no daemon) as run: logged, the alert kept, not retried at every start', async () => {
+  const l = await startTempListener({
+    notify: async () => {
+      throw new Error('no notification daemon');
+    },
+  });
+  try {
+    const austin = kill('austin');
+    expect((await http.post(l.url, signed(PRIMARY_SECRET, austin))).json).toEqual({ status: 'stored' });
+    await waitUntil('the failed notification to be recorded', () =>
+      killAlerts(l.dbFile)[0]?.notified_at ? true : undefined,
+    );
+    expect(l.listener.counts).toMatchObject({ notified: 0, notifyFailures: 1 });
+    expect(l.logs).toContain('desktop notification failed: no notification daemon');
+    expect(killAlerts(l.dbFile).map((a) => a.ref)).toEqual([austin.trade.pick_id]);
+  } finally {
+    await l.close();
+  }
+});
