@@ -176,6 +176,32 @@ export class InboxRepo {
     return { market: event.market, legs: event.legs, kill: (JSON.parse(kill) as InsuranceEvent).kill };
   }
 
+  /**
+   * Kill alerts whose desktop notification has not run yet (`pickIds`: only those about these picks), each with the
+   * kill signal to show, rebuilt from the pick as stored: its own kill with its addons' legs, or an addon born
+   * killed under its parent's kill. `signal` is undefined when the pick is not there to rebuild it from.
+   */
+  unnotifiedKills(pickIds?: readonly string[]): { alertId: number; pickId: string; signal?: KillSignal }[] {
+    return this.meta.unnotifiedKills(pickIds).map(({ id, ref }) => {
+      const pick = this.prepared('SELECT created_json, kill_json FROM insurance_picks WHERE pick_id = ?').get(ref) as
+        | { created_json: string | null; kill_json: string | null }
+        | undefined;
+      let signal: KillSignal | undefined;
+      if (pick?.kill_json) {
+        const kill = JSON.parse(pick.kill_json) as InsuranceEvent;
+        // the kill of this very pick, or (an addon born killed) its parent's: then the addon's own legs
+        const event = kill.trade.pick_id === ref || !pick.created_json ? kill : JSON.parse(pick.created_json);
+        signal = this.killNotice(event as InsuranceEvent);
+      }
+      return { alertId: id, pickId: ref, signal };
+    });
+  }
+
+  /** The kill alert's notification ran, or had nothing to run: at `at`. */
+  markNotified(alertId: number, at: string): boolean {
+    return this.meta.markNotified(alertId, at);
+  }
+
   private killAlert(pickId: string, notice: KillSignal, receivedAt: string): void {
     const { title, text } = killSummary(notice);
     this.meta.addAlert({

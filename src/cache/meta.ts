@@ -101,6 +101,24 @@ export class MetaRepo {
     return this.prepared('SELECT 1 FROM alerts WHERE kind = ? AND ref = ? LIMIT 1').get(kind, ref) !== undefined;
   }
 
+  /**
+   * Kill alerts whose desktop notification has not run yet, oldest first; with `refs`, only those about these picks.
+   * (The partial index holds only these.)
+   */
+  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string }[] {
+    const about = refs ? ' AND ref IN (SELECT value FROM json_each(?))' : '';
+    return this.prepared(
+      `SELECT id, ref FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
+    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string }[];
+  }
+
+  /** The kill alert's notification ran (or there was none to run); false when it was marked already. */
+  markNotified(id: number, at: string): boolean {
+    return (
+      this.prepared('UPDATE alerts SET notified_at = ? WHERE id = ? AND notified_at IS NULL').run(at, id).changes > 0
+    );
+  }
+
   acknowledgeAlert(id: number, at: string): boolean {
     return (
       this.prepared('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(at, id)

@@ -122,4 +122,13 @@ export const MIGRATIONS: string[] = [
     'ALTER TABLE webhook_events_v3 RENAME TO webhook_events',
     "CREATE INDEX webhook_events_tests ON webhook_events (received_ms, seq) WHERE event_type = 'webhook.test'",
   ].join(';\n'),
+  // v4: a kill alert records when its desktop notification ran (set only after the notifier returned), so a kill
+  // whose listener died before that is shown by the next one to start (receiver/kill-notifier.ts). The kills
+  // already in a cache were shown, or missed, long ago: marked as done, so an upgrade brings no burst of old popups.
+  [
+    'ALTER TABLE alerts ADD COLUMN notified_at TEXT',
+    "UPDATE alerts SET notified_at = created_at WHERE kind = 'kill'",
+    // the listener looks for these at every start and after every kill it stores: a handful at most
+    "CREATE INDEX alerts_kill_unnotified ON alerts (id) WHERE kind = 'kill' AND notified_at IS NULL",
+  ].join(';\n'),
 ];

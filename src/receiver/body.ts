@@ -8,9 +8,14 @@ export type BodyResult = { kind: 'body'; bytes: Buffer } | { kind: 'too-large' }
 /**
  * The raw request bytes, counted as they arrive so a chunked body cannot grow past the limit: at the first chunk
  * over it the read stops (the caller answers 413 and closes). A declared Content-Length over the limit never
- * starts the read.
+ * starts the read. `hold` is asked before each chunk is kept (the listener's bytes-in-flight cap); false means the
+ * connection was dropped to make room, and the read ends as aborted.
  */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+export function readBody(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+  hold: (bytes: number) => boolean = () => true,
+): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
@@ -25,7 +30,8 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       if (size > limit) {
         req.pause();
         finish({ kind: 'too-large' });
-      } else chunks.push(chunk);
+      } else if (!hold(chunk.length)) finish({ kind: 'aborted' });
+      else chunks.push(chunk);
     };
     const onEnd = () => finish({ kind: 'body', bytes: Buffer.concat(chunks, size) });
     const onAbort = () => finish({ kind: 'aborted' });

@@ -1,8 +1,17 @@
-import type { Cache } from '../cache/cache.js';
 import type { InboxEntry, IntakeOutcome } from '../cache/inbox.js';
+import { isBusy, nextBusyPause } from './busy.js';
+
+/**
+ * How long after a request began its commit may wait for another process's write lock. The service gives a
+ * delivery 8 s (spec 6.2) and counts a timeout as a failure like any other; 7 s leaves one for the fsync and the
+ * answer's trip, so a lock that outlasts it gets a clear 503 the service retries, never a hang.
+ */
+export const COMMIT_DEADLINE_MS = 7_000;
 
 interface Waiting {
   entry: InboxEntry;
+  /** Epoch ms after which the entry is refused rather than kept waiting for the lock. */
+  deadline: number;
   resolve: (outcome: IntakeOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -16,23 +25,30 @@ interface Waiting {
  * read, verified and parsed while the disk flushes, and the next group is as large as the load makes it: one
  * fsync for many events instead of one each. A caller's promise settles only after the fsync that covers its
  * commit, so a 2xx is never sent for an event a power cut could lose.
+ *
+ * `commit` waits for another process's write lock only briefly (busy.ts); a group that meets it stays queued and
+ * is tried again from a timer with backoff, joined by what arrives meanwhile, while the event loop serves other
+ * requests. An entry whose deadline would pass before the next try is refused with the busy error.
  */
 export class GroupCommit {
   private queue: Waiting[] = [];
   private busy = false;
+  /** The pause before the next try while the lock is held; undefined when the last try got it. */
+  private pause: number | undefined;
   private idleWaiters: (() => void)[] = [];
   /** Groups committed, entries they held and the largest: for the benchmark and the status line. */
   readonly stats = { commits: 0, entries: 0, largest: 0 };
 
   constructor(
-    private readonly cache: Cache,
+    private readonly commit: (entries: InboxEntry[]) => IntakeOutcome[],
     private readonly makeDurable: () => Promise<void>,
     private readonly onCommitted?: (entries: InboxEntry[], outcomes: IntakeOutcome[]) => void,
   ) {}
 
-  submit(entry: InboxEntry): Promise<IntakeOutcome> {
+  /** `deadline`: epoch ms by which the entry must be committed or refused (default COMMIT_DEADLINE_MS from now). */
+  submit(entry: InboxEntry, deadline = Date.now() + COMMIT_DEADLINE_MS): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, resolve, reject });
+      this.queue.push({ entry, deadline, resolve, reject });
       if (!this.busy) {
         this.busy = true;
         // let the requests already read in this turn of the event loop join the group
@@ -54,9 +70,12 @@ export class GroupCommit {
       const entries = group.map((w) => w.entry);
       let outcomes: IntakeOutcome[];
       try {
-        outcomes = this.cache.intakeWebhooks(entries);
+        outcomes = this.commit(entries);
+        this.pause = undefined;
       } catch (error) {
-        for (const w of group) w.reject(error ?? new Error('the inbox commit failed'));
+        if (!isBusy(error)) for (const w of group) w.reject(error ?? new Error('the inbox commit failed'));
+        // the group stays queued for a timer's try; the event loop goes back to the other requests meanwhile
+        else if (this.waitForLock(group, error)) return;
         continue;
       }
       this.stats.commits++;
@@ -79,8 +98,29 @@ export class GroupCommit {
       }
     }
     this.busy = false;
+    this.pause = undefined;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * The group met another process's lock: refuses the entries that cannot wait for the next try, puts the rest back
+   * ahead of what arrived meanwhile and schedules that try. False when nothing is left to wait.
+   */
+  private waitForLock(group: Waiting[], error: unknown): boolean {
+    const pause = nextBusyPause(this.pause);
+    this.pause = pause;
+    const now = Date.now();
+    const waiting: Waiting[] = [];
+    for (const w of group) {
+      if (w.deadline - now <= pause) w.reject(error);
+      else waiting.push(w);
+    }
+    this.queue = [...waiting, ...this.queue];
+    if (this.queue.length === 0) return false;
+    // not unref'd: held deliveries are work the process must finish before it may end
+    setTimeout(() => void this.nextGroup(), pause);
+    return true;
   }
 }

@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Notify } from '../alerts/notifier.js';
-import { killNotification } from '../alerts/notifier.js';
 import type { Cache } from '../cache/cache.js';
 import type { InboxEntry, IntakeOutcome } from '../cache/inbox.js';
 import type { InsuranceEvent } from '../contract/events.js';
-import type { KillSignal } from '../domain/kill-signal.js';
 import { verifySignature } from '../domain/signature.js';
-import { readBody } from './body.js';
-import { GroupCommit } from './group-commit.js';
+import { MAX_BODY_BYTES, readBody } from './body.js';
+import { shortBusyWrites, writeWhenFree } from './busy.js';
+import { ConnectionGuard, MAX_BODY_BYTES_IN_FLIGHT } from './connection-guard.js';
+import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
+import { KillNotifier } from './kill-notifier.js';
 import { parseDelivery } from './parse-delivery.js';
 import { walSync } from './wal-sync.js';
 
@@ -19,12 +20,19 @@ export interface ListenerOptions {
   secrets: readonly string[];
   host?: string;
   port?: number;
-  /** Desktop notification for kill signals; null turns them off (`--no-notify`). */
+  /**
+   * Desktop notification for kill signals; null turns them off (`--no-notify`), and the kills taken in meanwhile
+   * count as notified: none pops up later.
+   */
   notify?: Notify | null;
   /** One line per event or failure; never given a secret or a body. */
   log?: (line: string) => void;
   now?: () => Date;
-  /** Far below Node's defaults (60 s for headers, 300 s a request): a slow sender cannot hold sockets open. */
+  /**
+   * Far below Node's defaults (60 s for headers, 300 s a request): a slow sender cannot hold sockets open. 10 s a
+   * request: the service gives up on a delivery after 8 s (spec 6.2), so a request still arriving then is no
+   * delivery anyone waits for.
+   */
   timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number };
 }
 
@@ -48,11 +56,19 @@ export interface WebhookListener {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+/**
+ * How long stopping waits for the kill notifications under way: notify-send returns in milliseconds; one that
+ * hangs longer is not marked, and is shown again at the next start rather than lost.
+ */
+const NOTIFY_WAIT_ON_CLOSE_MS = 5_000;
+/** At most one log line this often about connections dropped under a flood (each drop would be hundreds). */
+const DROP_LOG_EVERY_MS = 10_000;
 
 /**
  * The webhook listener (spec 6.2-6.5): node:http so the signature is checked over the exact bytes before anything
  * parses them. Order of refusal: path 404, method 405, size 413, signature 401, then a signed request that is not
- * the contract 400 (kept, with an alert); what passes is committed in a group and only then answered 200.
+ * the contract 400 (kept, with an alert); what passes is committed in a group and only then answered 200. Each
+ * kill is notified once after its commit; at start, the kills a crash kept from being notified are (kill-notifier.ts).
  */
 export async function startListener(options: ListenerOptions): Promise<WebhookListener> {
   const { cache, secrets, log = () => {}, now = () => new Date() } = options;
@@ -65,36 +81,53 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     for (const watcher of watchers) watcher();
   };
   const wal = walSync(cache.db);
-  const commits = new GroupCommit(cache, wal.sync, (entries, outcomes) => afterCommit(entries, outcomes));
+  // at most so many connections and so many bytes of unfinished bodies; when full, the slowest sender goes
+  let droppedLogged = 0;
+  let lastDropLog = Number.NEGATIVE_INFINITY;
+  const guard = new ConnectionGuard({
+    onDrop(why) {
+      // a flood drops hundreds a second: one line every DROP_LOG_EVERY_MS says it is happening and how much
+      if (Date.now() - lastDropLog < DROP_LOG_EVERY_MS) return;
+      lastDropLog = Date.now();
+      const full =
+        why === 'connections'
+          ? `${guard.connectionLimit} connections`
+          : `${MAX_BODY_BYTES_IN_FLIGHT / 1024 / 1024} MiB of unfinished bodies`;
+      log(`${guard.dropped - droppedLogged} slow connection(s) dropped to make room (${full})`);
+      droppedLogged = guard.dropped;
+    },
+  });
+  // every write of the listener waits for another process's lock from a timer, never inside SQLite (busy.ts)
+  const write = shortBusyWrites(cache.db);
+  const kills = new KillNotifier({
+    cache,
+    notify: options.notify ?? null,
+    write,
+    log,
+    onResult(shown) {
+      if (shown) counts.notified++;
+      else counts.notifyFailures++;
+      changed();
+    },
+  });
+  const commits = new GroupCommit(
+    (entries) => write(() => cache.intakeWebhooks(entries)),
+    wal.sync,
+    (entries, outcomes) => afterCommit(entries, outcomes),
+  );
 
   function afterCommit(entries: InboxEntry[], outcomes: IntakeOutcome[]): void {
+    const picks: string[] = [];
     for (const [i, entry] of entries.entries()) {
       const stored = outcomes[i] === 'stored';
       if (stored) counts.accepted++;
       else counts.duplicates++;
       log(`${stored ? 'stored' : 'duplicate'} ${entry.eventType} ${entry.eventId}`);
-      if (!stored || !entry.eventType.startsWith('insurance.')) continue;
-      // a kill with its addons' legs, or an addon that came after its parent's kill
-      const notice = cache.inbox.killNotice(entry.event as InsuranceEvent);
-      if (notice) notifyKill(notice);
+      if (stored && entry.eventType.startsWith('insurance.')) picks.push((entry.event as InsuranceEvent).trade.pick_id);
     }
+    // a kill with its addons' legs, or an addon that came after its parent's kill: their alerts not yet shown
+    kills.notifyAbout(picks);
     changed();
-  }
-
-  function notifyKill(signal: KillSignal): void {
-    if (!options.notify) return;
-    options.notify(killNotification(signal)).then(
-      () => {
-        counts.notified++;
-        changed();
-      },
-      (error: unknown) => {
-        // the event and its alert are committed already; a missing daemon costs only the popup
-        counts.notifyFailures++;
-        log(`desktop notification failed: ${error instanceof Error ? error.message : String(error)}`);
-        changed();
-      },
-    );
   }
 
   function refuse(res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}): void {
@@ -102,10 +135,16 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // the service's 8 s run from when it sent the request: the commit's deadline counts from its arrival
+    const deadline = Date.now() + COMMIT_DEADLINE_MS;
+    // a connection that carried a signed delivery is the service's: kept over slow strangers (connection-guard.ts)
+    let signedDelivery = false;
+    res.on('finish', () => guard.answered(req.socket, signedDelivery));
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/') return refuse(res, 404, 'not found: deliveries go to /');
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed', { allow: 'POST' });
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES, (bytes) => guard.hold(req.socket, bytes));
+    guard.bodyRead(req.socket, body.kind === 'body');
     if (body.kind === 'aborted') return;
     if (body.kind === 'too-large') {
       counts.rejected++;
@@ -121,17 +160,18 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       changed();
       return refuse(res, 401, 'signature missing or wrong');
     }
+    signedDelivery = true;
     const receivedAt = now().toISOString();
     const parsed = parseDelivery(req.headers, body.bytes, receivedAt);
     if (!parsed.ok) {
       counts.rejected++;
       changed();
-      keepRejected(req, body.bytes, receivedAt, parsed.reason);
+      keepRejected(req, body.bytes, receivedAt, parsed.reason, deadline);
       return refuse(res, 400, parsed.reason);
     }
     let outcome: IntakeOutcome;
     try {
-      outcome = await commits.submit(parsed.entry);
+      outcome = await commits.submit(parsed.entry, deadline);
     } catch (error) {
       log(`inbox commit failed: ${error instanceof Error ? error.message : String(error)}`);
       return refuse(res, 503, 'could not store the event; retry');
@@ -139,32 +179,32 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     res.writeHead(200, JSON_HEADERS).end(JSON.stringify({ status: outcome }));
   }
 
-  function keepRejected(req: IncomingMessage, bytes: Buffer, receivedAt: string, reason: string): void {
+  function keepRejected(req: IncomingMessage, bytes: Buffer, receivedAt: string, reason: string, deadline: number) {
     const text = (name: string) => {
       const value = req.headers[name];
       return typeof value === 'string' ? value.slice(0, 200) : undefined;
     };
-    try {
-      const rejected = {
-        reason,
-        eventType: text('x-svc-event'),
-        eventId: text('x-svc-event-id'),
-        deliveryId: text('x-svc-delivery'),
-        receivedAt,
-        body: bytes,
-      };
-      cache.rejectWebhook(rejected, `webhook rejected (400): ${reason}`);
-      log(`rejected ${rejected.eventType ?? 'event'}: ${reason}`);
-    } catch (error) {
-      log(`could not keep a rejected webhook: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const rejected = {
+      reason,
+      eventType: text('x-svc-event'),
+      eventId: text('x-svc-event-id'),
+      deliveryId: text('x-svc-delivery'),
+      receivedAt,
+      body: bytes,
+    };
+    // kept now when the lock is free (before the 400 goes out), else from a timer once it is
+    writeWhenFree(write, () => cache.rejectWebhook(rejected, `webhook rejected (400): ${reason}`), deadline).then(
+      () => log(`rejected ${rejected.eventType ?? 'event'}: ${reason}`),
+      (error: unknown) =>
+        log(`could not keep a rejected webhook: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   const timeouts = options.timeouts ?? {};
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs ?? 5_000,
-      requestTimeout: timeouts.requestMs ?? 15_000,
+      requestTimeout: timeouts.requestMs ?? 10_000,
       keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
       // the timeouts above are only enforced when this check runs (Node's default is every 30 s)
       connectionsCheckingInterval: 500,
@@ -178,6 +218,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       });
     },
   );
+  server.on('connection', (socket: Socket) => guard.admit(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8788, options.host ?? '127.0.0.1', () => {
@@ -185,6 +226,8 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       resolve();
     });
   });
+  // the kills a crash kept from being shown (committed and acknowledged, the notifier not yet returned)
+  kills.notifyPending();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -203,6 +246,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       await closed;
       clearTimeout(force);
       await commits.idle();
+      await kills.close(NOTIFY_WAIT_ON_CLOSE_MS);
       await wal.close();
     },
   };

@@ -1,0 +1,99 @@
+import { killNotification, type Notify } from '../alerts/notifier.js';
+import type { Cache } from '../cache/cache.js';
+import type { KillSignal } from '../domain/kill-signal.js';
+import { writeWhenFree } from './busy.js';
+
+/**
+ * How long marking a kill notified may wait for another process's write lock. Past it the mark is given up and
+ * the kill is shown once more at the next start: a repeated popup, never a missing one.
+ */
+const MARK_DEADLINE_MS = 30_000;
+
+export interface KillNotifierOptions {
+  cache: Cache;
+  /** null: notifications are off (`--no-notify`); the kills are marked done without one. */
+  notify: Notify | null;
+  /** The listener's writes, with its short wait for the lock (busy.ts). */
+  write: <T>(write: () => T) => T;
+  log: (line: string) => void;
+  /** After each notification: shown, or failed (no daemon, no notify-send). */
+  onResult: (shown: boolean) => void;
+}
+
+/**
+ * Each kill alert's desktop notification, once, even across a crash. A kill alert is committed with the event, and
+ * is marked `notified_at` only after the notifier returned: a listener killed in between leaves it unmarked, and
+ * the next listener to start shows it then. A failed notification is marked too (and logged): the alert stays in
+ * the Alerts pane, and a desktop without a notification daemon does not get every old kill retried at each start.
+ */
+export class KillNotifier {
+  /** Alerts whose notification is under way in this process, by alert id. */
+  private readonly underWay = new Map<number, Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly options: KillNotifierOptions) {}
+
+  /** Every kill alert not notified yet: at the listener's start, those a crash cut short. */
+  notifyPending(): void {
+    this.start(this.options.cache.inbox.unnotifiedKills());
+  }
+
+  /** The kill alerts about these picks not notified yet: after a commit that stored events of them. */
+  notifyAbout(pickIds: readonly string[]): void {
+    if (pickIds.length > 0) this.start(this.options.cache.inbox.unnotifiedKills(pickIds));
+  }
+
+  /**
+   * Waits up to `ms` for the notifications under way to return and be marked, then marks nothing more (the cache
+   * is about to close): one that has not returned by then is shown again at the next start.
+   */
+  async close(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    await Promise.race([Promise.all(this.underWay.values()), waited]);
+    clearTimeout(timer);
+    this.closed = true;
+  }
+
+  private start(kills: { alertId: number; pickId: string; signal?: KillSignal }[]): void {
+    for (const kill of kills) {
+      if (this.underWay.has(kill.alertId)) continue;
+      const done = this.show(kill)
+        .then(() => this.mark(kill.alertId))
+        .finally(() => this.underWay.delete(kill.alertId));
+      this.underWay.set(kill.alertId, done);
+    }
+  }
+
+  private async show(kill: { pickId: string; signal?: KillSignal }): Promise<void> {
+    const { notify, log, onResult } = this.options;
+    if (!notify) return;
+    if (!kill.signal) {
+      log(`kill alert of pick ${kill.pickId}: the pick is not in the cache, no notification`);
+      return;
+    }
+    try {
+      await notify(killNotification(kill.signal));
+      onResult(true);
+    } catch (error) {
+      // the event and its alert are committed already; a missing daemon costs only the popup
+      log(`desktop notification failed: ${error instanceof Error ? error.message : String(error)}`);
+      onResult(false);
+    }
+  }
+
+  private async mark(alertId: number): Promise<void> {
+    if (this.closed) return;
+    const { cache, write, log } = this.options;
+    const at = new Date().toISOString();
+    try {
+      // a retry that comes after close() would find the cache closed
+      const marked = () => !this.closed && cache.inbox.markNotified(alertId, at);
+      await writeWhenFree(write, marked, Date.now() + MARK_DEADLINE_MS);
+    } catch (error) {
+      log(`could not record a kill notification: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
