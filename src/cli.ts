@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import { run } from './cli/program.js';
+// React picks its build from NODE_ENV when it is first loaded (by the TUI, after this line): the production build,
+// whatever the shell says, so a failure never shows the development build's component stacks and warnings
+process.env.NODE_ENV = 'production';
+const { run } = await import('./cli/program.js');
 
 process.exitCode = await run(process.argv);

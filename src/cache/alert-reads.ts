@@ -15,6 +15,17 @@ const SEGMENT_WHERE: Record<AlertSegment, string> = {
   acknowledged: 'acknowledged_at IS NOT NULL',
 };
 
+/** A signed delivery the receiver could not accept, as kept: its raw bytes, for inspection. */
+export interface RejectedDelivery {
+  id: number;
+  received_at: string;
+  reason: string;
+  event_type: string | null;
+  event_id: string | null;
+  delivery_id: string | null;
+  body: Buffer;
+}
+
 export class AlertReads {
   constructor(private readonly q: CountedQueries) {}
 
@@ -36,6 +47,22 @@ export class AlertReads {
       beforeId ?? 0,
       limit,
     );
+  }
+
+  /**
+   * The rejected deliveries a `webhook-rejected` alert was raised for. The rejection and its alert are written in
+   * one transaction from the same delivery (cache.rejectWebhook): its received_at is the alert's created_at and its
+   * delivery id the alert's ref. Oldest first; normally exactly one.
+   */
+  rejectedDeliveries(alert: Pick<AlertRow, 'kind' | 'created_at' | 'ref'>): RejectedDelivery[] {
+    if (alert.kind !== 'webhook-rejected') return [];
+    const rows = this.q.all<RejectedDelivery & { body: Buffer | string }>(
+      `SELECT id, received_at, reason, event_type, event_id, delivery_id, body FROM rejected_webhooks
+       WHERE received_at = ? AND delivery_id IS ? ORDER BY id LIMIT 10`,
+      alert.created_at,
+      alert.ref,
+    );
+    return rows.map((r) => ({ ...r, body: typeof r.body === 'string' ? Buffer.from(r.body) : r.body }));
   }
 
   /** Unacknowledged alerts and how many of them are kills (the partial index holds only these). */

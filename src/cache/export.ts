@@ -3,6 +3,7 @@ import { CURRENT_SOURCES } from '../contract/current.js';
 import { FORECAST_LAYERS } from '../contract/forecasts.js';
 import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+import { escapedText } from '../domain/escaped-text.js';
 import { PICK_COLUMNS, type PickRow, pickView, TRADE_COLUMNS, type TradeRow, tradeView } from './inbox.js';
 import { ALERT_COLUMNS, type AlertRow } from './meta.js';
 import { CacheError } from './open-cache.js';
@@ -27,7 +28,19 @@ export const EXPORT_NAMES: readonly string[] = [
   'insurance-picks',
   'edge-trades',
   'alerts',
+  'rejected-webhooks',
 ];
+
+const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';
+interface RejectedRow {
+  id: number;
+  received_at: string;
+  reason: string;
+  event_type: string | null;
+  event_id: string | null;
+  delivery_id: string | null;
+  body: Buffer | string;
+}
 
 /** `ORDER BY` term putting sources or layers in the order the API's object lists them. */
 const memberOrder = (column: string, names: readonly string[]) =>
@@ -55,8 +68,10 @@ export function exportIterate(
 /**
  * The monitor's own rows, serialised here: alerts; webhook events as `{seq, event_type, event_id, delivery_id,
  * received_at, payload}` (the body as received, parsed, so ndjson stays one line a row; the exact bytes stay in
- * the inbox); insurance picks and edge trades as their merged views. Events filter on received_at, picks and
- * trades on market_date.
+ * the inbox); insurance picks and edge trades as their merged views; rejected webhooks as `{id, received_at, reason,
+ * event_type, event_id, delivery_id, body}`, the body as escaped text (domain/escaped-text.ts: it may be anything,
+ * and a CSV printed to a terminal must not carry its control characters). Events and rejections filter on
+ * received_at, picks and trades on market_date.
  */
 function ownRows(
   prepared: (sql: string) => Statement<unknown[]>,
@@ -75,6 +90,15 @@ function ownRows(
     const sql = `SELECT seq, event_type, event_id, delivery_id, received_at, body FROM webhook_events${where} ORDER BY seq DESC`;
     return (prepared(sql).all(...where.args) as { body: string }[]).map(({ body, ...row }) =>
       JSON.stringify({ ...row, payload: JSON.parse(body) }),
+    );
+  }
+  if (name === 'rejected-webhooks') {
+    if (filter.cityId !== undefined)
+      throw new CacheError('--city does not apply to rejected-webhooks: they have no city');
+    where.bounds('received_ms', timeBounds('instant', since, until));
+    const sql = `SELECT ${REJECTED_COLUMNS} FROM rejected_webhooks${where} ORDER BY id DESC`;
+    return (prepared(sql).all(...where.args) as RejectedRow[]).map(({ body, ...row }) =>
+      JSON.stringify({ ...row, body: escapedText(typeof body === 'string' ? Buffer.from(body) : body) }),
     );
   }
   if (name === 'insurance-picks') {
@@ -118,7 +142,8 @@ function querySql(name: string, filter: ExportFilter, where: Where): string {
     where.bounds('t', timeBounds(HISTORICAL_TIME_COLUMN[table].kind, since, until));
     return `SELECT json FROM ${historicalSqlTable(table)}${where} ORDER BY rid`;
   }
-  throw new CacheError(`unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`);
+  // the name is not repeated: a key typed in its place would be printed back
+  throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
 }
 
 /** The optional filters of a query, as SQL and its bound values. */

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, MIGRATIONS } from './schema.js';
 
@@ -8,18 +8,37 @@ export type CacheDb = Database.Database;
 export class CacheError extends Error {}
 
 /**
- * Opens (creating if needed) the monitor's cache: its folder made with mode 0700, WAL so the TUI, `sync` and
- * `export` share the file, versioned migrations (`PRAGMA user_version`). A file that is not a usable cache is a
- * CacheError naming the path, never a silent reset. `:memory:` opens a private in-memory cache. synchronous=NORMAL:
- * what sync might lose to a power cut is fetched again, and the webhook inbox fsyncs the WAL itself before it
- * acknowledges (receiver/wal-sync.ts).
+ * How a command uses the cache. `write` (sync, listen, the live and demo monitor): a missing file is created (its
+ * folders 0700, the file 0600, and so its -wal and -shm, which SQLite creates with the file's mode), and the file
+ * must be writable and pass `PRAGMA quick_check`, so nothing is written into a file that is damaged or that would
+ * refuse every write later. `read` (export, the offline monitor): the file must exist (a mistyped --db never becomes
+ * a new empty cache) and is read as it is, damaged or read-only: what can be read is shown, and a read that meets
+ * the damage fails with a CacheError (see cacheFailure).
  */
-export function openCache(path: string): CacheDb {
+export type CacheAccess = 'write' | 'read';
+
+/** `PRAGMA application_id` of the reference service's store ("SVMS"). */
+const SERVER_STORE_ID = 0x53564d53;
+/** Tables of a server store from before it had an application_id. */
+const SERVER_STORE_TABLES = ['meta', 'api_keys', 'webhooks'];
+
+/**
+ * Opens the monitor's cache. The file is identified by its application_id and tables before anything is written to
+ * it (not even WAL mode, which rewrites the header), so another program's database or a server store is refused
+ * unchanged. Then WAL (the TUI, `sync`, `listen` and `export` share the file) and versioned migrations
+ * (`PRAGMA user_version`). Every refusal is a one-line CacheError naming the path. `:memory:` opens a private
+ * in-memory cache. synchronous=NORMAL: what sync might lose to a power cut is fetched again, and the webhook inbox
+ * fsyncs the WAL itself before it acknowledges (receiver/wal-sync.ts).
+ */
+export function openCache(path: string, access: CacheAccess = 'write'): CacheDb {
   let db: CacheDb | undefined;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    db = new Database(path);
-    db.pragma('journal_mode = WAL');
+    if (path !== ':memory:') prepareFile(path, access);
+    db = new Database(path, { fileMustExist: path !== ':memory:' });
+    const version = identify(db, path, access);
+    if (access === 'write' && version > 0) refuseDamaged(db, path);
+    if (access === 'write') refuseReadOnly(db);
+    if (access === 'write') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
@@ -27,38 +46,134 @@ export function openCache(path: string): CacheDb {
     // checkpoint every 64 MiB of WAL rather than 4 MiB (backfills write ~18% faster), and truncate it back after
     db.pragma('wal_autocheckpoint = 16384');
     db.pragma('journal_size_limit = 67108864');
-    migrate(db);
+    if (version < MIGRATIONS.length) migrate(db, path, access);
     return db;
   } catch (error) {
     db?.close();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CacheError(`${path} is not a usable svc-monitor cache: ${reason}`, { cause: error });
+    throw cacheFailure(path, error);
+  }
+}
+
+/**
+ * An error met while using the cache at `path`, as one line naming the file: SQLite's errors become a CacheError
+ * (damaged, busy, cannot be written); a CacheError and every other error pass unchanged.
+ */
+export function cacheFailure(path: string, error: unknown): Error {
+  if (error instanceof CacheError) return error;
+  if (error instanceof Database.SqliteError) {
+    const { code, message } = error;
+    if (code === 'SQLITE_NOTADB') return new CacheError(`${path} is not a usable svc-monitor cache: ${notSqlite}`);
+    if (code.startsWith('SQLITE_CORRUPT')) return new CacheError(damaged(path, message));
+    if (code === 'SQLITE_READONLY_DIRECTORY') return new CacheError(folderReadOnly(path));
+    if (code.startsWith('SQLITE_READONLY')) return new CacheError(fileReadOnly(path));
+    if (code.startsWith('SQLITE_BUSY')) return new CacheError(`${path} is locked by another process (${message})`);
+    return new CacheError(`${path} is not a usable svc-monitor cache: ${message}`, { cause: error });
+  }
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS') {
+    return new CacheError(`${path} cannot be created: ${(error as Error).message}`, { cause: error });
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+const notSqlite = 'it is not an SQLite database';
+const damaged = (path: string, problem: string) =>
+  `${path} is damaged (${problem}): nothing is written to it; export what can still be read, then move it away`;
+const fileReadOnly = (path: string) => `${path} cannot be written: the file is read-only`;
+const folderReadOnly = (path: string) =>
+  `${path} cannot be written: SQLite needs to create ${basename(path)}-wal and ${basename(path)}-shm in ${dirname(path)}, which is read-only`;
+
+/** Readers need the file; writers create it (and its folders) with modes only the owner can use. */
+function prepareFile(path: string, access: CacheAccess): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new CacheError(`${path} is a folder, not a cache file`);
+  if (access === 'read') {
+    if (!stat) throw new CacheError(`no cache at ${path}: run svc-monitor sync first, or pass --db`);
+    return;
+  }
+  if (stat) return;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    // created here rather than by SQLite, which would make it 0644; its -wal and -shm then follow this mode
+    closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600));
+  } catch (error) {
+    // another process created it first: it is identified like any existing file
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * What the file is, from reads alone: its schema version when it is a cache (0 when it is empty and may become
+ * one); a CacheError saying what it is otherwise.
+ */
+function identify(db: CacheDb, path: string, access: CacheAccess): number {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+  const refuse = (what: string) => new CacheError(`${path} is not a usable svc-monitor cache: ${what}`);
+  const serverTables = SERVER_STORE_TABLES.every((t) => tables.includes(t));
+  if (appId === SERVER_STORE_ID || (appId === 0 && serverTables)) {
+    throw refuse('it is a svc-monitor server store, not a cache (a server store belongs to server --data-dir)');
+  }
+  if (appId === 0 && (tables.length > 0 || version !== 0)) {
+    throw refuse(`it is an SQLite database of another program (its tables: ${list(tables as string[])})`);
+  }
+  if (appId !== 0 && appId !== APPLICATION_ID) {
+    throw refuse(`it is an SQLite database of another program (application_id 0x${appId.toString(16)})`);
+  }
+  if (version > MIGRATIONS.length) {
+    throw refuse(`cache version ${version} is newer than this program's (${MIGRATIONS.length}): update svc-monitor`);
+  }
+  if (appId === 0 && access === 'read') throw new CacheError(`no cache at ${path} (the file is empty)`);
+  return version;
+}
+
+const list = (names: string[]) => (names.length > 5 ? `${names.slice(0, 5).join(', ')}, …` : names.join(', '));
+
+/** A writer does not add to damage: `PRAGMA quick_check` reads every page (about 1 s a GB) and must say ok. */
+function refuseDamaged(db: CacheDb, path: string): void {
+  const [first] = db.pragma('quick_check(1)', { simple: false }) as { quick_check: string }[];
+  const verdict = first?.quick_check ?? 'no answer';
+  if (verdict !== 'ok') throw new CacheError(damaged(path, `quick_check: ${verdict.split('\n')[0]}`));
+}
+
+/**
+ * A writer must be able to write: a write to the header, rolled back, fails as every later write would (a read-only
+ * file, a folder where the -wal and -shm cannot be made, a read-only mount), whoever the process runs as. Another
+ * process holding the write lock only shows that the file is in use; busy is not read-only.
+ */
+function refuseReadOnly(db: CacheDb): void {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return;
+    throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  try {
+    db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
   }
 }
 
 /** Brings the schema up to date; the check is repeated under the write lock, so two processes opening a new cache
  * at once migrate it once. */
-function migrate(db: CacheDb): void {
-  if (schemaVersion(db) === MIGRATIONS.length) return;
-  db.transaction(() => {
-    const version = schemaVersion(db);
-    for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-  }).immediate();
-}
-
-function schemaVersion(db: CacheDb): number {
-  const appId = db.pragma('application_id', { simple: true }) as number;
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (appId === 0) {
-    const tables = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number;
-    if (tables > 0 || version !== 0) throw new Error('it is an SQLite database of another program');
-  } else if (appId !== APPLICATION_ID) {
-    throw new Error(`it is an SQLite database of another program (application_id ${appId})`);
+function migrate(db: CacheDb, path: string, access: CacheAccess): void {
+  try {
+    db.transaction(() => {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+    }).immediate();
+  } catch (error) {
+    // a reader upgrades an older cache when it can; one it cannot write stays as it is
+    const reason = error instanceof Error ? error.message : String(error);
+    if (access === 'read') throw new CacheError(`${path} is an older cache that cannot be upgraded here: ${reason}`);
+    throw error;
   }
-  if (version > MIGRATIONS.length) {
-    throw new Error(`cache version ${version} is newer than this program's (${MIGRATIONS.length})`);
-  }
-  return version;
 }

@@ -56,7 +56,7 @@ export async function openSession(
   if (mode === 'offline') {
     if (!existsSync(connection.dbPath))
       throw usageError(`no cache at ${connection.dbPath}: run svc-monitor sync first, or pass --db`);
-    const cache = new Cache(openCache(connection.dbPath));
+    const cache = new Cache(openCache(connection.dbPath, 'read'));
     const status = new MonitorStatusStore({
       mode,
       host: null,

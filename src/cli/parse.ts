@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseDateOrInstant } from '../domain/city-time.js';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -25,4 +26,10 @@ export function parseInstant(value: string): number {
     throw new InvalidArgumentError('must be an ISO 8601 date or instant, e.g. 2026-07-01T00:00:00Z');
   }
   return ms;
+}
+
+/** `--since`/`--until` of export: checked here, so a bad value is a usage error that names the option only. */
+export function parseDateOrInstantArg(value: string): string {
+  if (!parseDateOrInstant(value)) throw new InvalidArgumentError('must be YYYY-MM-DD or an ISO 8601 instant');
+  return value;
 }

@@ -11,10 +11,12 @@ import { monitorCommand } from './commands/monitor.js';
 import { serverCommand } from './commands/server.js';
 import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function buildProgram(): Command {
+/** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
+export function buildProgram(typed: readonly string[] = []): Command {
   const program = new Command('svc-monitor')
     .description('a terminal monitor for weather-market traders, and the reference service it watches')
     .version(pkg.version)
@@ -22,11 +24,8 @@ export function buildProgram(): Command {
     .enablePositionalOptions()
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
-    // a mistyped `--secret=S` or `--api-key=K` comes back in commander's complaint: never with its value
-    // (up to the quote that closes commander's own quoting, whatever the value holds)
-    .configureOutput({
-      outputError: (text, write) => write(text.replace(/(--?[\w-]+)=[^\n]*(?=')|(--?[\w-]+)=\S+/g, '$1$2=…')),
-    });
+    // commander's complaints name the option and what it expects, never the value typed (a key in the wrong place)
+    .configureOutput({ outputError: (text, write) => write(withoutTypedValues(redactUsage(text), typed)) });
   monitorCommand(program);
   syncCommand(program);
   listenCommand(program);
@@ -46,7 +45,8 @@ function everyCommand(command: Command, visit: (command: Command) => void): void
 
 /** Runs the CLI; resolves to the exit code. Errors are one line on stderr (a stack only with --verbose). */
 export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const typed = typedValues(argv);
+  const program = buildProgram(typed);
   try {
     await program.parseAsync(argv);
     return EXIT.ok;
@@ -56,14 +56,23 @@ export async function run(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     const code = exitCodeOf(error);
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`svc-monitor: ${message}\n`);
-    if (argv.includes('--verbose') && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    const message = unresolvedHost(error) ?? (error instanceof Error ? error.message : String(error));
+    process.stderr.write(`svc-monitor: ${withoutTypedValues(message, typed)}\n`);
+    if (argv.includes('--verbose') && error instanceof Error && error.stack)
+      process.stderr.write(`${withoutTypedValues(error.stack, typed)}\n`);
     return code;
   }
 }
 
+/** A `--host` that names no address: say which option, not the name (it may be a key typed in the wrong place). */
+function unresolvedHost(error: unknown): string | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  if (e?.syscall !== 'getaddrinfo') return undefined;
+  return `--host: the address given cannot be resolved (${e.code}); expected an IP address or a host name`;
+}
+
 function exitCodeOf(error: unknown): number {
+  if (unresolvedHost(error)) return EXIT.usage;
   if (error instanceof CliError) return error.exitCode;
   if (error instanceof AuthRejected) return EXIT.authRejected;
   if (error instanceof ServiceUnreachable) return EXIT.unreachable;

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo } from 'react';
+import { FailureBoundary } from './components/failure-boundary.js';
 import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';
 import { DEFAULT_INTERVALS_MS } from './format/stream-health.js';
@@ -10,8 +11,19 @@ import type { MonitorAppProps } from './types.js';
 
 const systemNow = () => new Date();
 
-/** The monitor: the whole terminal UI over one cache. Renders with Ink's `render` or ink-testing-library. */
+/**
+ * The monitor: the whole terminal UI over one cache. Renders with Ink's `render` or ink-testing-library. A failure
+ * anywhere in it (a damaged cache page) ends it with one line (FailureBoundary).
+ */
 export function MonitorApp(props: MonitorAppProps) {
+  return (
+    <FailureBoundary file={props.cache.db.name}>
+      <Monitor {...props} />
+    </FailureBoundary>
+  );
+}
+
+function Monitor(props: MonitorAppProps) {
   const { cache, source, onRefresh, coalesceMs = 150, tickMs = 1000 } = props;
   const now = props.now ?? systemNow;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs), [cache, coalesceMs]);

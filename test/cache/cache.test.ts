@@ -447,10 +447,12 @@ describe('exportRows', () => {
       'insurance-picks',
       'edge-trades',
       'alerts',
+      'rejected-webhooks',
     ]);
     for (const name of EXPORT_NAMES) {
       const rows = cache.exportRows(name);
-      if (['webhook-events', 'insurance-picks', 'edge-trades'].includes(name)) expect(rows, name).toEqual([]);
+      if (['webhook-events', 'insurance-picks', 'edge-trades', 'rejected-webhooks'].includes(name))
+        expect(rows, name).toEqual([]);
       else expect(rows.length, name).toBeGreaterThan(0);
       for (const text of rows.slice(0, 50)) expect(() => JSON.parse(text)).not.toThrow();
     }

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { Cache } from '../../cache/cache.js';
-import { openCache } from '../../cache/open-cache.js';
+import { cacheFailure, openCache } from '../../cache/open-cache.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
+import { parseDateOrInstantArg } from '../parse.js';
 
 const FORMATS = ['json', 'ndjson', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -35,19 +36,27 @@ export function exportCommand(program: Command): void {
     .description('print cache contents')
     .argument(
       '<name>',
-      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts',
+      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts, rejected-webhooks',
     )
     .option('--format <f>', 'json, ndjson or csv', 'json')
     .option('--city <id>', 'only this city')
-    .option('--since <date>', 'lower bound (inclusive)')
-    .option('--until <date>', 'upper bound (inclusive)')
+    .option('--since <date>', 'lower bound (inclusive; YYYY-MM-DD or ISO instant)', parseDateOrInstantArg)
+    .option('--until <date>', 'upper bound (inclusive)', parseDateOrInstantArg)
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .action((name: string, flags: { format: string; city?: string; since?: string; until?: string; db?: string }) => {
       if (!(FORMATS as readonly string[]).includes(flags.format))
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
-      const cache = new Cache(openCache(resolveConnection({ db: flags.db }).dbPath));
+      // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
+      const path = resolveConnection({ db: flags.db }).dbPath;
+      const cache = new Cache(openCache(path, 'read'));
       try {
-        const rows = cache.exportRows(name, { cityId: flags.city, since: flags.since, until: flags.until });
+        let rows: string[];
+        try {
+          rows = cache.exportRows(name, { cityId: flags.city, since: flags.since, until: flags.until });
+        } catch (error) {
+          // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
+          throw cacheFailure(path, error);
+        }
         process.stdout.write(formatRows(rows, flags.format as Format));
       } finally {
         cache.db.close();

@@ -1,5 +1,6 @@
 import { useInput } from 'ink';
 import { type ReactNode, useCallback, useMemo, useRef } from 'react';
+import { useFailure } from '../state/failure-context.js';
 import { type KeyHandler, KeypressContext, type KeypressRegistry } from '../state/keypress-context.js';
 
 interface Entry {
@@ -28,9 +29,18 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     }),
     [],
   );
-  const dispatch = useCallback<Parameters<typeof useInput>[0]>((input, key) => {
-    for (const entry of entries.current) if (entry.handler.current(input, key)) return;
-  }, []);
+  const fail = useFailure();
+  // a handler that reads or writes the cache can fail (a damaged page): the app's boundary ends it with one line
+  const dispatch = useCallback<Parameters<typeof useInput>[0]>(
+    (input, key) => {
+      try {
+        for (const entry of entries.current) if (entry.handler.current(input, key)) return;
+      } catch (error) {
+        fail(error);
+      }
+    },
+    [fail],
+  );
   useInput(dispatch);
   return <KeypressContext.Provider value={registry}>{children}</KeypressContext.Provider>;
 }

@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react';
 import { LineView } from '../components/line-view.js';
 import { type AlertItem, alertSource, liveConditions } from '../format/alert-items.js';
 import { listMove } from '../format/list-keys.js';
+import { rejectedLines } from '../format/rejected-lines.js';
 import { allStreamHealth } from '../format/stream-health.js';
 import { cell, wrap } from '../format/text.js';
 import { utcStamp } from '../format/time.js';
@@ -15,7 +16,10 @@ import { useDeps, useUiActions } from '../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../theme.js';
 import { moveWindow } from './move-window.js';
 
-/** Pane 3: kills first and loud, then everything else that needs a look; `a` acknowledges. */
+/**
+ * Pane 3: kills first and loud, then rejected webhooks and everything else that needs a look; `a` acknowledges;
+ * Enter shows an alert in full (a rejected webhook with its reason and body, escaped).
+ */
 export function AlertsPane({ width, height }: { width: number; height: number }) {
   const { cache, now, intervals } = useDeps();
   const actions = useUiActions();
@@ -36,6 +40,16 @@ export function AlertsPane({ width, height }: { width: number; height: number })
   const counts = useMemo(() => cache.panes.alerts.counts(), [cache, alertsVersion]);
   const list = useKeysetWindow(source, Math.max(1, height - 1), `${alertsVersion}|${liveSignature}`);
 
+  // offline review may run on a cache this user cannot write: that is a notice, not the end of the monitor
+  const acknowledge = (id: number) => {
+    try {
+      cache.acknowledgeAlert(id, now().toISOString());
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;
+      actions.notice('not acknowledged: the cache is read-only here');
+    }
+  };
+
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
     if (move) return moveWindow(list, move);
@@ -44,11 +58,14 @@ export function AlertsPane({ width, height }: { width: number; height: number })
       if (!item) actions.notice('no alert selected');
       else if (!item.stored) actions.notice('a live condition clears itself once it is fixed');
       else if (item.stored.acknowledged_at) actions.notice('already acknowledged');
-      else cache.acknowledgeAlert(item.stored.id, now().toISOString());
+      else acknowledge(item.stored.id);
       return true;
     }
     if (key.return && item) {
-      actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines: alertDetail(item, width) });
+      const lines = alertDetail(item, width);
+      // a rejected webhook: the delivery as kept, its body escaped
+      if (item.stored) lines.push(...rejectedLines(cache.panes.alerts.rejectedDeliveries(item.stored), width));
+      actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines });
       return true;
     }
     return false;
