@@ -1,5 +1,5 @@
-import type { StreamState } from '../../cache/meta.js';
-import type { Tone } from '../theme.js';
+import type { StreamState } from '../cache/meta.js';
+import type { Tone } from '../tui/theme.js';
 
 /** The sync engine's default poll intervals (src/sync/streams.ts), so "stale" means "several polls missed". */
 export const DEFAULT_INTERVALS_MS: Readonly<Record<string, number>> = {

@@ -1,5 +1,5 @@
-import type { MarketUnit } from '../../contract/common.js';
-import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../domain/buckets.js';
+import type { MarketUnit } from '../contract/common.js';
+import { type Bucket, OPEN_HIGH, OPEN_LOW } from './buckets.js';
 
 /**
  * A venue's bucket label read back into whole-degree bounds: `63°F or below`, `64-65°F`, `30°C`, `82°F or

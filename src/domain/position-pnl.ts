@@ -1,7 +1,7 @@
-import type { InsurancePickView } from '../../cache/inbox.js';
-import type { QuoteBook } from '../../cache/market-reads.js';
-import type { OpenPositions } from '../../cache/position-reads.js';
-import type { InsuranceLeg } from '../../contract/events.js';
+import type { InsurancePickView } from '../cache/inbox.js';
+import type { QuoteBook } from '../cache/market-reads.js';
+import type { OpenPositions } from '../cache/position-reads.js';
+import type { InsuranceLeg } from '../contract/events.js';
 
 /** Where a current price came from: the mkta quotes of the cache (`m`), or the record's own mark (`r`). */
 export type PriceSource = 'm' | 'r';

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useMemo } from 'react';
+import { DEFAULT_INTERVALS_MS } from '../alerts/stream-health.js';
 import { FailureBoundary } from './components/failure-boundary.js';
 import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';
-import { DEFAULT_INTERVALS_MS } from './format/stream-health.js';
 import { useMonitorState } from './hooks/use-monitor-state.js';
 import { ChangeHub } from './state/change-hub.js';
 import { DepsContext, type MonitorDeps, UiActionsContext, UiStateContext } from './state/monitor-context.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BucketQuote } from '../../src/cache/market-reads.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
+import { parseBucketLabel } from '../../src/domain/bucket-label.js';
 import { bucketProbability } from '../../src/domain/buckets.js';
-import { parseBucketLabel } from '../../src/tui/format/bucket-label.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 

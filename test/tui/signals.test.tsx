@@ -7,7 +7,7 @@ import type { City } from '../../src/contract/cities.js';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
 import { addDays, instantAtLocal } from '../../src/domain/city-time.js';
-import { KIND_LABEL } from '../../src/tui/format/signal-row.js';
+import { KIND_LABEL } from '../../src/tui/panes/signals/signal-columns.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 

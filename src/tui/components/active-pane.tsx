@@ -1,10 +1,10 @@
 import type { City } from '../../contract/cities.js';
 import type { PaneId } from '../hooks/use-monitor-state.js';
-import { AlertsPane } from '../panes/alerts-pane.js';
-import { ForecastsPane } from '../panes/forecasts-pane.js';
-import { HistoryPane } from '../panes/history-pane.js';
-import { PositionsPane } from '../panes/positions-pane.js';
-import { SignalsPane } from '../panes/signals-pane.js';
+import { AlertsPane } from '../panes/alerts/alerts-pane.js';
+import { ForecastsPane } from '../panes/forecasts/forecasts-pane.js';
+import { HistoryPane } from '../panes/history/history-pane.js';
+import { PositionsPane } from '../panes/positions/positions-pane.js';
+import { SignalsPane } from '../panes/signals/signals-pane.js';
 
 /** Only the visible pane is mounted: hidden panes would re-query on every cache change for nobody. */
 export function ActivePane({

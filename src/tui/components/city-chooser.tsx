@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { City } from '../../contract/cities.js';
-import { marketUnitOf } from '../format/bucket-label.js';
-import { listMove } from '../format/list-keys.js';
+import { marketUnitOf } from '../../domain/bucket-label.js';
 import { cell } from '../format/text.js';
 import { localDayClock } from '../format/time.js';
 import { useKeypress } from '../hooks/use-keypress.js';
 import { clampScroll } from '../hooks/use-scroll-state.js';
+import { listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions, useUiState } from '../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../theme.js';

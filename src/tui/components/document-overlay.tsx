@@ -1,6 +1,6 @@
-import { listMove } from '../format/list-keys.js';
 import { useKeypress } from '../hooks/use-keypress.js';
 import { useScrollState } from '../hooks/use-scroll-state.js';
+import { listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions } from '../state/monitor-context.js';
 import { type Line, line, seg } from '../theme.js';

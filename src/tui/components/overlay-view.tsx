@@ -1,8 +1,8 @@
 import type { City } from '../../contract/cities.js';
-import { helpLines } from '../format/help-lines.js';
 import type { Overlay } from '../hooks/use-monitor-state.js';
 import { CityChooser } from './city-chooser.js';
 import { DocumentOverlay } from './document-overlay.js';
+import { helpLines } from './help-overlay.js';
 
 /** The modal in front of the pane. */
 export function OverlayView({

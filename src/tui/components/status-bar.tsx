@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
+import { allStreamHealth, HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../../alerts/stream-health.js';
 import type { City } from '../../contract/cities.js';
-import { allStreamHealth, HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/stream-health.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
 import { useCacheVersion } from '../hooks/use-cache-version.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';

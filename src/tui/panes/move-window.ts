@@ -1,5 +1,5 @@
-import type { ListMove } from '../format/list-keys.js';
 import type { KeysetWindow } from '../hooks/use-keyset-window.js';
+import type { ListMove } from '../keys.js';
 
 /** Applies a movement key to a keyset window; always consumes the key. */
 export function moveWindow<Row>(list: KeysetWindow<Row>, move: ListMove): true {

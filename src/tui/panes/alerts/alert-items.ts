@@ -1,11 +1,11 @@
-import type { AlertSegment } from '../../cache/alert-reads.js';
-import type { Cache } from '../../cache/cache.js';
-import type { AlertRow } from '../../cache/meta.js';
-import type { KeysetSource } from '../hooks/use-keyset-window.js';
-import type { Tone } from '../theme.js';
-import type { MonitorStatus } from '../types.js';
-import { HEALTH_WORD, STREAM_SHORT, type StreamHealth } from './stream-health.js';
-import { age } from './time.js';
+import { HEALTH_WORD, STREAM_SHORT, type StreamHealth } from '../../../alerts/stream-health.js';
+import type { AlertSegment } from '../../../cache/alert-reads.js';
+import type { Cache } from '../../../cache/cache.js';
+import type { AlertRow } from '../../../cache/meta.js';
+import { age } from '../../format/time.js';
+import type { KeysetSource } from '../../hooks/use-keyset-window.js';
+import type { Tone } from '../../theme.js';
+import type { MonitorStatus } from '../../types.js';
 
 /** A row of the Alerts pane: a stored alert (acknowledgeable) or a live condition (clears itself). */
 export interface AlertItem {

@@ -1,20 +1,20 @@
 import { useMemo, useRef } from 'react';
-import { LineView } from '../components/line-view.js';
-import { type AlertItem, alertSource, liveConditions } from '../format/alert-items.js';
-import { listMove } from '../format/list-keys.js';
-import { rejectedLines } from '../format/rejected-lines.js';
-import { allStreamHealth } from '../format/stream-health.js';
-import { cell, wrap } from '../format/text.js';
-import { utcStamp } from '../format/time.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
-import { useKeypress } from '../hooks/use-keypress.js';
-import { useKeysetWindow } from '../hooks/use-keyset-window.js';
-import { useMonitorStatus } from '../hooks/use-monitor-status.js';
-import { useNow } from '../hooks/use-now.js';
-import { PRIORITY } from '../state/keypress-context.js';
-import { useDeps, useUiActions } from '../state/monitor-context.js';
-import { type Line, line, seg, selectLine } from '../theme.js';
-import { moveWindow } from './move-window.js';
+import { allStreamHealth } from '../../../alerts/stream-health.js';
+import { LineView } from '../../components/line-view.js';
+import { rejectedLines } from '../../format/rejected-lines.js';
+import { cell, wrap } from '../../format/text.js';
+import { utcStamp } from '../../format/time.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
+import { useNow } from '../../hooks/use-now.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useDeps, useUiActions } from '../../state/monitor-context.js';
+import { type Line, line, seg, selectLine } from '../../theme.js';
+import { moveWindow } from '../move-window.js';
+import { type AlertItem, alertSource, liveConditions } from './alert-items.js';
 
 /**
  * Pane 3: kills first and loud, then rejected webhooks and everything else that needs a look; `a` acknowledges;

@@ -1,16 +1,16 @@
-import type { BucketQuote, MetarPoint } from '../../cache/market-reads.js';
-import type { CurrentRow, ForecastRow } from '../../cache/reads.js';
-import type { City } from '../../contract/cities.js';
-import type { MarketUnit } from '../../contract/common.js';
-import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
-import { bucketProbability, marketBuckets } from '../../domain/buckets.js';
-import { localHour } from '../../domain/city-time.js';
-import { type Line, line, seg } from '../theme.js';
-import { parseBucketLabel } from './bucket-label.js';
-import { bar, hourlyChart } from './charts.js';
-import { convert, percent, price, temp, tempDelta } from './numbers.js';
-import { cell, wrap } from './text.js';
-import { localDayClock, utcStamp } from './time.js';
+import type { BucketQuote, MetarPoint } from '../../../cache/market-reads.js';
+import type { CurrentRow, ForecastRow } from '../../../cache/reads.js';
+import type { City } from '../../../contract/cities.js';
+import type { MarketUnit } from '../../../contract/common.js';
+import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
+import { parseBucketLabel } from '../../../domain/bucket-label.js';
+import { bucketProbability, marketBuckets } from '../../../domain/buckets.js';
+import { localHour } from '../../../domain/city-time.js';
+import { bar, hourlyChart } from '../../format/charts.js';
+import { convert, percent, price, temp, tempDelta } from '../../format/numbers.js';
+import { cell, wrap } from '../../format/text.js';
+import { localDayClock, utcStamp } from '../../format/time.js';
+import { type Line, line, seg } from '../../theme.js';
 
 export interface ForecastView {
   city: City;

@@ -1,7 +1,16 @@
 import { useMemo } from 'react';
-import type { City } from '../../contract/cities.js';
-import { LineView } from '../components/line-view.js';
-import { marketUnitOf } from '../format/bucket-label.js';
+import type { City } from '../../../contract/cities.js';
+import { marketUnitOf } from '../../../domain/bucket-label.js';
+import { LineView } from '../../components/line-view.js';
+import { cityToday } from '../../format/time.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { useNow } from '../../hooks/use-now.js';
+import { useScrollState } from '../../hooks/use-scroll-state.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useDeps, useUiState } from '../../state/monitor-context.js';
+import { fitLine, type Line, line, seg } from '../../theme.js';
 import {
   bucketLines,
   currentLines,
@@ -11,16 +20,7 @@ import {
   hourlyLines,
   modelRangeLines,
   primaryLines,
-} from '../format/forecast-sections.js';
-import { listMove } from '../format/list-keys.js';
-import { cityToday } from '../format/time.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
-import { useKeypress } from '../hooks/use-keypress.js';
-import { useNow } from '../hooks/use-now.js';
-import { useScrollState } from '../hooks/use-scroll-state.js';
-import { PRIORITY } from '../state/keypress-context.js';
-import { useDeps, useUiState } from '../state/monitor-context.js';
-import { fitLine, type Line, line, seg } from '../theme.js';
+} from './forecast-sections.js';
 
 const FORECAST_TABLES = [
   'forecasts',

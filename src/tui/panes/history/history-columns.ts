@@ -1,6 +1,6 @@
-import type { BrowseTable } from '../../cache/history-reads.js';
-import { price as priceOf, signedUsd } from './numbers.js';
-import { cell } from './text.js';
+import type { BrowseTable } from '../../../cache/history-reads.js';
+import { price as priceOf, signedUsd } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import type { BrowseFilter } from '../../cache/history-reads.js';
-import { parseDateOrInstant } from '../../domain/city-time.js';
+import type { BrowseFilter } from '../../../cache/history-reads.js';
+import { parseDateOrInstant } from '../../../domain/city-time.js';
 
 /**
  * Reads what was typed after `/`: a city id and a date or a range (`2026-11-01..2026-11-20`, `2026-11-01..`,

@@ -1,19 +1,19 @@
 import { useMemo, useState } from 'react';
-import { BROWSE_TABLES, type BrowseKey, type BrowseRow, type BrowseTable } from '../../cache/history-reads.js';
-import type { City } from '../../contract/cities.js';
-import { LineView } from '../components/line-view.js';
-import { TextInput } from '../components/text-input.js';
-import { historyHeader, historyRow } from '../format/history-columns.js';
-import { describeFilter, filterText, parseHistoryFilter } from '../format/history-filter.js';
-import { summaryLines } from '../format/history-summary-lines.js';
-import { listMove } from '../format/list-keys.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
-import { useKeypress } from '../hooks/use-keypress.js';
-import { type KeysetSource, useKeysetWindow } from '../hooks/use-keyset-window.js';
-import { PRIORITY } from '../state/keypress-context.js';
-import { useDeps, useUiActions, useUiState } from '../state/monitor-context.js';
-import { type Line, line, seg, selectLine } from '../theme.js';
-import { moveWindow } from './move-window.js';
+import { BROWSE_TABLES, type BrowseKey, type BrowseRow, type BrowseTable } from '../../../cache/history-reads.js';
+import type { City } from '../../../contract/cities.js';
+import { LineView } from '../../components/line-view.js';
+import { TextInput } from '../../components/text-input.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { type KeysetSource, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
+import { type Line, line, seg, selectLine } from '../../theme.js';
+import { moveWindow } from '../move-window.js';
+import { historyHeader, historyRow } from './history-columns.js';
+import { describeFilter, filterText, parseHistoryFilter } from './history-filter.js';
+import { summaryLines } from './history-summary-lines.js';
 
 /** The change event name of a browsable table. */
 const eventOf = (table: BrowseTable) => (table.includes('_') ? `historical/${table}` : table);

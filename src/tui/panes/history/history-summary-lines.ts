@@ -1,7 +1,7 @@
-import type { HistorySummary } from '../../cache/history-summary.js';
-import { type Line, line, seg, type Tone } from '../theme.js';
-import { percent, signedUsd, usd } from './numbers.js';
-import { cell } from './text.js';
+import type { HistorySummary } from '../../../cache/history-summary.js';
+import { percent, signedUsd, usd } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
+import { type Line, line, seg, type Tone } from '../../theme.js';
 
 const tone = (n: number): Tone | undefined => (n > 0 ? 'good' : n < 0 ? 'bad' : undefined);
 

@@ -1,7 +1,7 @@
-import { type Line, line, seg, type Tone } from '../theme.js';
-import { price, signedUsd, usd } from './numbers.js';
-import { familyTotals, type Mark, type PricedPick, type PricedPositions } from './position-pricing.js';
-import { cell } from './text.js';
+import { familyTotals, type Mark, type PricedPick, type PricedPositions } from '../../../domain/position-pnl.js';
+import { price, signedUsd, usd } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
+import { type Line, line, seg, type Tone } from '../../theme.js';
 
 /** A line of the Positions pane and, for a position, what Enter shows. */
 export interface PositionLine {

@@ -1,17 +1,17 @@
 import { useMemo } from 'react';
-import type { QuoteBook } from '../../cache/market-reads.js';
-import type { City } from '../../contract/cities.js';
-import { addDays, localDate } from '../../domain/city-time.js';
-import { LineView } from '../components/line-view.js';
-import { listMove } from '../format/list-keys.js';
-import { positionLines } from '../format/position-lines.js';
-import { pricePositions } from '../format/position-pricing.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
-import { useKeypress } from '../hooks/use-keypress.js';
-import { clampScroll, useScrollState } from '../hooks/use-scroll-state.js';
-import { PRIORITY } from '../state/keypress-context.js';
-import { useDeps, useUiActions } from '../state/monitor-context.js';
-import { line, seg, selectLine } from '../theme.js';
+import type { QuoteBook } from '../../../cache/market-reads.js';
+import type { City } from '../../../contract/cities.js';
+import { addDays, localDate } from '../../../domain/city-time.js';
+import { pricePositions } from '../../../domain/position-pnl.js';
+import { LineView } from '../../components/line-view.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { clampScroll, useScrollState } from '../../hooks/use-scroll-state.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useDeps, useUiActions } from '../../state/monitor-context.js';
+import { line, seg, selectLine } from '../../theme.js';
+import { positionLines } from './position-lines.js';
 
 const POSITION_TABLES = [
   'no24',

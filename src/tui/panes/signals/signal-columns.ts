@@ -1,8 +1,8 @@
-import type { Signal, SignalKind } from '../../cache/feed-sources.js';
-import { type Line, seg, type Tone } from '../theme.js';
-import { price, usd } from './numbers.js';
-import { cell } from './text.js';
-import { localClock, utcStamp } from './time.js';
+import type { Signal, SignalKind } from '../../../cache/feed-sources.js';
+import { price, usd } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
+import { localClock, utcStamp } from '../../format/time.js';
+import { type Line, seg, type Tone } from '../../theme.js';
 
 /** The kind as the trader reads it; a kill is marked in text, never by colour alone. */
 export const KIND_LABEL: Record<SignalKind, string> = {

@@ -1,11 +1,11 @@
-import type { SignalPayload } from '../../cache/feed-reads.js';
-import type { Signal } from '../../cache/feed-sources.js';
-import type { InsuranceEvent } from '../../contract/events.js';
-import { type Line, line, seg } from '../theme.js';
-import { price, usd } from './numbers.js';
-import { KIND_LABEL } from './signal-row.js';
-import { wrap } from './text.js';
-import { localDayClock, offsetLabel, utcStamp } from './time.js';
+import type { SignalPayload } from '../../../cache/feed-reads.js';
+import type { Signal } from '../../../cache/feed-sources.js';
+import type { InsuranceEvent } from '../../../contract/events.js';
+import { price, usd } from '../../format/numbers.js';
+import { wrap } from '../../format/text.js';
+import { localDayClock, offsetLabel, utcStamp } from '../../format/time.js';
+import { type Line, line, seg } from '../../theme.js';
+import { KIND_LABEL } from './signal-columns.js';
 
 /** The full story of one signal: when, where, the legs, the reasoning, and what arrived, byte for byte. */
 export function signalDetail(s: Signal, payloads: SignalPayload[], width: number): Line[] {

@@ -1,16 +1,16 @@
 import { useMemo } from 'react';
-import type { FeedKey, Signal } from '../../cache/feed-sources.js';
-import { LineView } from '../components/line-view.js';
-import { listMove } from '../format/list-keys.js';
-import { signalDetail } from '../format/signal-detail.js';
-import { signalColumns, signalHeader, signalLine } from '../format/signal-row.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
-import { useKeypress } from '../hooks/use-keypress.js';
-import { type KeysetSource, useKeysetWindow } from '../hooks/use-keyset-window.js';
-import { PRIORITY } from '../state/keypress-context.js';
-import { useDeps, useUiActions } from '../state/monitor-context.js';
-import { type Line, line, seg, selectLine } from '../theme.js';
-import { moveWindow } from './move-window.js';
+import type { FeedKey, Signal } from '../../../cache/feed-sources.js';
+import { LineView } from '../../components/line-view.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { type KeysetSource, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useDeps, useUiActions } from '../../state/monitor-context.js';
+import { type Line, line, seg, selectLine } from '../../theme.js';
+import { moveWindow } from '../move-window.js';
+import { signalColumns, signalHeader, signalLine } from './signal-columns.js';
+import { signalDetail } from './signal-detail.js';
 
 const FEED_TABLES = [
   'insurance-picks',
