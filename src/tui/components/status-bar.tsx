@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
-import { allStreamHealth, HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../../alerts/stream-health.js';
+import { allStreamHealth } from '../../alerts/stream-health.js';
 import type { City } from '../../contract/cities.js';
+import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
 import { useCacheVersion } from '../hooks/use-cache-version.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';

@@ -1,7 +1,8 @@
-import { HEALTH_WORD, STREAM_SHORT, type StreamHealth } from '../../../alerts/stream-health.js';
+import type { StreamHealth } from '../../../alerts/stream-health.js';
 import type { AlertSegment } from '../../../cache/alert-reads.js';
 import type { Cache } from '../../../cache/cache.js';
 import type { AlertRow } from '../../../cache/meta.js';
+import { HEALTH_WORD, STREAM_SHORT } from '../../format/health-marks.js';
 import { age } from '../../format/time.js';
 import type { KeysetSource } from '../../hooks/use-keyset-window.js';
 import type { Tone } from '../../theme.js';
