@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { City } from '../../contract/cities.js';
-import { marketUnitOf } from '../../domain/bucket-label.js';
+import { marketUnitOf } from '../../domain/units.js';
 import { cell } from '../format/text.js';
 import { localDayClock } from '../format/time.js';
 import { useKeypress } from '../hooks/use-keypress.js';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { City } from '../../../contract/cities.js';
-import { marketUnitOf } from '../../../domain/bucket-label.js';
+import { marketUnitOf } from '../../../domain/units.js';
 import { LineView } from '../../components/line-view.js';
 import { cityToday } from '../../format/time.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';

@@ -1,3 +1,4 @@
+import type { EdgeTradeView, InsurancePickView } from '../../../cache/index.js';
 import { familyTotals, type Mark, type PricedPick, type PricedPositions } from '../../../domain/position-pnl.js';
 import { price, signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
@@ -34,7 +35,7 @@ const columns = (desc: number): PositionLine => ({
 });
 const none = (what: string): PositionLine => ({ line: line(seg(`  none ${what}`, 'muted')), detail: null });
 
-function pickLines(p: PricedPick, indent: string, desc: number): PositionLine[] {
+function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: number): PositionLine[] {
   const kind = p.pick.trade_kind === 'addon' ? 'addon' : 'pick';
   const head = `${indent}${kind} ${p.pick.pick_id.slice(0, 8)} ${p.pick.city_id} ${p.pick.market_date}`;
   const out: PositionLine[] = [
@@ -57,7 +58,7 @@ function pickLines(p: PricedPick, indent: string, desc: number): PositionLine[] 
 }
 
 /** The Positions pane as lines: each family's open positions, then the totals by family. */
-export function positionLines(p: PricedPositions, width: number): PositionLine[] {
+export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeView>, width: number): PositionLine[] {
   // the description takes what the figures (entry, now, stake, P&L: 34 columns) leave
   const desc = Math.max(30, Math.min(70, width - 38));
   const out: PositionLine[] = [heading('STRATEGY RECORDS (open)'), columns(desc)];
