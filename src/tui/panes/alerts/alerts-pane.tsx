@@ -1,4 +1,5 @@
 import { useMemo, useRef } from 'react';
+import { liveConditions } from '../../../alerts/live-conditions.js';
 import { allStreamHealth } from '../../../alerts/stream-health.js';
 import { LineView } from '../../components/line-view.js';
 import { cell, wrap } from '../../format/text.js';
@@ -13,7 +14,7 @@ import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../../theme.js';
 import { moveWindow } from '../move-window.js';
-import { type AlertItem, alertSource, liveConditions } from './alert-items.js';
+import { type AlertItem, alertSource, liveItems } from './alert-items.js';
 
 /** Pane 3: kills first and loud, then everything else that needs a look; `a` acknowledges. */
 export function AlertsPane({ width, height }: { width: number; height: number }) {
@@ -25,7 +26,7 @@ export function AlertsPane({ width, height }: { width: number; height: number })
   const streamsVersion = useCacheVersion('streams');
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
   const states = useMemo(() => cache.streamStates(), [cache, streamsVersion]);
-  const live = liveConditions(status, allStreamHealth(states, nowMs, intervals));
+  const live = liveItems(liveConditions(status, allStreamHealth(states, nowMs, intervals)));
   // the source stays the same object (a new one would send the window back to the top); it reads the latest
   // conditions through a ref, and their text joins the version so a change re-reads the window
   const liveRef = useRef(live);
