@@ -1,17 +1,13 @@
-import { useMemo } from 'react';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
+import { useAlertCounts } from '../hooks/use-alert-counts.js';
 import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
-import { useDeps, useUiState } from '../state/monitor-context.js';
+import { useUiState } from '../state/monitor-context.js';
 import { type Line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 
 /** Panes by number, the current one bracketed; the unacknowledged alert count is always here. */
 export function TabBar({ width }: { width: number }) {
-  const { cache } = useDeps();
   const { pane } = useUiState();
-  const version = useCacheVersion('alerts');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const counts = useMemo(() => cache.panes.alerts.counts(), [cache, version]);
+  const counts = useAlertCounts();
   const compact = width < 80;
   const l: Line = [];
   PANES.forEach((id, i) => {

@@ -1,14 +1,15 @@
 import { useMemo, useRef } from 'react';
 import { liveConditions } from '../../../alerts/live-conditions.js';
-import { allStreamHealth } from '../../../alerts/stream-health.js';
 import { LineView } from '../../components/line-view.js';
 import { cell, wrap } from '../../format/text.js';
 import { utcStamp } from '../../format/time.js';
+import { useAlertCounts } from '../../hooks/use-alert-counts.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
+import { useStreamHealth } from '../../hooks/use-stream-health.js';
 import { listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
@@ -18,23 +19,19 @@ import { type AlertItem, alertSource, liveItems } from './alert-items.js';
 
 /** Pane 3: kills first and loud, then everything else that needs a look; `a` acknowledges. */
 export function AlertsPane({ width, height }: { width: number; height: number }) {
-  const { cache, now, intervals } = useDeps();
+  const { cache, now } = useDeps();
   const actions = useUiActions();
   const status = useMonitorStatus();
   const nowMs = useNow();
-  const alertsVersion = useCacheVersion('alerts');
-  const streamsVersion = useCacheVersion('streams');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const states = useMemo(() => cache.streamStates(), [cache, streamsVersion]);
-  const live = liveItems(liveConditions(status, allStreamHealth(states, nowMs, intervals)));
+  const alertsVersion = useCacheVersion(['alerts']);
+  const live = liveItems(liveConditions(status, useStreamHealth(nowMs)));
   // the source stays the same object (a new one would send the window back to the top); it reads the latest
   // conditions through a ref, and their text joins the version so a change re-reads the window
   const liveRef = useRef(live);
   liveRef.current = live;
   const source = useMemo(() => alertSource(cache, () => liveRef.current), [cache]);
   const liveSignature = [...live.connection, ...live.sync].map((c) => `${c.marker}${c.message}`).join('|');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const counts = useMemo(() => cache.panes.alerts.counts(), [cache, alertsVersion]);
+  const counts = useAlertCounts();
   const list = useKeysetWindow(source, Math.max(1, height - 1), `${alertsVersion}|${liveSignature}`);
 
   useKeypress(PRIORITY.pane, (input, key) => {

@@ -8,6 +8,7 @@ import { useKeypress } from '../../hooks/use-keypress.js';
 import { useNow } from '../../hooks/use-now.js';
 import { useScrollState } from '../../hooks/use-scroll-state.js';
 import { listMove } from '../../keys.js';
+import type { CacheTopic } from '../../state/cache-topics.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiState } from '../../state/monitor-context.js';
 import { fitLine, type Line, line, seg } from '../../theme.js';
@@ -22,7 +23,7 @@ import {
   primaryLines,
 } from './forecast-sections.js';
 
-const FORECAST_TABLES = [
+const FORECAST_TOPICS: readonly CacheTopic[] = [
   'forecasts',
   'current',
   'historical/mkta_buckets_history',
@@ -36,7 +37,7 @@ const TWO_COLUMNS = 110;
 export function ForecastsPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
   const { cache, now } = useDeps();
   const { city: chosen, otherUnit } = useUiState();
-  const version = useCacheVersion(...FORECAST_TABLES);
+  const version = useCacheVersion(FORECAST_TOPICS);
   const [scroll, scrollActions] = useScrollState();
   // the local clock and the chart's now mark move once a minute, not with every tick of the status bar
   const minute = Math.floor(useNow() / 60_000);

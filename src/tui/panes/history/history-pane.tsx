@@ -7,6 +7,7 @@ import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { type KeysetSource, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { listMove } from '../../keys.js';
+import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../../theme.js';
@@ -15,8 +16,14 @@ import { historyHeader, historyRow } from './history-columns.js';
 import { describeFilter, filterText, parseHistoryFilter } from './history-filter.js';
 import { summaryLines } from './history-summary-lines.js';
 
-/** The change event name of a browsable table. */
-const eventOf = (table: BrowseTable) => (table.includes('_') ? `historical/${table}` : table);
+/** What the summaries are computed from. */
+const SUMMARY_TOPICS: readonly CacheTopic[] = [
+  'no24',
+  'yescore',
+  'svc-max-picks',
+  'fusion-locks',
+  'historical/forecast_accuracy_daily',
+];
 
 /** Pane 5: any cached table, filtered by city and dates, a window at a time; `s` for the summaries. */
 export function HistoryPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
@@ -26,14 +33,8 @@ export function HistoryPane({ width, height, cities }: { width: number; height: 
   const [summary, setSummary] = useState(false);
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const version = useCacheVersion(eventOf(table));
-  const summaryVersion = useCacheVersion(
-    'no24',
-    'yescore',
-    'svc-max-picks',
-    'fusion-locks',
-    'historical/forecast_accuracy_daily',
-  );
+  const version = useCacheVersion([topicOf(table)]);
+  const summaryVersion = useCacheVersion(SUMMARY_TOPICS);
 
   const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(
     () => ({

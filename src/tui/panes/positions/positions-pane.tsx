@@ -1,19 +1,20 @@
-import { useMemo } from 'react';
-import type { QuoteBook } from '../../../cache/market-reads.js';
+import { useCallback } from 'react';
+import type { Cache, QuoteBook } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { addDays, localDate } from '../../../domain/city-time.js';
 import { pricePositions } from '../../../domain/position-pnl.js';
 import { LineView } from '../../components/line-view.js';
-import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { clampScroll, useScrollState } from '../../hooks/use-scroll-state.js';
 import { listMove } from '../../keys.js';
+import type { CacheTopic } from '../../state/cache-topics.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { line, seg, selectLine } from '../../theme.js';
 import { positionLines } from './position-lines.js';
 
-const POSITION_TABLES = [
+const POSITION_TOPICS: readonly CacheTopic[] = [
   'no24',
   'yescore',
   'svc-max-picks',
@@ -25,33 +26,35 @@ const POSITION_TABLES = [
 
 /** Pane 2: what is open now, marked to market, and the totals by family. */
 export function PositionsPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
-  const { cache, now } = useDeps();
+  const { now } = useDeps();
   const actions = useUiActions();
-  const version = useCacheVersion(...POSITION_TABLES);
   const [scroll, scrollActions] = useScrollState();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const lines = useMemo(() => {
-    // a market is live until its city's day is over: yesterday in UTC covers every zone
-    const since = addDays(now().toISOString().slice(0, 10), -1);
-    const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
-    const nowMs = now().getTime();
-    const read = cache.panes.positions.open(since);
-    const open = {
-      ...read,
-      picks: read.picks.filter((p) => p.market_date >= localDate(nowMs, zones.get(p.city_id) ?? 'UTC')),
-    };
-    const books = new Map<string, QuoteBook>();
-    const quotes = (cityId: string) => {
-      let book = books.get(cityId);
-      if (!book) {
-        book = cache.panes.market.quotes(cityId);
-        books.set(cityId, book);
-      }
-      return book;
-    };
-    return positionLines(pricePositions(open, quotes), width);
-  }, [cache, cities, now, width, version]);
+  const read = useCallback(
+    (cache: Cache) => {
+      // a market is live until its city's day is over: yesterday in UTC covers every zone
+      const since = addDays(now().toISOString().slice(0, 10), -1);
+      const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
+      const nowMs = now().getTime();
+      const read = cache.panes.positions.open(since);
+      const open = {
+        ...read,
+        picks: read.picks.filter((p) => p.market_date >= localDate(nowMs, zones.get(p.city_id) ?? 'UTC')),
+      };
+      const books = new Map<string, QuoteBook>();
+      const quotes = (cityId: string) => {
+        let book = books.get(cityId);
+        if (!book) {
+          book = cache.panes.market.quotes(cityId);
+          books.set(cityId, book);
+        }
+        return book;
+      };
+      return positionLines(pricePositions(open, quotes), width);
+    },
+    [cities, now, width],
+  );
+  const lines = useCacheQuery(POSITION_TOPICS, read);
 
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);

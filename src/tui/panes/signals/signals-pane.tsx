@@ -5,6 +5,7 @@ import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { type KeysetSource, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { listMove } from '../../keys.js';
+import type { CacheTopic } from '../../state/cache-topics.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../../theme.js';
@@ -12,7 +13,7 @@ import { moveWindow } from '../move-window.js';
 import { signalColumns, signalHeader, signalLine } from './signal-columns.js';
 import { signalDetail } from './signal-detail.js';
 
-const FEED_TABLES = [
+const FEED_TOPICS: readonly CacheTopic[] = [
   'insurance-picks',
   'edge-trades',
   'webhook-events',
@@ -27,7 +28,7 @@ const FEED_TABLES = [
 export function SignalsPane({ width, height }: { width: number; height: number }) {
   const { cache } = useDeps();
   const actions = useUiActions();
-  const version = useCacheVersion(...FEED_TABLES);
+  const version = useCacheVersion(FEED_TOPICS);
   const source = useMemo<KeysetSource<Signal, FeedKey>>(
     () => ({
       older: (after, limit) => cache.panes.feed.older(after, limit),
