@@ -1,5 +1,6 @@
 import { useAlertCounts } from '../hooks/use-alert-counts.js';
 import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
+import { hintOf, KEYS } from '../keys.js';
 import { useUiState } from '../state/monitor-context.js';
 import { type Line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
@@ -20,6 +21,6 @@ export function TabBar({ width }: { width: number }) {
     l.push(seg(' '));
   });
   if (counts.kills > 0) l.push(seg(compact ? '!!KILL ' : `!! KILL x${counts.kills} `, 'alarm', true));
-  if (!compact) l.push(seg('  ? help  q quit', 'muted'));
+  if (!compact) l.push(seg(`  ${hintOf(KEYS.everywhere.help)}  ${hintOf(KEYS.everywhere.quit)}`, 'muted'));
   return <LineText line={l} width={width} />;
 }
