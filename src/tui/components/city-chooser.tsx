@@ -4,7 +4,7 @@ import { marketUnitOf } from '../../domain/units.js';
 import { cell } from '../format/text.js';
 import { localDayClock } from '../format/time.js';
 import { useKeypress } from '../hooks/use-keypress.js';
-import { clampScroll } from '../hooks/use-scroll-state.js';
+import { clampScroll, scrollStep } from '../hooks/use-scroll-state.js';
 import { hintOf, KEYS, listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions, useUiState } from '../state/monitor-context.js';
@@ -49,9 +49,8 @@ export function CityChooser({
       return true;
     }
     const move = listMove(input, key);
-    const by =
-      move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? listHeight : move === 'pageUp' ? -listHeight : 0;
-    if (move === 'home') setCursor(0);
+    const by = move ? scrollStep(move, listHeight) : 0;
+    if (by === null) setCursor(0);
     else if (by !== 0) setCursor((c) => Math.max(0, Math.min(cities.length - 1, c + by)));
     return true;
   });

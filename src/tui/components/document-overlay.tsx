@@ -1,5 +1,5 @@
 import { useKeypress } from '../hooks/use-keypress.js';
-import { useScrollState } from '../hooks/use-scroll-state.js';
+import { scrollStep, useScrollState } from '../hooks/use-scroll-state.js';
 import { hintOf, KEYS, type KeyBinding, listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions } from '../state/monitor-context.js';
@@ -37,9 +37,8 @@ export function DocumentOverlay({
     }
     if (KEYS.everywhere.quit.match(input, key) && !key.ctrl) return false;
     const move = listMove(input, key);
-    const by =
-      move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? bodyHeight : move === 'pageUp' ? -bodyHeight : 0;
-    if (move === 'home') scrollActions.home();
+    const by = move ? scrollStep(move, bodyHeight) : 0;
+    if (by === null) scrollActions.home();
     else if (by !== 0) scrollActions.move(by, maxOffset + 1, 1);
     return true;
   });
