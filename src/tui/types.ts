@@ -1,5 +1,3 @@
-import type { Cache } from '../cache/cache.js';
-
 /** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
 export interface MonitorStatus {
   mode: 'live' | 'demo' | 'offline';
@@ -61,3 +59,4 @@ export interface MonitorAppProps {
   /** How often the clock ticks (default 1000 ms). */
   tickMs?: number;
 }
+import type { Cache } from '../cache/index.js';

@@ -1,7 +1,5 @@
 import type { LiveCondition } from '../../../alerts/live-conditions.js';
-import type { AlertSegment } from '../../../cache/alert-reads.js';
-import type { Cache } from '../../../cache/cache.js';
-import type { AlertRow } from '../../../cache/meta.js';
+import type { AlertRow, AlertSegment, Cache } from '../../../cache/index.js';
 import { HEALTH_WORD, STREAM_SHORT } from '../../format/health-marks.js';
 import { age } from '../../format/time.js';
 import type { KeysetSource } from '../../hooks/use-keyset-window.js';

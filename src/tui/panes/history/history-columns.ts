@@ -1,4 +1,4 @@
-import type { BrowseTable } from '../../../cache/history-reads.js';
+import type { BrowseTable } from '../../../cache/index.js';
 import { rowCells, type Column as TableColumn, titleCells } from '../../format/columns.js';
 import { price as priceOf, signedUsd } from '../../format/numbers.js';
 

@@ -1,4 +1,4 @@
-import type { Signal, SignalKind } from '../../../cache/feed-sources.js';
+import type { Signal, SignalKind } from '../../../cache/index.js';
 import { cellOf, type Column as TableColumn, titleCells } from '../../format/columns.js';
 import { price, usd } from '../../format/numbers.js';
 import { localClock, utcStamp } from '../../format/time.js';

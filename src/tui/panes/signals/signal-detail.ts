@@ -1,5 +1,4 @@
-import type { SignalPayload } from '../../../cache/feed-reads.js';
-import type { Signal } from '../../../cache/feed-sources.js';
+import type { Signal, SignalPayload } from '../../../cache/index.js';
 import type { InsuranceEvent } from '../../../contract/events.js';
 import { prettyJson } from '../../format/json-lines.js';
 import { price, usd } from '../../format/numbers.js';
