@@ -1,3 +1,5 @@
+import type { Cache } from '../cache/index.js';
+
 /** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
 export interface MonitorStatus {
   mode: 'live' | 'demo' | 'offline';
@@ -59,4 +61,3 @@ export interface MonitorAppProps {
   /** How often the clock ticks (default 1000 ms). */
   tickMs?: number;
 }
-import type { Cache } from '../cache/index.js';
