@@ -50,7 +50,7 @@ const EVERYWHERE = {
 // a pair moving opposite ways shares one help row, written on the first of the two
 const LISTS = {
   down: { label: '↓', hint: 'move', help: ['↑ ↓  j k', 'move'], match: (input, key) => key.downArrow || input === 'j' },
-  up: { label: '↑', hint: 'move', match: (input, key) => key.upArrow || input === 'k' },
+  up: { label: '↑', match: (input, key) => key.upArrow || input === 'k' },
   pageDown: {
     label: 'PgDn',
     help: ['PgUp PgDn  Space', 'a page up / down'],
@@ -87,7 +87,7 @@ const HISTORY = {
     help: ['← →  [ ]', 'previous / next table'],
     match: (input, key) => key.rightArrow || input === ']',
   },
-  previousTable: { label: '←', hint: 'table', match: (input, key) => key.leftArrow || input === '[' },
+  previousTable: { label: '←', match: (input, key) => key.leftArrow || input === '[' },
   filter: {
     label: '/',
     hint: 'filter',
