@@ -1,28 +1,7 @@
-import type { StreamState } from '../cache/meta.js';
-import type { Tone } from '../tui/theme.js';
+import type { StreamState } from '../cache/index.js';
+import { DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../domain/streams.js';
 
-/** The sync engine's default poll intervals (src/sync/streams.ts), so "stale" means "several polls missed". */
-export const DEFAULT_INTERVALS_MS: Readonly<Record<string, number>> = {
-  cities: 3_600_000,
-  current: 60_000,
-  forecasts: 300_000,
-  no24: 120_000,
-  yescore: 120_000,
-  'svc-max-picks': 120_000,
-  'fusion-locks': 30_000,
-};
-
-export const STREAM_SHORT: Readonly<Record<string, string>> = {
-  cities: 'cty',
-  current: 'cur',
-  forecasts: 'fc',
-  no24: 'n24',
-  yescore: 'yes',
-  'svc-max-picks': 'max',
-  'fusion-locks': 'lock',
-};
-
-/** ok; stale (`*`, amber): two polls missed; dead (`!`, red): five missed; failing (`!`): the last poll failed. */
+/** ok; stale: two polls missed; dead: five missed; failing: the last poll failed; never: no good sync yet. */
 export type Health = 'ok' | 'stale' | 'dead' | 'failing' | 'never';
 
 export interface StreamHealth {
@@ -32,22 +11,6 @@ export interface StreamHealth {
   ageMs: number | null;
   error: string | null;
 }
-
-export const HEALTH_MARK: Record<Health, string> = { ok: '', stale: '*', dead: '!', failing: '!', never: '?' };
-export const HEALTH_TONE: Record<Health, Tone> = {
-  ok: 'good',
-  stale: 'warn',
-  dead: 'bad',
-  failing: 'bad',
-  never: 'muted',
-};
-export const HEALTH_WORD: Record<Health, string> = {
-  ok: 'ok',
-  stale: 'STALE',
-  dead: 'STALE',
-  failing: 'FAILING',
-  never: 'never synced',
-};
 
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 
@@ -67,20 +30,22 @@ export function streamHealth(
   return { stream, health, ageMs, error: null };
 }
 
+const DEFAULTS: Readonly<Record<string, number>> = DEFAULT_INTERVALS_MS;
+
 /** Every stream the sync engine runs, in its order, with those the cache knows of beyond them. */
 export function allStreamHealth(
   states: readonly StreamState[],
   nowMs: number,
   intervals: Readonly<Record<string, number>>,
 ): StreamHealth[] {
-  const names = [...Object.keys(DEFAULT_INTERVALS_MS)];
+  const names: string[] = [...POLLED_STREAMS];
   for (const s of states) if (!names.includes(s.stream)) names.push(s.stream);
   return names.map((name) =>
     streamHealth(
       states.find((s) => s.stream === name),
       name,
       nowMs,
-      intervals[name] ?? DEFAULT_INTERVALS_MS[name] ?? 300_000,
+      intervals[name] ?? DEFAULTS[name] ?? 300_000,
     ),
   );
 }

@@ -1,4 +1,4 @@
-export type { AlertSegment } from './alert-reads.js';
+export type { AlertSegment, RejectedDelivery } from './alert-reads.js';
 export { ALERT_SEGMENTS } from './alert-reads.js';
 export { Cache, type ChangeEvent, type Checkpoint } from './cache.js';
 export type { ReadStats } from './counted-queries.js';

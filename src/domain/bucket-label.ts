@@ -17,7 +17,3 @@ export function parseBucketLabel(label: string, slug = ''): (Bucket & { unit: Ma
   if (m) return { slug, label, low: Number(m[1]), high: Number(m[1]), unit: m[2] as MarketUnit };
   return null;
 }
-
-/** Markets settle in degrees F in the US and the UK, in degrees C in continental Europe (spec section 1). */
-export const marketUnitOf = (country: string | undefined): MarketUnit =>
-  country === 'US' || country === 'GB' ? 'F' : 'C';

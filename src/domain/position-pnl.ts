@@ -1,7 +1,7 @@
-import type { InsurancePickView } from '../cache/inbox.js';
-import type { QuoteBook } from '../cache/market-reads.js';
-import type { OpenPositions } from '../cache/position-reads.js';
 import type { InsuranceLeg } from '../contract/events.js';
+import type { FusionLock } from '../contract/fusion-locks.js';
+import type { StrategyFamily, StrategyRecord } from '../contract/strategies.js';
+import { round } from './units.js';
 
 /** Where a current price came from: the mkta quotes of the cache (`m`), or the record's own mark (`r`). */
 export type PriceSource = 'm' | 'r';
@@ -23,11 +23,58 @@ export interface Priced<T> {
   mark: Mark;
 }
 
-export interface PricedPick {
-  pick: InsurancePickView;
+/** A bucket's newest quote: what YES and NO trade at. */
+export interface Quote {
+  yes_price: number;
+  no_price: number;
+}
+
+/** The newest quotes of one city's markets: by market date and bucket slug, or bucket label (edge trades). */
+export interface Quotes {
+  bySlugOf(date: string, slug: string): Quote | undefined;
+  byLabelOf(date: string, label: string): Quote | undefined;
+}
+
+/** What pricing reads of an insurance pick; the caller's own view of it rides along untouched. */
+export interface PickPosition {
+  pick_id: string;
+  parent_pick_id: string | null;
+  city_id: string;
+  market_date: string;
+  legs: readonly InsuranceLeg[];
+}
+
+/** What pricing reads of an edge trade: its bucket, side and entry (null when only the exit arrived). */
+export interface TradePosition {
+  city_id: string;
+  market_date: string;
+  side: 'YES' | 'NO';
+  bucket_label: string;
+  entry: { price: number; qty: number; total_usd: number } | null;
+}
+
+/** Everything open, by kind, and how many are open of each (the lists may stop short of that). */
+export interface OpenBook<Pick extends PickPosition, Trade extends TradePosition> {
+  strategies: { family: StrategyFamily; record: StrategyRecord }[];
+  locks: FusionLock[];
+  picks: Pick[];
+  trades: Trade[];
+  counts: { strategies: Record<StrategyFamily, number>; locks: number; picks: number; trades: number };
+}
+
+export interface PricedPick<Pick extends PickPosition> {
+  pick: Pick;
   legs: { leg: InsuranceLeg; mark: Mark }[];
   mark: Mark;
-  addons: PricedPick[];
+  addons: PricedPick<Pick>[];
+}
+
+export interface PricedPositions<Pick extends PickPosition, Trade extends TradePosition> {
+  strategies: Priced<StrategyRecord>[];
+  locks: Priced<FusionLock>[];
+  picks: PricedPick<Pick>[];
+  trades: Priced<Trade>[];
+  counts: OpenBook<Pick, Trade>['counts'];
 }
 
 const mark = (
@@ -41,13 +88,13 @@ const mark = (
   current,
   source: current === null ? null : source,
   stake,
-  pnl: current === null ? null : Math.round((units * current - stake) * 100) / 100,
+  pnl: current === null ? null : round(units * current - stake),
 });
 
 const sum = (marks: Mark[]): Mark => {
   const known = marks.filter((m) => m.pnl !== null);
   const stake = marks.reduce((n, m) => n + m.stake, 0);
-  const pnl = known.length === 0 ? null : Math.round(known.reduce((n, m) => n + (m.pnl ?? 0), 0) * 100) / 100;
+  const pnl = known.length === 0 ? null : round(known.reduce((n, m) => n + (m.pnl ?? 0), 0));
   return { entry: 0, current: null, source: null, stake, pnl };
 };
 
@@ -56,7 +103,10 @@ const sum = (marks: Mark[]): Mark => {
  * cache; without one, no24 and yescore fall back to the record's own `current_*_price` (marked hourly by the
  * service); svc-max-picks, locks, picks and edge trades then have no current price.
  */
-export function pricePositions(open: OpenPositions, quotes: (cityId: string) => QuoteBook) {
+export function pricePositions<Pick extends PickPosition, Trade extends TradePosition>(
+  open: OpenBook<Pick, Trade>,
+  quotes: (cityId: string) => Quotes,
+): PricedPositions<Pick, Trade> {
   const strategies = open.strategies.map(({ family, record: r }): Priced<typeof r> => {
     const quote = quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
     const quoted = quote ? (r.side === 'NO' ? quote.no_price : quote.yes_price) : null;
@@ -67,7 +117,7 @@ export function pricePositions(open: OpenPositions, quotes: (cityId: string) => 
   });
   const locks = open.locks.map((l): Priced<typeof l> => {
     const quote = quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
-    const stake = Math.round(l.yes_price * l.tokens * 100) / 100;
+    const stake = round(l.yes_price * l.tokens);
     return { family: 'fusion-locks', item: l, mark: mark(l.yes_price, l.tokens, stake, quote?.yes_price ?? null, 'm') };
   });
   const trades = open.trades.map((t): Priced<typeof t> => {
@@ -79,7 +129,7 @@ export function pricePositions(open: OpenPositions, quotes: (cityId: string) => 
   return { strategies, locks, picks: pricePicks(open.picks, quotes), trades, counts: open.counts };
 }
 
-function pricePick(pick: InsurancePickView, quotes: (cityId: string) => QuoteBook): PricedPick {
+function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: string) => Quotes): PricedPick<Pick> {
   const book = quotes(pick.city_id);
   const legs = pick.legs.map((leg) => {
     const q = book.bySlugOf(pick.market_date, leg.bucket_slug);
@@ -89,10 +139,10 @@ function pricePick(pick: InsurancePickView, quotes: (cityId: string) => QuoteBoo
 }
 
 /** Primaries with their addons beneath; an addon whose parent is not live stands on its own. */
-function pricePicks(picks: InsurancePickView[], quotes: (cityId: string) => QuoteBook): PricedPick[] {
+function pricePicks<Pick extends PickPosition>(picks: Pick[], quotes: (cityId: string) => Quotes): PricedPick<Pick>[] {
   const priced = picks.map((p) => pricePick(p, quotes));
   const byId = new Map(priced.map((p) => [p.pick.pick_id, p]));
-  const top: PricedPick[] = [];
+  const top: PricedPick<Pick>[] = [];
   for (const p of priced) {
     const parent = p.pick.parent_pick_id ? byId.get(p.pick.parent_pick_id) : undefined;
     if (parent) parent.addons.push(p);
@@ -101,14 +151,12 @@ function pricePicks(picks: InsurancePickView[], quotes: (cityId: string) => Quot
   return top;
 }
 
-export type PricedPositions = ReturnType<typeof pricePositions>;
-
 /**
  * Count, stake and unrealised P&L a family. `open` is every open position of the family (counted in SQL); the
- * other figures cover the positions listed, which stop at the newest 500 of a kind (`listed` < `open` says so).
+ * other figures cover the positions listed, which stop at the newest 500 of a kind (`count` < `open` says so).
  */
 export function familyTotals(
-  p: PricedPositions,
+  p: PricedPositions<PickPosition, TradePosition>,
 ): { family: Family; open: number; count: number; priced: number; mark: Mark }[] {
   const marks = new Map<Family, Mark[]>();
   const add = (family: Family, m: Mark) => marks.set(family, [...(marks.get(family) ?? []), m]);

@@ -12,6 +12,10 @@ export const fToC = (f: number): number => ((f - 32) * 5) / 9;
 export const deltaCToF = (c: number): number => (c * 9) / 5;
 export const deltaFToC = (f: number): number => (f * 5) / 9;
 
+/** Markets settle in degrees F in the US and the UK, in degrees C in continental Europe (spec section 1). */
+export const marketUnitOf = (country: string | undefined): MarketUnit =>
+  country === 'US' || country === 'GB' ? 'F' : 'C';
+
 /** A temperature in the market's unit, from degrees C. */
 export const toMarketUnit = (c: number, unit: MarketUnit): number => (unit === 'F' ? cToF(c) : c);
 export const deltaToMarketUnit = (c: number, unit: MarketUnit): number => (unit === 'F' ? deltaCToF(c) : c);

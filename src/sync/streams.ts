@@ -3,6 +3,7 @@ import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
 import { LIMITS } from '../contract/limits.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { addCounts, noCounts, type StreamCounts } from './counts.js';
 import { pollFusionLocks } from './lock-poller.js';
 
@@ -78,7 +79,7 @@ const strategyPass =
 export const STREAMS: { name: string; everyMs: number; pass: StreamPass }[] = [
   {
     name: 'cities',
-    everyMs: 3_600_000,
+    everyMs: DEFAULT_INTERVALS_MS.cities,
     pass: async (client, cache) => {
       const cities = await client.cities();
       return addCounts(noCounts(), cities.length, cache.upsertCities(cities));
@@ -86,16 +87,20 @@ export const STREAMS: { name: string; everyMs: number; pass: StreamPass }[] = [
   },
   {
     name: 'current',
-    everyMs: 60_000,
+    everyMs: DEFAULT_INTERVALS_MS.current,
     pass: (client, cache) =>
       eachCity(client, cache, async (id) => addCounts(noCounts(), 4, cache.addCurrent(await client.current(id)))),
   },
   {
     name: 'forecasts',
-    everyMs: 300_000,
+    everyMs: DEFAULT_INTERVALS_MS.forecasts,
     pass: (client, cache) =>
       eachCity(client, cache, async (id) => addCounts(noCounts(), 3, cache.addForecasts(await client.forecasts(id)))),
   },
-  ...STRATEGY_FAMILIES.map((family) => ({ name: family, everyMs: 120_000, pass: strategyPass(family) })),
-  { name: 'fusion-locks', everyMs: 30_000, pass: pollFusionLocks },
+  ...STRATEGY_FAMILIES.map((family) => ({
+    name: family,
+    everyMs: DEFAULT_INTERVALS_MS[family],
+    pass: strategyPass(family),
+  })),
+  { name: 'fusion-locks', everyMs: DEFAULT_INTERVALS_MS['fusion-locks'], pass: pollFusionLocks },
 ];

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo } from 'react';
-import { DEFAULT_INTERVALS_MS } from '../alerts/stream-health.js';
+import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { FailureBoundary } from './components/failure-boundary.js';
 import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';

@@ -1,13 +1,149 @@
 import type { Key } from 'ink';
+import { PANE_TITLES, PANES, type PaneId } from './hooks/use-monitor-state.js';
 
-export type ListMove = 'down' | 'up' | 'pageDown' | 'pageUp' | 'home';
+/**
+ * One key binding: which keypress it is, and how the screen names it. The handlers ask `match`, the help overlay
+ * lists `help`, a hint line writes `label` and `hint`: a key changed here changes all three.
+ */
+export interface KeyBinding {
+  match(input: string, key: Key): boolean;
+  /** The key as a hint line writes it: `a`, `Enter`, `←`. */
+  label: string;
+  /** What a hint line says it does, after the label. */
+  hint?: string;
+  /** The help overlay's row: the keys as it lists them, and what they do. None: another binding's row covers it. */
+  help?: readonly [keys: string, does: string];
+}
+
+type Bindings = Record<string, KeyBinding>;
+
+const char =
+  (c: string): KeyBinding['match'] =>
+  (input) =>
+    input === c;
+
+/** A digit key: the pane of that number, or null. */
+export function paneOfKey(input: string): PaneId | null {
+  const digit = Number(input);
+  return input.length === 1 && digit >= 1 && digit <= PANES.length ? (PANES[digit - 1] as PaneId) : null;
+}
+
+const EVERYWHERE = {
+  nextPane: {
+    label: 'Tab',
+    help: ['Tab / Shift-Tab', 'next / previous pane'],
+    match: (_, key) => key.tab && !key.shift,
+  },
+  previousPane: { label: 'Shift-Tab', match: (_, key) => key.tab && key.shift },
+  pane: {
+    label: PANES.map((_, i) => i + 1).join(' '),
+    help: [PANES.map((_, i) => i + 1).join(' '), PANES.map((p) => PANE_TITLES[p]).join(', ')],
+    match: (input) => paneOfKey(input) !== null,
+  },
+  city: { label: 'c', help: ['c', 'choose the city (Forecasts, local time in the status bar)'], match: char('c') },
+  unit: { label: 'u', help: ['u', 'temperatures in °F / °C'], match: char('u') },
+  refresh: { label: 'r', help: ['r', 'refresh: sync now'], match: char('r') },
+  help: { label: '?', hint: 'help', help: ['?', 'this help (Esc or ? closes it)'], match: char('?') },
+  quit: { label: 'q', hint: 'quit', help: ['q', 'quit'], match: char('q') },
+} satisfies Bindings;
+
+// a pair moving opposite ways shares one help row, written on the first of the two
+const LISTS = {
+  down: { label: '↓', hint: 'move', help: ['↑ ↓  j k', 'move'], match: (input, key) => key.downArrow || input === 'j' },
+  up: { label: '↑', match: (input, key) => key.upArrow || input === 'k' },
+  pageDown: {
+    label: 'PgDn',
+    help: ['PgUp PgDn  Space', 'a page up / down'],
+    match: (input, key) => key.pageDown || input === ' ',
+  },
+  pageUp: { label: 'PgUp', match: (_, key) => key.pageUp },
+  home: {
+    label: 'g',
+    help: ['g  Home', 'back to the top (the newest)'],
+    match: (input, key) => key.home || input === 'g',
+  },
+  detail: {
+    label: 'Enter',
+    hint: 'detail',
+    help: ['Enter', 'full detail of the selected row (legs, reasoning, raw payload)'],
+    match: (_, key) => key.return,
+  },
+  back: { label: 'Esc', hint: 'back', help: ['Esc', 'back'], match: (_, key) => key.escape },
+} satisfies Bindings;
+
+const ALERTS = {
+  acknowledge: {
+    label: 'a',
+    hint: 'acknowledge',
+    help: ['a', 'acknowledge the selected alert'],
+    match: char('a'),
+  },
+} satisfies Bindings;
+
+const HISTORY = {
+  nextTable: {
+    label: '→',
+    hint: 'table',
+    help: ['← →  [ ]', 'previous / next table'],
+    match: (input, key) => key.rightArrow || input === ']',
+  },
+  previousTable: { label: '←', match: (input, key) => key.leftArrow || input === '[' },
+  filter: {
+    label: '/',
+    hint: 'filter',
+    help: ['/', 'filter: a city id and/or dates, e.g. "nyc 2026-11-01..2026-11-20"; empty clears'],
+    match: char('/'),
+  },
+  summaries: {
+    label: 's',
+    hint: 'summaries',
+    help: ['s', 'summaries: strategy P&L and hit rate, fusion-lock hit rate, forecast error'],
+    match: char('s'),
+  },
+} satisfies Bindings;
+
+/** The city chooser: Enter takes the city; Esc, or the `c` that opened it, goes back. */
+const CHOOSER = {
+  choose: { label: 'Enter', hint: 'choose', match: (_, key) => key.return },
+  close: {
+    label: 'Esc',
+    hint: 'back',
+    match: (input, key) => LISTS.back.match(input, key) || EVERYWHERE.city.match(input, key),
+  },
+} satisfies Bindings;
+
+/** A one-line prompt (History's filter): every other key types. */
+const PROMPT = {
+  submit: { label: 'Enter', hint: 'apply', match: (_, key) => key.return },
+  cancel: { label: 'Esc', hint: 'cancel', match: (_, key) => key.escape },
+  erase: { label: 'Backspace', match: (_, key) => key.backspace || key.delete },
+} satisfies Bindings;
+
+/** Every key binding of the monitor, by where it works. */
+export const KEYS = {
+  everywhere: EVERYWHERE,
+  lists: LISTS,
+  alerts: ALERTS,
+  history: HISTORY,
+  chooser: CHOOSER,
+  prompt: PROMPT,
+};
+
+/** The help overlay's sections, in order; the chooser's and the prompt's keys are written on their own line. */
+export const HELP_SECTIONS: readonly (readonly [title: string, bindings: Bindings])[] = [
+  ['Everywhere', EVERYWHERE],
+  ['Lists and pages', LISTS],
+  ['Alerts', ALERTS],
+  ['History', HISTORY],
+];
+
+/** A binding as a hint line writes it: `a acknowledge`; `word` when this place says it otherwise (`Enter row`). */
+export const hintOf = (binding: KeyBinding, word = binding.hint ?? ''): string => `${binding.label} ${word}`;
+
+const MOVES = ['down', 'up', 'pageDown', 'pageUp', 'home'] as const;
+export type ListMove = (typeof MOVES)[number];
 
 /** The movement keys every list and document shares: arrows and j/k, PgUp/PgDn (and space), Home and g. */
 export function listMove(input: string, key: Key): ListMove | null {
-  if (key.downArrow || input === 'j') return 'down';
-  if (key.upArrow || input === 'k') return 'up';
-  if (key.pageDown || input === ' ') return 'pageDown';
-  if (key.pageUp) return 'pageUp';
-  if (key.home || input === 'g') return 'home';
-  return null;
+  return MOVES.find((move) => LISTS[move].match(input, key)) ?? null;
 }

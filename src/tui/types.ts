@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 
 /** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
 export interface MonitorStatus {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BucketQuote } from '../../src/cache/market-reads.js';
 import type { No24Record } from '../../src/contract/strategies.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
@@ -9,8 +8,6 @@ beforeAll(async () => {
   filled = await fillCache();
 });
 afterAll(() => filled?.close());
-
-const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '-' : '±'}${Math.abs(n).toFixed(2)}`;
 
 describe('Positions pane', () => {
   it('marks each open record to the newest mkta quote of its bucket: entry, now, stake and unrealised P&L', async () => {
@@ -23,17 +20,30 @@ describe('Positions pane', () => {
     });
     await app.press('2');
     const rows = lines(app.frame());
-    for (const r of open) {
-      const quote = cache
-        .exportRows('historical/mkta_buckets_history', { cityId: r.city_id })
-        .map((json) => JSON.parse(json) as BucketQuote)
-        .find((q) => q.local_date === r.local_date && q.bucket_slug === r.bucket_slug) as BucketQuote;
-      const pnl = Math.round((r.shares * quote.no_price - r.stake) * 100) / 100;
-      const row = rows.find((l) => l.includes('no24') && l.includes(` ${r.city_id} `));
-      expect(row, r.city_id).toMatch(
-        new RegExp(
-          `NO  ${r.bucket_label} .* ${r.no_ask.toFixed(3)} +${quote.no_price.toFixed(3)}m +10\\.00 +${signed(pnl).replace('+', '\\+')}`,
-        ),
+    // the template world's open no24 records (stake 10.00 each), the newest mkta NO quote of each bucket, and the
+    // unrealised P&L worked out by hand: shares x now - stake, to the cent
+    const expected: [city: string, bucket: string, shares: number, entry: string, now: string, pnl: string][] = [
+      ['seattle', '56-57°F', 11.4286, '0.875', '0.845', '-0.34'], // 11.4286 x 0.845 = 9.6572 - 10 = -0.3428
+      ['dallas', '66-67°F', 12.9032, '0.775', '0.623', '-1.96'], // 12.9032 x 0.623 = 8.0387 - 10 = -1.9613
+      ['chicago', '42-43°F', 13.459, '0.743', '0.646', '-1.31'], // 13.4590 x 0.646 = 8.6945 - 10 = -1.3055
+      ['atlanta', '58-59°F', 14.4928, '0.690', '0.602', '-1.28'], // 14.4928 x 0.602 = 8.7247 - 10 = -1.2753
+      ['miami', '84-85°F', 12.3762, '0.808', '0.737', '-0.88'], // 12.3762 x 0.737 = 9.1213 - 10 = -0.8787
+      ['nyc', '48-49°F', 13.1579, '0.760', '0.632', '-1.68'], // 13.1579 x 0.632 = 8.3158 - 10 = -1.6842
+      ['london', '50-51°F', 12.4533, '0.803', '0.580', '-2.78'], // 12.4533 x 0.580 = 7.2229 - 10 = -2.7771
+      ['amsterdam', '11°C', 11.534, '0.867', '0.158', '-8.18'], // 11.5340 x 0.158 = 1.8224 - 10 = -8.1776
+      ['rome', '16°C', 11.5875, '0.863', '0.162', '-8.12'], // 11.5875 x 0.162 = 1.8772 - 10 = -8.1228
+      ['madrid', '19°C', 11.8203, '0.846', '0.171', '-7.98'], // 11.8203 x 0.171 = 2.0213 - 10 = -7.9787
+      ['munich', '8°C', 10.5374, '0.949', '0.971', '+0.23'], // 10.5374 x 0.971 = 10.2318 - 10 = +0.2318
+      ['berlin', '9°C', 12.7226, '0.786', '0.864', '+0.99'], // 12.7226 x 0.864 = 10.9923 - 10 = +0.9923
+      ['paris', '18°C', 12.3001, '0.813', '0.143', '-8.24'], // 12.3001 x 0.143 = 1.7589 - 10 = -8.2411
+    ];
+    expect(expected.map(([city, , shares]) => [city, shares]).sort()).toEqual(
+      open.map((r) => [r.city_id, r.shares]).sort(),
+    );
+    for (const [city, bucket, , entry, quote, pnl] of expected) {
+      const row = rows.find((l) => l.includes('no24') && l.includes(` ${city} `));
+      expect(row, city).toMatch(
+        new RegExp(`NO  ${bucket} .* ${entry} +${quote}m +10\\.00 +${pnl.replace('+', '\\+')}$`),
       );
     }
     app.unmount();
@@ -87,11 +97,12 @@ describe('Positions pane', () => {
     });
     await app.press('2');
     const rows = lines(app.frame());
+    // Seattle's record marks itself at 0.845: 11.4286 shares x 0.845 = 9.6572, less the 10.00 stake = -0.34
     const r = (cache.reads.strategies('no24', { open: true }) as No24Record[])[0] as No24Record;
-    const pnl = Math.round((r.shares * r.current_no_price - r.stake) * 100) / 100;
-    const row = rows.find((l) => l.includes('no24') && l.includes(` ${r.city_id} `));
-    expect(row).toContain(`${r.current_no_price.toFixed(3)}r`);
-    expect(row).toContain(signed(pnl));
+    expect([r.city_id, r.shares, r.current_no_price, r.stake]).toEqual(['seattle', 11.4286, 0.845, 10]);
+    const row = rows.find((l) => l.includes('no24') && l.includes(' seattle '));
+    expect(row).toContain('0.845r');
+    expect(row).toMatch(/ -0\.34$/);
     const lockRow = rows.find((l) => l.includes(' peak '));
     expect(lockRow).toMatch(/— +\d+\.\d\d +—$/);
     app.unmount();

@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import type { City } from '../../contract/cities.js';
-import { marketUnitOf } from '../../domain/bucket-label.js';
+import { marketUnitOf } from '../../domain/units.js';
 import { cell } from '../format/text.js';
 import { localDayClock } from '../format/time.js';
 import { useKeypress } from '../hooks/use-keypress.js';
-import { clampScroll } from '../hooks/use-scroll-state.js';
-import { listMove } from '../keys.js';
+import { clampScroll, scrollStep } from '../hooks/use-scroll-state.js';
+import { hintOf, KEYS, listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions, useUiState } from '../state/monitor-context.js';
 import { type Line, line, seg, selectLine } from '../theme.js';
 import { LineView } from './line-view.js';
+
+const K = KEYS.chooser;
+const HINT = [`${KEYS.lists.up.label}${KEYS.lists.down.label} move`, hintOf(K.choose), hintOf(K.close)].join('  ');
 
 /** `c`: pick the city the Forecasts pane and the status bar's local clock follow. */
 export function CityChooser({
@@ -35,25 +38,24 @@ export function CityChooser({
   const { offset } = clampScroll({ cursor, offset: cursor - listHeight + 1 }, cities.length, listHeight);
 
   useKeypress(PRIORITY.overlay, (input, key) => {
-    if (key.escape || input === 'c') {
+    if (K.close.match(input, key)) {
       actions.closeOverlay();
       return true;
     }
-    if (input === 'q' && !key.ctrl) return false;
+    if (KEYS.everywhere.quit.match(input, key) && !key.ctrl) return false;
     const chosen = cities[cursor];
-    if (key.return && chosen) {
+    if (K.choose.match(input, key) && chosen) {
       actions.chooseCity(chosen.city_id);
       return true;
     }
     const move = listMove(input, key);
-    const by =
-      move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? listHeight : move === 'pageUp' ? -listHeight : 0;
-    if (move === 'home') setCursor(0);
+    const by = move ? scrollStep(move, listHeight) : 0;
+    if (by === null) setCursor(0);
     else if (by !== 0) setCursor((c) => Math.max(0, Math.min(cities.length - 1, c + by)));
     return true;
   });
 
-  const lines: Line[] = [line(seg('Choose a city', 'accent', true), seg('  ↑↓ move  Enter choose  Esc back', 'muted'))];
+  const lines: Line[] = [line(seg('Choose a city', 'accent', true), seg(`  ${HINT}`, 'muted'))];
   if (cities.length === 0) lines.push(line(seg('  No cities cached yet: the first sync brings them.', 'muted')));
   cities.slice(offset, offset + listHeight).forEach((c, i) => {
     const text = `${cell(c.city_id, 12)}${cell(c.city_name, 18)}${cell(c.icao, 6)}°${marketUnitOf(c.country)}  ${cell(c.tz, 20)}${localDayClock(nowMs, c.tz)}`;

@@ -1,6 +1,6 @@
 import { useKeypress } from '../hooks/use-keypress.js';
-import { useScrollState } from '../hooks/use-scroll-state.js';
-import { listMove } from '../keys.js';
+import { scrollStep, useScrollState } from '../hooks/use-scroll-state.js';
+import { hintOf, KEYS, type KeyBinding, listMove } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useUiActions } from '../state/monitor-context.js';
 import { type Line, line, seg } from '../theme.js';
@@ -21,7 +21,7 @@ export function DocumentOverlay({
   lines: readonly Line[];
   width: number;
   height: number;
-  closeKey?: string;
+  closeKey?: KeyBinding;
 }) {
   const actions = useUiActions();
   const [scroll, scrollActions] = useScrollState();
@@ -31,15 +31,14 @@ export function DocumentOverlay({
   const offset = Math.min(scroll.cursor, maxOffset);
 
   useKeypress(PRIORITY.overlay, (input, key) => {
-    if (key.escape || (closeKey !== undefined && input === closeKey)) {
+    if (KEYS.lists.back.match(input, key) || closeKey?.match(input, key)) {
       actions.closeOverlay();
       return true;
     }
-    if (input === 'q' && !key.ctrl) return false;
+    if (KEYS.everywhere.quit.match(input, key) && !key.ctrl) return false;
     const move = listMove(input, key);
-    const by =
-      move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? bodyHeight : move === 'pageUp' ? -bodyHeight : 0;
-    if (move === 'home') scrollActions.home();
+    const by = move ? scrollStep(move, bodyHeight) : 0;
+    if (by === null) scrollActions.home();
     else if (by !== 0) scrollActions.move(by, maxOffset + 1, 1);
     return true;
   });
@@ -48,6 +47,6 @@ export function DocumentOverlay({
     lines.length > bodyHeight
       ? `  ${offset + 1}-${Math.min(lines.length, offset + bodyHeight)} of ${lines.length}`
       : '';
-  const header = line(seg(title, 'accent', true), seg(`${more}  Esc back`, 'muted'));
+  const header = line(seg(title, 'accent', true), seg(`${more}  ${hintOf(KEYS.lists.back)}`, 'muted'));
   return <LineView lines={[header, ...lines.slice(offset, offset + bodyHeight)]} width={width} height={height} />;
 }

@@ -1,8 +1,10 @@
 import { useApp } from 'ink';
 import { useKeypress } from '../hooks/use-keypress.js';
-import { PANES } from '../hooks/use-monitor-state.js';
+import { KEYS, paneOfKey } from '../keys.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useDeps, useUiActions } from '../state/monitor-context.js';
+
+const K = KEYS.everywhere;
 
 /** The keys that work on every pane; panes and overlays hear keys first and may keep them. */
 export function GlobalKeys() {
@@ -17,37 +19,21 @@ export function GlobalKeys() {
   });
 
   useKeypress(PRIORITY.global, (input, key) => {
-    if (key.tab) {
-      actions.cyclePane(key.shift ? -1 : 1);
-      return true;
-    }
-    const digit = Number(input);
-    if (input.length === 1 && digit >= 1 && digit <= PANES.length) {
-      actions.showPane(PANES[digit - 1] as (typeof PANES)[number]);
-      return true;
-    }
-    switch (input) {
-      case 'q':
-        exit();
-        return true;
-      case '?':
-        actions.openOverlay({ kind: 'help' });
-        return true;
-      case 'c':
-        actions.openOverlay({ kind: 'city' });
-        return true;
-      case 'u':
-        actions.toggleUnit();
-        return true;
-      case 'r':
-        if (onRefresh) {
-          onRefresh();
-          actions.notice('refresh requested');
-        } else actions.notice('nothing to refresh from (offline)');
-        return true;
-      default:
-        return false;
-    }
+    const pane = paneOfKey(input);
+    if (K.nextPane.match(input, key)) actions.cyclePane(1);
+    else if (K.previousPane.match(input, key)) actions.cyclePane(-1);
+    else if (pane) actions.showPane(pane);
+    else if (K.quit.match(input, key)) exit();
+    else if (K.help.match(input, key)) actions.openOverlay({ kind: 'help' });
+    else if (K.city.match(input, key)) actions.openOverlay({ kind: 'city' });
+    else if (K.unit.match(input, key)) actions.toggleUnit();
+    else if (K.refresh.match(input, key)) {
+      if (onRefresh) {
+        onRefresh();
+        actions.notice('refresh requested');
+      } else actions.notice('nothing to refresh from (offline)');
+    } else return false;
+    return true;
   });
   return null;
 }

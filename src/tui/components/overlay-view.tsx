@@ -2,7 +2,7 @@ import type { City } from '../../contract/cities.js';
 import type { Overlay } from '../hooks/use-monitor-state.js';
 import { CityChooser } from './city-chooser.js';
 import { DocumentOverlay } from './document-overlay.js';
-import { helpLines } from './help-overlay.js';
+import { HelpOverlay } from './help-overlay.js';
 
 /** The modal in front of the pane. */
 export function OverlayView({
@@ -18,8 +18,7 @@ export function OverlayView({
   height: number;
   nowMs: number;
 }) {
-  if (overlay.kind === 'help')
-    return <DocumentOverlay title="Help" lines={helpLines()} width={width} height={height} closeKey="?" />;
+  if (overlay.kind === 'help') return <HelpOverlay width={width} height={height} />;
   if (overlay.kind === 'city') return <CityChooser cities={cities} width={width} height={height} nowMs={nowMs} />;
   return <DocumentOverlay title={overlay.title} lines={overlay.lines} width={width} height={height} />;
 }

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import { useMemo } from 'react';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
+import type { Cache } from '../../cache/index.js';
+import { useCacheQuery } from '../hooks/use-cache-query.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { useDeps, useUiState } from '../state/monitor-context.js';
@@ -12,19 +12,19 @@ import { StatusBar } from './status-bar.js';
 import { TabBar } from './tab-bar.js';
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
 
+const readCities = (cache: Cache) => cache.panes.cities();
+
 /**
  * The screen: tab bar, demo banner, the pane (or the overlay in front of it), status bar. Everything is sized from
  * the terminal and kept one row short of it: Ink redraws a frame as tall as the terminal by clearing the screen,
  * which flickers.
  */
 export function Shell() {
-  const { cache, now } = useDeps();
+  const { now } = useDeps();
   const { pane, overlay } = useUiState();
   const { columns, rows } = useTerminalSize();
   const status = useMonitorStatus();
-  const citiesVersion = useCacheVersion('cities');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const cities = useMemo(() => cache.panes.cities(), [cache, citiesVersion]);
+  const cities = useCacheQuery(['cities'], readCities);
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS) {
     return (

@@ -1,11 +1,10 @@
-import { useMemo } from 'react';
-import { allStreamHealth, HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../../alerts/stream-health.js';
 import type { City } from '../../contract/cities.js';
+import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
 import { useNow } from '../hooks/use-now.js';
-import { useDeps, useUiState } from '../state/monitor-context.js';
+import { useStreamHealth } from '../hooks/use-stream-health.js';
+import { useUiState } from '../state/monitor-context.js';
 import { type Line, type Segment, seg } from '../theme.js';
 import type { MonitorStatus } from '../types.js';
 import { LineView } from './line-view.js';
@@ -28,13 +27,10 @@ const CONNECTION: Record<MonitorStatus['connection']['state'], string> = {
  * selected city's local time. Groups flow onto `height` lines and are cut at the width.
  */
 export function StatusBar({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
-  const { cache, intervals } = useDeps();
   const { city, notice } = useUiState();
   const status = useMonitorStatus();
   const nowMs = useNow();
-  const version = useCacheVersion('streams');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const states = useMemo(() => cache.streamStates(), [cache, version]);
+  const health = useStreamHealth(nowMs);
 
   const groups: Line[] = [];
   groups.push([MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')]);
@@ -44,7 +40,7 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
     groups.push([seg(`${connection}${message}`, status.connection.state === 'offline' ? 'muted' : 'bad', true)]);
   }
   const streams: Line = [seg('sync', 'muted')];
-  for (const h of allStreamHealth(states, nowMs, intervals)) {
+  for (const h of health) {
     const when = h.ageMs === null ? '-' : age(h.ageMs);
     streams.push(seg(` ${STREAM_SHORT[h.stream] ?? h.stream} ${when}${HEALTH_MARK[h.health]}`, HEALTH_TONE[h.health]));
   }

@@ -1,17 +1,14 @@
-import { useMemo } from 'react';
-import { useCacheVersion } from '../hooks/use-cache-version.js';
+import { useAlertCounts } from '../hooks/use-alert-counts.js';
 import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
-import { useDeps, useUiState } from '../state/monitor-context.js';
+import { hintOf, KEYS } from '../keys.js';
+import { useUiState } from '../state/monitor-context.js';
 import { type Line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 
 /** Panes by number, the current one bracketed; the unacknowledged alert count is always here. */
 export function TabBar({ width }: { width: number }) {
-  const { cache } = useDeps();
   const { pane } = useUiState();
-  const version = useCacheVersion('alerts');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const counts = useMemo(() => cache.panes.alerts.counts(), [cache, version]);
+  const counts = useAlertCounts();
   const compact = width < 80;
   const l: Line = [];
   PANES.forEach((id, i) => {
@@ -24,6 +21,6 @@ export function TabBar({ width }: { width: number }) {
     l.push(seg(' '));
   });
   if (counts.kills > 0) l.push(seg(compact ? '!!KILL ' : `!! KILL x${counts.kills} `, 'alarm', true));
-  if (!compact) l.push(seg('  ? help  q quit', 'muted'));
+  if (!compact) l.push(seg(`  ${hintOf(KEYS.everywhere.help)}  ${hintOf(KEYS.everywhere.quit)}`, 'muted'));
   return <LineText line={l} width={width} />;
 }

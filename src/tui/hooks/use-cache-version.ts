@@ -1,13 +1,14 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import type { CacheTopic } from '../state/cache-topics.js';
 import { useDeps } from '../state/monitor-context.js';
 
 /**
- * A number that changes (at most once per coalescing window) when one of `tables` changed in the cache: the
- * dependency a pane's reads are memoised on. Table names as in cache change events; `historical/*` for all.
+ * A number that changes (at most once per coalescing window) when one of `topics` changed in the cache: what a
+ * keyset window re-reads on. A plain read of the cache is simpler with useCacheQuery.
  */
-export function useCacheVersion(...tables: string[]): number {
+export function useCacheVersion(topics: readonly CacheTopic[]): number {
   const { hub } = useDeps();
-  const key = tables.join('\n');
+  const key = topics.join('\n');
   const snapshot = useCallback(() => hub.version(key.split('\n')), [hub, key]);
   return useSyncExternalStore(hub.subscribe, snapshot);
 }

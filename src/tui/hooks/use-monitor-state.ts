@@ -1,5 +1,5 @@
 import { useMemo, useReducer } from 'react';
-import type { BrowseFilter, BrowseTable } from '../../cache/history-reads.js';
+import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
 import type { Line } from '../theme.js';
 
 export const PANES = ['signals', 'positions', 'alerts', 'forecasts', 'history'] as const;

@@ -1,4 +1,5 @@
 import { useMemo, useReducer } from 'react';
+import type { ListMove } from '../keys.js';
 
 /** A cursor in a document of lines and the first line shown. */
 export interface ScrollState {
@@ -43,4 +44,10 @@ export function clampScroll(state: ScrollState, total: number, height: number): 
   if (cursor < offset) offset = cursor;
   if (cursor >= offset + height) offset = Math.max(0, cursor - height + 1);
   return { cursor, offset };
+}
+
+/** How far a movement key scrolls, a page being `page` lines; null for Home, which goes to the top instead. */
+export function scrollStep(move: ListMove, page: number): number | null {
+  if (move === 'home') return null;
+  return move === 'down' ? 1 : move === 'up' ? -1 : move === 'pageDown' ? page : -page;
 }

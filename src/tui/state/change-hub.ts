@@ -1,4 +1,4 @@
-import type { Cache } from '../../cache/cache.js';
+import type { Cache } from '../../cache/index.js';
 
 /**
  * Cache change events, coalesced: a busy sync commits a page at a time, and re-querying every pane per commit would
@@ -19,7 +19,7 @@ export class ChangeHub {
   releases = 0;
 
   constructor(
-    private readonly cache: Cache,
+    private readonly cache: Pick<Cache, 'onChange' | 'dataVersion'>,
     private readonly coalesceMs: number,
   ) {}
 
@@ -57,10 +57,10 @@ export class ChangeHub {
     };
   };
 
-  /** A number that changes whenever one of `tables` changed (`historical/*` matches every historical table). */
+  /** A number that changes whenever one of `tables` changed. */
   version(tables: readonly string[]): number {
     let sum = this.external;
-    for (const [table, v] of this.versions) if (tables.some((t) => matches(t, table))) sum += v;
+    for (const [table, v] of this.versions) if (tables.includes(table)) sum += v;
     return sum;
   }
 
@@ -78,6 +78,3 @@ export class ChangeHub {
 
 const EXTERNAL = '*external*';
 const EXTERNAL_POLL_MS = 1_000;
-
-const matches = (pattern: string, table: string) =>
-  pattern.endsWith('/*') ? table.startsWith(pattern.slice(0, -1)) : pattern === table;

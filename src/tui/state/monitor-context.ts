@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Cache } from '../../cache/cache.js';
+import type { Cache } from '../../cache/index.js';
 import type { UiActions, UiState } from '../hooks/use-monitor-state.js';
 import type { MonitorSource } from '../types.js';
 import type { ChangeHub } from './change-hub.js';

@@ -1,11 +1,9 @@
-import { HEALTH_WORD, STREAM_SHORT, type StreamHealth } from '../../../alerts/stream-health.js';
-import type { AlertSegment } from '../../../cache/alert-reads.js';
-import type { Cache } from '../../../cache/cache.js';
-import type { AlertRow } from '../../../cache/meta.js';
+import type { LiveCondition } from '../../../alerts/live-conditions.js';
+import type { AlertRow, AlertSegment, Cache } from '../../../cache/index.js';
+import { HEALTH_WORD, STREAM_SHORT } from '../../format/health-marks.js';
 import { age } from '../../format/time.js';
 import type { KeysetSource } from '../../hooks/use-keyset-window.js';
 import type { Tone } from '../../theme.js';
-import type { MonitorStatus } from '../../types.js';
 
 /** A row of the Alerts pane: a stored alert (acknowledgeable) or a live condition (clears itself). */
 export interface AlertItem {
@@ -38,46 +36,48 @@ const SEGMENTS: Segment[] = [
   { stored: 'acknowledged' },
 ];
 
-/** Live conditions: what the status object and the stream states say right now. */
-export function liveConditions(
-  status: MonitorStatus,
-  streams: readonly StreamHealth[],
-): { connection: Omit<AlertItem, 'segment' | 'id'>[]; sync: Omit<AlertItem, 'segment' | 'id'>[] } {
-  const connection: Omit<AlertItem, 'segment' | 'id'>[] = [];
-  const c = status.connection;
-  if (c.state === 'auth-rejected' || c.state === 'unreachable') {
-    const what =
-      c.state === 'auth-rejected' ? 'the service rejected the API key (401)' : 'the service cannot be reached';
-    const marker = c.state === 'auth-rejected' ? '!! KEY' : '!! SERVICE';
-    const message = `${what}${c.message ? `: ${c.message}` : ''}; showing cached data`;
-    connection.push({ marker, tone: 'bad', when: null, message, stored: null });
-  }
-  const sync: Omit<AlertItem, 'segment' | 'id'>[] = [];
-  if (status.mode !== 'offline') {
-    // the worst first: a failing stream, then one many polls behind, then one a few behind
-    const rank = { failing: 0, dead: 1, stale: 2, ok: 3, never: 3 } as const;
-    for (const h of [...streams].sort((a, b) => rank[a.health] - rank[b.health])) {
-      if (h.health === 'ok' || h.health === 'never') continue;
+/** A live condition as the pane shows it (no segment or place yet). */
+export type LiveItem = Omit<AlertItem, 'segment' | 'id'>;
+
+export interface LiveItems {
+  connection: LiveItem[];
+  sync: LiveItem[];
+}
+
+/** The live conditions (alerts/live-conditions.ts) in the pane's words. */
+export const liveItems = (live: { connection: LiveCondition[]; sync: LiveCondition[] }): LiveItems => ({
+  connection: live.connection.map(conditionItem),
+  sync: live.sync.map(conditionItem),
+});
+
+function conditionItem(c: LiveCondition): LiveItem {
+  switch (c.kind) {
+    case 'key-rejected':
+    case 'service-unreachable': {
+      const rejected = c.kind === 'key-rejected';
+      const what = rejected ? 'the service rejected the API key (401)' : 'the service cannot be reached';
+      const message = `${what}${c.message ? `: ${c.message}` : ''}; showing cached data`;
+      return { marker: rejected ? '!! KEY' : '!! SERVICE', tone: 'bad', when: null, message, stored: null };
+    }
+    case 'stream': {
+      const h = c.health;
       const since = h.ageMs === null ? 'never synced' : `last good sync ${age(h.ageMs)} ago`;
       const error = h.error ? `: ${h.error}` : '';
       const name = `${h.stream} (${STREAM_SHORT[h.stream] ?? h.stream})`;
-      const tone: Tone = h.health === 'stale' ? 'warn' : 'bad';
-      sync.push({
+      return {
         marker: `!  ${HEALTH_WORD[h.health]}`,
-        tone,
+        tone: h.health === 'stale' ? 'warn' : 'bad',
         when: null,
         message: `sync ${name} ${since}${error}`,
         stored: null,
-      });
+      };
+    }
+    case 'listener-down': {
+      const where = c.url ? ` at ${c.url}` : '';
+      const message = `webhook listener${where} is down: picks, kills and edge trades are not arriving`;
+      return { marker: '!! LISTENER', tone: 'bad', when: null, message, stored: null };
     }
   }
-  const l = status.listener;
-  if (l.state === 'down') {
-    const where = l.url ? ` at ${l.url}` : '';
-    const message = `webhook listener${where} is down: picks, kills and edge trades are not arriving`;
-    sync.push({ marker: '!! LISTENER', tone: 'bad', when: null, message, stored: null });
-  }
-  return { connection, sync };
 }
 
 function storedItem(segment: number, row: AlertRow): AlertItem {
@@ -99,10 +99,7 @@ function storedItem(segment: number, row: AlertRow): AlertItem {
  * The segments as one keyset list: a key is (segment, id); stored segments page by id from the cache, live ones
  * from the few conditions held in memory.
  */
-export function alertSource(
-  cache: Cache,
-  live: () => ReturnType<typeof liveConditions>,
-): KeysetSource<AlertItem, AlertKey> {
+export function alertSource(cache: Cache, live: () => LiveItems): KeysetSource<AlertItem, AlertKey> {
   const segmentRows = (s: number, cursor: number | null, limit: number, direction: 'older' | 'newer'): AlertItem[] => {
     const segment = SEGMENTS[s] as Segment;
     if ('stored' in segment) {

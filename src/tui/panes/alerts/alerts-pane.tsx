@@ -1,80 +1,25 @@
-import { useMemo, useRef } from 'react';
-import { allStreamHealth } from '../../../alerts/stream-health.js';
 import { LineView } from '../../components/line-view.js';
-import { rejectedLines } from '../../format/rejected-lines.js';
-import { cell, wrap } from '../../format/text.js';
-import { utcStamp } from '../../format/time.js';
-import { useCacheVersion } from '../../hooks/use-cache-version.js';
-import { useKeypress } from '../../hooks/use-keypress.js';
-import { useKeysetWindow } from '../../hooks/use-keyset-window.js';
-import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
-import { useNow } from '../../hooks/use-now.js';
-import { listMove } from '../../keys.js';
-import { PRIORITY } from '../../state/keypress-context.js';
-import { useDeps, useUiActions } from '../../state/monitor-context.js';
+import { hintOf, KEYS } from '../../keys.js';
 import { type Line, line, seg, selectLine } from '../../theme.js';
-import { moveWindow } from '../move-window.js';
-import { type AlertItem, alertSource, liveConditions } from './alert-items.js';
+import { alertLine } from './alert-lines.js';
+import { useAlertsInput } from './use-alerts-input.js';
+import { useAlertsState } from './use-alerts-state.js';
+
+const HINT = [hintOf(KEYS.alerts.acknowledge), hintOf(KEYS.lists.detail)].join(' · ');
 
 /**
  * Pane 3: kills first and loud, then rejected webhooks and everything else that needs a look; `a` acknowledges;
  * Enter shows an alert in full (a rejected webhook with its reason and body, escaped).
  */
 export function AlertsPane({ width, height }: { width: number; height: number }) {
-  const { cache, now, intervals } = useDeps();
-  const actions = useUiActions();
-  const status = useMonitorStatus();
-  const nowMs = useNow();
-  const alertsVersion = useCacheVersion('alerts');
-  const streamsVersion = useCacheVersion('streams');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const states = useMemo(() => cache.streamStates(), [cache, streamsVersion]);
-  const live = liveConditions(status, allStreamHealth(states, nowMs, intervals));
-  // the source stays the same object (a new one would send the window back to the top); it reads the latest
-  // conditions through a ref, and their text joins the version so a change re-reads the window
-  const liveRef = useRef(live);
-  liveRef.current = live;
-  const source = useMemo(() => alertSource(cache, () => liveRef.current), [cache]);
-  const liveSignature = [...live.connection, ...live.sync].map((c) => `${c.marker}${c.message}`).join('|');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter
-  const counts = useMemo(() => cache.panes.alerts.counts(), [cache, alertsVersion]);
-  const list = useKeysetWindow(source, Math.max(1, height - 1), `${alertsVersion}|${liveSignature}`);
-
-  // offline review may run on a cache this user cannot write: that is a notice, not the end of the monitor
-  const acknowledge = (id: number) => {
-    try {
-      cache.acknowledgeAlert(id, now().toISOString());
-    } catch (error) {
-      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;
-      actions.notice('not acknowledged: the cache is read-only here');
-    }
-  };
-
-  useKeypress(PRIORITY.pane, (input, key) => {
-    const move = listMove(input, key);
-    if (move) return moveWindow(list, move);
-    const item = list.selectedRow;
-    if (input === 'a') {
-      if (!item) actions.notice('no alert selected');
-      else if (!item.stored) actions.notice('a live condition clears itself once it is fixed');
-      else if (item.stored.acknowledged_at) actions.notice('already acknowledged');
-      else acknowledge(item.stored.id);
-      return true;
-    }
-    if (key.return && item) {
-      const lines = alertDetail(item, width);
-      // a rejected webhook: the delivery as kept, its body escaped
-      if (item.stored) lines.push(...rejectedLines(cache.panes.alerts.rejectedDeliveries(item.stored), width));
-      actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines });
-      return true;
-    }
-    return false;
-  });
+  const state = useAlertsState(Math.max(1, height - 1));
+  useAlertsInput(state, width);
+  const { list, counts } = state;
 
   const header = line(
     seg(`${counts.unacknowledged} unacknowledged`, counts.unacknowledged > 0 ? 'warn' : 'good', true),
     counts.kills > 0 ? seg(`  !! ${counts.kills} KILL${counts.kills > 1 ? 'S' : ''} to act on`, 'alarm', true) : '',
-    seg('   a acknowledge · Enter detail', 'muted'),
+    seg(`   ${HINT}`, 'muted'),
   );
   const lines: Line[] = [header];
   if (list.rows.length === 0) lines.push(line(seg('  Nothing to report.', 'good')));
@@ -82,31 +27,4 @@ export function AlertsPane({ width, height }: { width: number; height: number })
     lines.push(selectLine(alertLine(item), i === list.selected));
   });
   return <LineView lines={lines} width={width} height={height} />;
-}
-
-function alertLine(item: AlertItem): Line {
-  return [
-    seg(cell(item.marker, 13), item.tone, true),
-    seg(cell(item.when ? utcStamp(Date.parse(item.when)) : 'now', 13), 'muted'),
-    seg(item.message, item.stored?.acknowledged_at ? 'muted' : undefined),
-  ];
-}
-
-function alertDetail(item: AlertItem, width: number): Line[] {
-  const out: Line[] = [line(seg(item.marker, item.tone, true))];
-  if (item.stored) {
-    const a = item.stored;
-    out.push(
-      line(seg('raised   ', 'muted'), a.created_at),
-      line(seg('kind     ', 'muted'), `${a.kind} (${a.severity})`),
-    );
-    if (a.city_id) out.push(line(seg('city     ', 'muted'), a.city_id));
-    if (a.ref) out.push(line(seg('ref      ', 'muted'), a.ref));
-    out.push(
-      line(seg('status   ', 'muted'), a.acknowledged_at ? `acknowledged ${a.acknowledged_at}` : 'unacknowledged (a)'),
-    );
-  } else out.push(line(seg('a live condition: it clears itself once fixed', 'muted')));
-  out.push([]);
-  for (const text of wrap(item.message, Math.max(20, width - 2))) out.push(line(text));
-  return out;
 }

@@ -1,5 +1,4 @@
-import type { BucketQuote, MetarPoint } from '../../../cache/market-reads.js';
-import type { CurrentRow, ForecastRow } from '../../../cache/reads.js';
+import type { BucketQuote, CurrentRow, ForecastRow, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';

@@ -1,15 +1,9 @@
-import type { BrowseTable } from '../../../cache/history-reads.js';
+import type { BrowseTable } from '../../../cache/index.js';
+import { rowCells, type Column as TableColumn, titleCells } from '../../format/columns.js';
 import { price as priceOf, signedUsd } from '../../format/numbers.js';
-import { cell } from '../../format/text.js';
 
 type Row = Record<string, unknown>;
-
-interface Column {
-  title: string;
-  width: number;
-  align?: 'right';
-  value(row: Row): string;
-}
+type Column = TableColumn<Row>;
 
 const str = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
 const num = (digits: number) => (v: unknown) => (typeof v === 'number' ? v.toFixed(digits) : str(v));
@@ -127,9 +121,9 @@ export const HISTORY_COLUMNS: Record<BrowseTable, Column[]> = {
 };
 
 export function historyHeader(table: BrowseTable): string {
-  return HISTORY_COLUMNS[table].map((c) => cell(c.title, c.width, c.align)).join(' ');
+  return titleCells(HISTORY_COLUMNS[table]).join(' ');
 }
 
 export function historyRow(table: BrowseTable, row: Row): string {
-  return HISTORY_COLUMNS[table].map((c) => cell(c.value(row), c.width, c.align)).join(' ');
+  return rowCells(HISTORY_COLUMNS[table], row).join(' ');
 }

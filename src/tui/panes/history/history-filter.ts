@@ -1,4 +1,4 @@
-import type { BrowseFilter } from '../../../cache/history-reads.js';
+import type { BrowseFilter } from '../../../cache/index.js';
 import { parseDateOrInstant } from '../../../domain/city-time.js';
 
 /**

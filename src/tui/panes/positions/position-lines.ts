@@ -1,4 +1,6 @@
+import type { EdgeTradeView, InsurancePickView } from '../../../cache/index.js';
 import { familyTotals, type Mark, type PricedPick, type PricedPositions } from '../../../domain/position-pnl.js';
+import { type Column, cellOf, rowCells, titleCells } from '../../format/columns.js';
 import { price, signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
 import { type Line, line, seg, type Tone } from '../../theme.js';
@@ -12,34 +14,39 @@ export interface PositionLine {
 const pnlTone = (pnl: number | null): Tone | undefined =>
   pnl === null ? 'muted' : pnl > 0 ? 'good' : pnl < 0 ? 'bad' : undefined;
 
-/** entry, now (with its source), stake, P&L: the right-hand columns every position shares. */
-function figures(m: Mark, prices = true): Line {
-  const now = m.current === null ? '—' : `${price(m.current)}${m.source ?? ''}`;
-  const entryNow = prices ? `${cell(price(m.entry), 7, 'right')} ${cell(now, 7, 'right')}` : ' '.repeat(15);
-  return [
-    seg(`${entryNow} ${cell(usd(m.stake), 7, 'right')} `),
-    seg(cell(signedUsd(m.pnl), 8, 'right'), pnlTone(m.pnl), true),
-  ];
+const ENTRY: Column<Mark> = { title: 'entry', width: 7, align: 'right', value: (m) => price(m.entry) };
+const NOW: Column<Mark> = {
+  title: 'now',
+  width: 7,
+  align: 'right',
+  value: (m) => (m.current === null ? '—' : `${price(m.current)}${m.source ?? ''}`),
+};
+const STAKE: Column<Mark> = { title: 'stake', width: 7, align: 'right', value: (m) => usd(m.stake) };
+const PNL: Column<Mark> = { title: 'P&L', width: 8, align: 'right', value: (m) => signedUsd(m.pnl) };
+const blank = (c: Column<Mark>): Column<Mark> => ({ ...c, value: () => '' });
+
+/** entry, now (with its source), stake: the right-hand columns every position shares, before its P&L. */
+const FIGURES = [ENTRY, NOW, STAKE];
+/** A pick has no one price: its legs show theirs. */
+const PICK_FIGURES = [blank(ENTRY), blank(NOW), STAKE];
+
+function figures(m: Mark, columns = FIGURES): Line {
+  return [seg(`${rowCells(columns, m).join(' ')} `), seg(cellOf(PNL, m), pnlTone(m.pnl), true)];
 }
 
 const heading = (title: string): PositionLine => ({ line: line(seg(title, 'accent', true)), detail: null });
 const columns = (desc: number): PositionLine => ({
-  line: line(
-    seg(
-      `${cell('', desc + 2)}${cell('entry', 7, 'right')} ${cell('now', 7, 'right')} ${cell('stake', 7, 'right')} ${cell('P&L', 8, 'right')}`,
-      'muted',
-    ),
-  ),
+  line: line(seg(`${cell('', desc + 2)}${titleCells([...FIGURES, PNL]).join(' ')}`, 'muted')),
   detail: null,
 });
 const none = (what: string): PositionLine => ({ line: line(seg(`  none ${what}`, 'muted')), detail: null });
 
-function pickLines(p: PricedPick, indent: string, desc: number): PositionLine[] {
+function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: number): PositionLine[] {
   const kind = p.pick.trade_kind === 'addon' ? 'addon' : 'pick';
   const head = `${indent}${kind} ${p.pick.pick_id.slice(0, 8)} ${p.pick.city_id} ${p.pick.market_date}`;
   const out: PositionLine[] = [
     {
-      line: [seg(cell(head, desc)), ...figures(p.mark, false)],
+      line: [seg(cell(head, desc)), ...figures(p.mark, PICK_FIGURES)],
       detail: { title: `Insurance ${kind} ${p.pick.pick_id}`, json: p.pick },
     },
   ];
@@ -56,8 +63,24 @@ function pickLines(p: PricedPick, indent: string, desc: number): PositionLine[] 
   return out;
 }
 
+type Total = ReturnType<typeof familyTotals>[number];
+
+/** family, open, priced, staked: the totals table's columns before the unrealised P&L. */
+const TOTALS: Column<Total>[] = [
+  { title: 'family', width: 16, value: (t) => t.family },
+  { title: 'open', width: 6, align: 'right', value: (t) => String(t.open) },
+  { title: 'priced', width: 8, align: 'right', value: (t) => String(t.priced) },
+  { title: 'staked', width: 10, align: 'right', value: (t) => usd(t.mark.stake) },
+];
+const UNREALISED: Column<Total> = {
+  title: 'unrealised',
+  width: 12,
+  align: 'right',
+  value: (t) => signedUsd(t.mark.pnl),
+};
+
 /** The Positions pane as lines: each family's open positions, then the totals by family. */
-export function positionLines(p: PricedPositions, width: number): PositionLine[] {
+export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeView>, width: number): PositionLine[] {
   // the description takes what the figures (entry, now, stake, P&L: 34 columns) leave
   const desc = Math.max(30, Math.min(70, width - 38));
   const out: PositionLine[] = [heading('STRATEGY RECORDS (open)'), columns(desc)];
@@ -91,24 +114,11 @@ export function positionLines(p: PricedPositions, width: number): PositionLine[]
     });
   }
   out.push({ line: [], detail: null }, heading('TOTALS BY FAMILY'));
-  out.push({
-    line: line(
-      seg(
-        `  ${cell('family', 16)}${cell('open', 6, 'right')}${cell('priced', 8, 'right')}${cell('staked', 10, 'right')}${cell('unrealised', 12, 'right')}`,
-        'muted',
-      ),
-    ),
-    detail: null,
-  });
+  out.push({ line: line(seg(`  ${titleCells([...TOTALS, UNREALISED]).join('')}`, 'muted')), detail: null });
   const totals = familyTotals(p);
   for (const t of totals) {
     out.push({
-      line: [
-        seg(
-          `  ${cell(t.family, 16)}${cell(String(t.open), 6, 'right')}${cell(String(t.priced), 8, 'right')}${cell(usd(t.mark.stake), 10, 'right')}`,
-        ),
-        seg(cell(signedUsd(t.mark.pnl), 12, 'right'), pnlTone(t.mark.pnl), true),
-      ],
+      line: [seg(`  ${rowCells(TOTALS, t).join('')}`), seg(cellOf(UNREALISED, t), pnlTone(t.mark.pnl), true)],
       detail: null,
     });
   }

@@ -1,6 +1,6 @@
-import type { Signal, SignalKind } from '../../../cache/feed-sources.js';
+import type { Signal, SignalKind } from '../../../cache/index.js';
+import { cellOf, type Column as TableColumn, titleCells } from '../../format/columns.js';
 import { price, usd } from '../../format/numbers.js';
-import { cell } from '../../format/text.js';
 import { localClock, utcStamp } from '../../format/time.js';
 import { type Line, seg, type Tone } from '../../theme.js';
 
@@ -28,12 +28,7 @@ const KIND_TONE: Partial<Record<SignalKind, Tone>> = {
   lock: 'accent',
 };
 
-interface Column {
-  title: string;
-  width: number;
-  align?: 'right';
-  value(s: Signal): string;
-}
+type Column = TableColumn<Signal>;
 
 const COLUMNS: Record<string, Column> = {
   utc: { title: 'UTC', width: 13, value: (s) => `${s.estimated ? '~' : ' '}${utcStamp(s.at)}` },
@@ -66,19 +61,16 @@ export function signalColumns(width: number): Column[] {
 const gap = ' ';
 
 export function signalHeader(columns: Column[]): Line {
-  const text = columns.map((c) => cell(c.title, c.width, c.align)).join(gap);
+  const text = titleCells(columns).join(gap);
   return [seg('  '), seg(`${text}${gap}note`, 'muted', true)];
 }
 
 export function signalLine(s: Signal, columns: Column[]): Line {
   const tone = KIND_TONE[s.kind];
-  const out: Line = [];
-  for (const c of columns) {
-    const text = cell(c.value(s), c.width, c.align) + gap;
-    out.push(
-      c.title === 'signal' ? seg(text, tone, s.kind === 'kill') : seg(text, c.title === 'UTC' ? 'muted' : undefined),
-    );
-  }
+  const out: Line = columns.map((c) => {
+    const text = cellOf(c, s) + gap;
+    return c === COLUMNS.kind ? seg(text, tone, s.kind === 'kill') : seg(text, c === COLUMNS.utc ? 'muted' : undefined);
+  });
   out.push(seg(s.note, s.kind === 'kill' ? 'alarm' : 'muted'));
   return out;
 }

@@ -1,6 +1,6 @@
-import type { SignalPayload } from '../../../cache/feed-reads.js';
-import type { Signal } from '../../../cache/feed-sources.js';
+import type { Signal, SignalPayload } from '../../../cache/index.js';
 import type { InsuranceEvent } from '../../../contract/events.js';
+import { prettyJson } from '../../format/json-lines.js';
 import { price, usd } from '../../format/numbers.js';
 import { wrap } from '../../format/text.js';
 import { localDayClock, offsetLabel, utcStamp } from '../../format/time.js';
@@ -42,7 +42,7 @@ export function signalDetail(s: Signal, payloads: SignalPayload[], width: number
   for (const text of wrap(s.note, Math.max(20, width - 4))) out.push(line(`  ${text}`));
   for (const p of payloads) {
     out.push([], line(seg(`RAW PAYLOAD (${p.label})`, 'accent', true)));
-    for (const text of pretty(p.text)) out.push(line(seg(`  ${text}`, 'muted')));
+    for (const text of prettyJson(p.text)) out.push(line(seg(`  ${text}`, 'muted')));
   }
   return out;
 }
@@ -57,13 +57,4 @@ function insuranceEvent(payloads: SignalPayload[]): InsuranceEvent | undefined {
     }
   }
   return undefined;
-}
-
-/** Pretty-printed JSON for reading; text that is not JSON is shown as it is. */
-function pretty(text: string): string[] {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2).split('\n');
-  } catch {
-    return text.split('\n');
-  }
 }

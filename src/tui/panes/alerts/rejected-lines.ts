@@ -1,6 +1,6 @@
-import type { RejectedDelivery } from '../../cache/alert-reads.js';
-import { escapedText } from '../../domain/escaped-text.js';
-import { type Line, line, seg } from '../theme.js';
+import type { RejectedDelivery } from '../../../cache/index.js';
+import { escapedText } from '../../../domain/escaped-text.js';
+import { type Line, line, seg } from '../../theme.js';
 
 /** The most of a body the detail shows (the listener takes up to 1 MiB); `export rejected-webhooks` has it all. */
 const SHOWN_BYTES = 16_384;

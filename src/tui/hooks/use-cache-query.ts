@@ -1,0 +1,16 @@
+import { useMemo } from 'react';
+import type { Cache } from '../../cache/index.js';
+import type { CacheTopic } from '../state/cache-topics.js';
+import { useDeps } from '../state/monitor-context.js';
+import { useCacheVersion } from './use-cache-version.js';
+
+/**
+ * `read(cache)`, run again when one of `topics` changed (at most once per coalescing window) or when `read` is a
+ * new function: keep it stable, a module-level function or a useCallback over what it uses.
+ */
+export function useCacheQuery<T>(topics: readonly CacheTopic[], read: (cache: Cache) => T): T {
+  const { cache } = useDeps();
+  const version = useCacheVersion(topics);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter: a new one re-reads
+  return useMemo(() => read(cache), [cache, read, version]);
+}

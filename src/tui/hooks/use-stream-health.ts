@@ -1,0 +1,13 @@
+import { allStreamHealth, type StreamHealth } from '../../alerts/stream-health.js';
+import type { Cache } from '../../cache/index.js';
+import { useDeps } from '../state/monitor-context.js';
+import { useCacheQuery } from './use-cache-query.js';
+
+const readStreamStates = (cache: Cache) => cache.streamStates();
+
+/** Every stream's health at `nowMs` (the caller's clock tick), against the configured poll intervals. */
+export function useStreamHealth(nowMs: number): StreamHealth[] {
+  const { intervals } = useDeps();
+  const states = useCacheQuery(['streams'], readStreamStates);
+  return allStreamHealth(states, nowMs, intervals);
+}

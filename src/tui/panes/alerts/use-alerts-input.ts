@@ -1,0 +1,33 @@
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { KEYS, listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useUiActions } from '../../state/monitor-context.js';
+import { moveWindow } from '../move-window.js';
+import { alertDetail } from './alert-lines.js';
+import { rejectedLines } from './rejected-lines.js';
+import type { AlertsState } from './use-alerts-state.js';
+
+/** The list keys move; `a` acknowledges the selected alert (or says why not); Enter shows it in full. */
+export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: AlertsState, width: number): void {
+  const actions = useUiActions();
+  useKeypress(PRIORITY.pane, (input, key) => {
+    const move = listMove(input, key);
+    if (move) return moveWindow(list, move);
+    const item = list.selectedRow;
+    if (KEYS.alerts.acknowledge.match(input, key)) {
+      if (!item) actions.notice('no alert selected');
+      else if (!item.stored) actions.notice('a live condition clears itself once it is fixed');
+      else if (item.stored.acknowledged_at) actions.notice('already acknowledged');
+      else acknowledge(item.stored.id);
+      return true;
+    }
+    if (KEYS.lists.detail.match(input, key) && item) {
+      const lines = alertDetail(item, width);
+      // a rejected webhook: the delivery as kept, its body escaped
+      if (item.stored) lines.push(...rejectedLines(rejectedDeliveries(item.stored), width));
+      actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines });
+      return true;
+    }
+    return false;
+  });
+}

@@ -1,0 +1,17 @@
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { scrollStep } from '../../hooks/use-scroll-state.js';
+import { listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import type { ForecastsState } from './use-forecasts-state.js';
+
+/** The list keys scroll the page; a page keeps one line of the last in view. */
+export function useForecastsInput({ maxOffset, scroll }: ForecastsState, height: number): void {
+  useKeypress(PRIORITY.pane, (input, key) => {
+    const move = listMove(input, key);
+    if (!move) return false;
+    const by = scrollStep(move, height - 1);
+    if (by === null) scroll.home();
+    else scroll.move(by, maxOffset + 1, 1);
+    return true;
+  });
+}

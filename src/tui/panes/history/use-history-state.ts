@@ -1,0 +1,118 @@
+import { useCallback, useMemo, useState } from 'react';
+import {
+  BROWSE_TABLES,
+  type BrowseFilter,
+  type BrowseKey,
+  type BrowseRow,
+  type BrowseTable,
+  type Cache,
+} from '../../../cache/index.js';
+import type { City } from '../../../contract/cities.js';
+import { useCacheQuery } from '../../hooks/use-cache-query.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { scrollStep } from '../../hooks/use-scroll-state.js';
+import type { ListMove } from '../../keys.js';
+import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
+import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
+import type { Line } from '../../theme.js';
+import { parseHistoryFilter } from './history-filter.js';
+import { summaryLines } from './history-summary-lines.js';
+
+/** What the summaries are computed from. */
+const SUMMARY_TOPICS: readonly CacheTopic[] = [
+  'no24',
+  'yescore',
+  'svc-max-picks',
+  'fusion-locks',
+  'historical/forecast_accuracy_daily',
+];
+
+export interface HistoryState {
+  table: BrowseTable;
+  filter: BrowseFilter;
+  /** The rows of `table` that match `filter`, a window `listHeight` rows tall (none while the summaries show). */
+  list: KeysetWindow<BrowseRow>;
+  listHeight: number;
+  /** `s`: the summaries instead of the rows, and how far they are scrolled. */
+  summary: boolean;
+  summaryText: Line[];
+  summaryOffset: number;
+  /** The filter prompt is open. */
+  editing: boolean;
+  /** Why the last filter typed was refused. */
+  error: string | null;
+  stepTable(by: 1 | -1): void;
+  toggleSummary(): void;
+  scrollSummary(move: ListMove): void;
+  editFilter(): void;
+  cancelFilter(): void;
+  applyFilter(text: string): void;
+}
+
+export function useHistoryState(cities: readonly City[], height: number): HistoryState {
+  const { cache } = useDeps();
+  const actions = useUiActions();
+  const { historyTable: table, historyFilter: filter } = useUiState();
+  const [summary, setSummary] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [summaryOffset, setSummaryOffset] = useState(0);
+  const version = useCacheVersion([topicOf(table)]);
+
+  const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(
+    () => ({
+      older: (after, limit) => cache.panes.history.older(table, filter, after, limit),
+      newer: (before, limit) => cache.panes.history.newer(table, filter, before, limit),
+      keyOf: (r) => r.key,
+    }),
+    [cache, table, filter],
+  );
+  const listHeight = Math.max(1, height - 3);
+  const list = useKeysetWindow(source, summary ? 0 : listHeight, version);
+  // computed on demand: the summaries scan every settled row that matches
+  const readSummary = useCallback(
+    (c: Cache) => (summary ? summaryLines(c.panes.summary(filter)) : []),
+    [filter, summary],
+  );
+  const summaryText = useCacheQuery(SUMMARY_TOPICS, readSummary);
+
+  return {
+    table,
+    filter,
+    list,
+    listHeight,
+    summary,
+    summaryText,
+    summaryOffset,
+    editing,
+    error,
+    stepTable(by) {
+      const i = BROWSE_TABLES.indexOf(table);
+      actions.setHistoryTable(BROWSE_TABLES[(i + by + BROWSE_TABLES.length) % BROWSE_TABLES.length] as BrowseTable);
+    },
+    toggleSummary() {
+      setSummary((s) => !s);
+      setSummaryOffset(0);
+    },
+    scrollSummary(move) {
+      // Home steps back by the offset itself
+      const by = scrollStep(move, listHeight) ?? -summaryOffset;
+      setSummaryOffset((o) => Math.max(0, Math.min(Math.max(0, summaryText.length - listHeight), o + by)));
+    },
+    editFilter: () => setEditing(true),
+    cancelFilter: () => setEditing(false),
+    applyFilter(text) {
+      const parsed = parseHistoryFilter(
+        text,
+        cities.map((c) => c.city_id),
+      );
+      setEditing(false);
+      if ('error' in parsed) setError(parsed.error);
+      else {
+        setError(null);
+        actions.setHistoryFilter(parsed.filter);
+      }
+    },
+  };
+}

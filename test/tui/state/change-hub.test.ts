@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChangeEvent } from '../../../src/cache/index.js';
+import { ChangeHub } from '../../../src/tui/state/change-hub.js';
+
+/** What the hub needs of a cache: its change events and SQLite's data_version. */
+function fakeCache() {
+  let listener: ((event: ChangeEvent) => void) | undefined;
+  let dataVersion = 1;
+  return {
+    onChange(l: (event: ChangeEvent) => void) {
+      listener = l;
+      return () => {
+        listener = undefined;
+      };
+    },
+    dataVersion: () => dataVersion,
+    commit: (table: string) => listener?.({ table, ids: [] }),
+    commitElsewhere: () => {
+      dataVersion++;
+    },
+  };
+}
+
+describe('the change hub', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('releases a burst of commits once, after the coalescing window, and tells each listener', () => {
+    const cache = fakeCache();
+    const hub = new ChangeHub(cache, 150);
+    hub.start();
+    const heard = vi.fn();
+    hub.subscribe(heard);
+    for (let i = 0; i < 20; i++) cache.commit(i % 2 ? 'no24' : 'alerts');
+    expect(hub.releases).toBe(0);
+    vi.advanceTimersByTime(149);
+    expect(heard).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(hub.releases).toBe(1);
+    expect(heard).toHaveBeenCalledTimes(1);
+    hub.stop();
+  });
+
+  it('moves the version of the topics that changed, and of no other', () => {
+    const cache = fakeCache();
+    const hub = new ChangeHub(cache, 150);
+    hub.start();
+    const alerts = hub.version(['alerts']);
+    const streams = hub.version(['streams']);
+    cache.commit('alerts');
+    vi.advanceTimersByTime(150);
+    expect(hub.version(['alerts'])).not.toBe(alerts);
+    expect(hub.version(['streams', 'cities'])).toBe(streams);
+    hub.stop();
+  });
+
+  it('moves every version when another process committed to the same file (polled each second)', () => {
+    const cache = fakeCache();
+    const hub = new ChangeHub(cache, 150);
+    hub.start();
+    const streams = hub.version(['streams']);
+    cache.commitElsewhere();
+    vi.advanceTimersByTime(1_000 + 150);
+    expect(hub.version(['streams'])).not.toBe(streams);
+    hub.stop();
+  });
+
+  it('hears nothing once stopped', () => {
+    const cache = fakeCache();
+    const hub = new ChangeHub(cache, 150);
+    hub.start();
+    hub.stop();
+    cache.commit('alerts');
+    cache.commitElsewhere();
+    vi.advanceTimersByTime(5_000);
+    expect(hub.releases).toBe(0);
+  });
+});
