@@ -9,7 +9,8 @@ export function apiKeyProblem(key: string): string | undefined {
   if (/[\r\n]/.test(key)) return 'contains a line break (a key file saved with Windows line ends?)';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains a control character';
-  if ([...key].some((c) => (c.codePointAt(0) ?? 0) > 0xff)) return 'contains a character outside Latin-1 (header values cannot carry it)';
+  if ([...key].some((c) => (c.codePointAt(0) ?? 0) > 0xff))
+    return 'contains a character outside Latin-1 (header values cannot carry it)';
   if (key.trim() !== key) return 'starts or ends with a space';
   return undefined;
 }
