@@ -49,12 +49,12 @@ export async function startGateProxy(targetBaseUrl: string) {
     mostInFlight: (path: string) => mostInFlight.get(path) ?? 0,
     /** Holds the answers of matching requests until the returned function is called. */
     hold(match: (path: string) => boolean): () => void {
-      let release = () => undefined as void;
+      let release: () => void = () => undefined;
       const open = new Promise<void>((resolve) => {
         release = resolve;
       });
       gates.push({ match, open });
-      return release;
+      return () => release();
     },
     /** Resolves once `n` matching requests have arrived. */
     async waitFor(match: (path: string) => boolean, n = 1): Promise<void> {
