@@ -34,7 +34,8 @@ function connectionGroups(c: MonitorStatus['connection']): Line[] {
   if (c.state === 'offline' || c.state === 'connecting') return [state];
   const answered = c.lastGoodAt === undefined ? null : Date.parse(c.lastGoodAt);
   if (c.state === 'ok') return [[...state, seg(answered === null ? '' : ` ${utcClock(answered)}`, 'muted')]];
-  return [state, [seg(answered === null ? 'no good answer yet' : `last good answer ${utcClock(answered)}`, 'muted')]];
+  // the time before the trouble: a long error is cut at the width, the time must stay in sight
+  return [[seg(answered === null ? 'no good answer yet' : `last good answer ${utcClock(answered)}`, 'muted')], state];
 }
 
 /**
