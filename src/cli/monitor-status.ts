@@ -42,7 +42,8 @@ export class ConnectionTracker {
   record(outcome: StreamOutcome, at: string): MonitorStatus['connection'] {
     const { stream, counts, error } = outcome;
     // counts beside an error: some of the stream's requests were answered and stored
-    if (counts) this.lastGoodAt = at;
+    // to the second, as shown: passes ending within one second change nothing on screen, and re-render nothing
+    if (counts) this.lastGoodAt = `${at.slice(0, 19)}Z`;
     if (error?.kind === 'unreachable' && !counts) {
       this.unreachable = error.error;
     } else {

@@ -129,15 +129,15 @@ describe('ConnectionTracker', () => {
     try {
       expect(tracker.current()).toEqual({ state: 'connecting' });
       proxy.setPlan((path) => (path.startsWith('/api/public/v1/no24') ? 'bad-row' : 'pass'));
-      expect(record(await engine.runOnce(), '2026-11-21T12:00:00.000Z')).toEqual({
+      expect(record(await engine.runOnce(), '2026-11-21T12:00:00.250Z')).toEqual({
         state: 'failing',
         message: 'no24: GET /no24?status=open&limit=1000: response field /data/0/city_id must be string',
-        lastGoodAt: '2026-11-21T12:00:00.000Z',
+        lastGoodAt: '2026-11-21T12:00:00Z',
       });
       proxy.setPlan(() => 'pass');
-      expect(record(await engine.runOnce(), '2026-11-21T12:01:00.000Z')).toEqual({
+      expect(record(await engine.runOnce(), '2026-11-21T12:01:00.750Z')).toEqual({
         state: 'ok',
-        lastGoodAt: '2026-11-21T12:01:00.000Z',
+        lastGoodAt: '2026-11-21T12:01:00Z',
       });
     } finally {
       await client.close();

@@ -71,7 +71,8 @@ describe('the monitor in a pseudo-terminal', () => {
     });
     expect(response.status).toBe(200);
     tui.press('3');
-    await tui.waitFor('[3 Alerts]');
+    // the tab may already count the kill when the switch is drawn (a race the bare label lost now and then)
+    await tui.waitFor(/\[3 Alerts( \(\d+\))?\]/);
     const alerts = await tui.waitFor('!! KILL');
     expect(alerts).toContain('nyc');
     // node-notifier ran the fake notify-send with the title and the action first
