@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Compile } from 'typebox/compile';
-import { MonitorConfig } from '../contract/config.js';
+import { apiKeyProblem, baseUrlProblem } from '../client/api-key.js';
+import { INTERVAL_BOUNDS_S, MonitorConfig, STREAM_NAMES } from '../contract/config.js';
 import { usageError } from './exit-codes.js';
 import { configFile, dataDir } from './paths.js';
 
@@ -15,6 +16,9 @@ export interface ConnectionFlags {
 export interface Connection {
   baseUrl?: string;
   apiKey?: string;
+  /** `--base-url`, `SVC_BASE_URL` or the config file's path: where to fix it. */
+  baseUrlFrom: string;
+  apiKeyFrom: string;
   auth: 'x-api-key' | 'bearer';
   webhookSecrets: string[];
   dbPath: string;
@@ -24,21 +28,76 @@ export interface Connection {
 
 const validator = Compile(MonitorConfig);
 
-/** Reads and checks the config file; a broken one is a usage error that names the file and the field. */
-export function readConfig(path = configFile()): MonitorConfig {
+/** A config file mode that lets other users change it, or read it. */
+const OTHERS_WRITE = 0o022;
+const OTHERS_READ = 0o044;
+
+/**
+ * Reads and checks the config file; a broken one is a usage error that names the file and the field. One that
+ * other users can write is refused (whoever can write it can point `base_url` at their own host and collect the
+ * key); one they can read, while it holds a key or a secret, is used with a warning on stderr.
+ */
+export function readConfig(
+  path = configFile(),
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): MonitorConfig {
   if (!existsSync(path)) return {};
+  // POSIX modes only: Windows reports made-up bits
+  const mode = process.platform === 'win32' ? 0o600 : statSync(path).mode & 0o777;
+  if (mode & OTHERS_WRITE) {
+    throw usageError(
+      `${path} can be changed by other users (mode ${octal(mode)}), and whoever changes it can send your key to ` +
+        `their own host: run chmod 600 ${path}`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     throw usageError(`${path} is not valid JSON`);
   }
-  if (!validator.Check(parsed)) {
-    const [first] = validator.Errors(parsed);
-    throw usageError(`${path}: ${first?.instancePath || '/'} ${first?.message ?? 'is not a valid config'}`);
+  if (!validator.Check(parsed)) throw usageError(`${path}: ${describeSchemaErrors([...validator.Errors(parsed)])}`);
+  if (parsed.base_url !== undefined) {
+    const problem = baseUrlProblem(parsed.base_url);
+    if (problem) throw usageError(`${path}: base_url ${problem}`);
+  }
+  if (parsed.api_key !== undefined) {
+    const problem = apiKeyProblem(parsed.api_key);
+    if (problem) throw usageError(`${path}: api_key ${problem} (the key is not shown)`);
+  }
+  if (mode & OTHERS_READ && (parsed.api_key !== undefined || parsed.webhook_secrets !== undefined)) {
+    warn(
+      `svc-monitor: warning: ${path} holds a key and other users can read it (mode ${octal(mode)}): run chmod 600 ${path}`,
+    );
   }
   return parsed;
 }
+
+const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;
+
+type SchemaError = ReturnType<typeof validator.Errors>[number];
+
+/** TypeBox's first complaint in the words of the file: the unknown key by name, an interval with its bounds. */
+function describeSchemaErrors(errors: SchemaError[]): string {
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  const names = (unknown?.params as { additionalProperties?: string[] } | undefined)?.additionalProperties ?? [];
+  if (unknown && names.length > 0) {
+    const quoted = names.map((name) => `\`${name}\``).join(', ');
+    if (unknown.instancePath === '/intervals')
+      return `unknown stream ${quoted} in intervals; the streams are ${STREAM_NAMES.join(', ')}`;
+    const where = unknown.instancePath ? ` in ${dotted(unknown.instancePath)}` : '';
+    return `unknown key ${quoted}${where}`;
+  }
+  // TypeBox reports a refused extra key twice, once as "schema is false": never the one to show
+  const first = errors.find((e) => e.keyword !== 'boolean');
+  if (!first || first.instancePath === '') return 'must be a JSON object';
+  if (first.instancePath.startsWith('/intervals/'))
+    return `${dotted(first.instancePath)} must be a number of seconds from ${INTERVAL_BOUNDS_S.min} to ${INTERVAL_BOUNDS_S.max}`;
+  return `${dotted(first.instancePath)} ${first.message}`;
+}
+
+/** `/intervals/current` -> `intervals.current` */
+const dotted = (pointer: string) => pointer.slice(1).replaceAll('/', '.');
 
 /** Writes the config file readable by its owner only (it holds the key). */
 export function saveConfig(config: MonitorConfig, path = configFile()): void {
@@ -47,9 +106,17 @@ export function saveConfig(config: MonitorConfig, path = configFile()): void {
   chmodSync(path, 0o600);
 }
 
+/** Where a value came from, for a message that sends the user to the right place. */
+function origin(flag: unknown, envValue: unknown, flagName: string, envName: string): string {
+  if (flag !== undefined) return flagName;
+  if (envValue !== undefined) return envName;
+  return configFile();
+}
+
 /**
  * Base URL, key and secrets from flags, then `SVC_BASE_URL` / `SVC_API_KEY` / `SVC_WEBHOOK_SECRET`, then the config
- * file (DESIGN.md section 3). `--db` / `SVC_DB` picks the cache file. `--save` stores what was given for next time.
+ * file (DESIGN.md section 3). `--db` / `SVC_DB` picks the cache file. `--save` stores what was given for next time,
+ * once it passed the checks of `requireService`.
  */
 export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
   const file = readConfig();
@@ -59,13 +126,46 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
   const connection: Connection = {
     baseUrl,
     apiKey,
+    baseUrlFrom: origin(flags.baseUrl, env.SVC_BASE_URL, '--base-url', 'SVC_BASE_URL'),
+    apiKeyFrom: origin(flags.apiKey, env.SVC_API_KEY, '--api-key', 'SVC_API_KEY'),
     auth: file.auth ?? 'x-api-key',
     webhookSecrets: envSecrets ?? file.webhook_secrets ?? [],
     dbPath: flags.db ?? env.SVC_DB ?? join(dataDir(), 'cache.db'),
     intervals: Object.fromEntries(
-      Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, seconds * 1000]),
+      Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, (seconds as number) * 1000]),
     ),
   };
-  if (flags.save) saveConfig({ ...file, base_url: baseUrl, api_key: apiKey });
+  if (flags.save) {
+    checkService(connection);
+    saveConfig({ ...file, base_url: baseUrl, api_key: apiKey });
+  }
   return connection;
+}
+
+export interface Service {
+  baseUrl: string;
+  apiKey: string;
+  auth: 'x-api-key' | 'bearer';
+}
+
+/**
+ * The service to talk to, refused at once (exit 2) when it is missing, when its address is not http(s) or when the
+ * key cannot travel in a header: no request, no retry, and never the key in the message.
+ */
+export function requireService(connection: Connection): Service {
+  const { baseUrl, apiKey, auth } = connection;
+  if (!baseUrl || !apiKey) {
+    throw usageError(
+      `no service configured: pass --base-url and --api-key, set SVC_BASE_URL and SVC_API_KEY, or put them in ${configFile()}`,
+    );
+  }
+  checkService(connection);
+  return { baseUrl, apiKey, auth };
+}
+
+function checkService(connection: Connection): void {
+  const addressProblem = connection.baseUrl === undefined ? undefined : baseUrlProblem(connection.baseUrl);
+  if (addressProblem) throw usageError(`the base URL from ${connection.baseUrlFrom} ${addressProblem}`);
+  const keyProblem = connection.apiKey === undefined ? undefined : apiKeyProblem(connection.apiKey);
+  if (keyProblem) throw usageError(`the API key from ${connection.apiKeyFrom} ${keyProblem} (the key is not shown)`);
 }

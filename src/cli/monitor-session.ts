@@ -8,12 +8,12 @@ import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
 import { startListener, type WebhookListener } from '../receiver/listener.js';
 import { STREAMS } from '../sync/streams.js';
-import { SyncEngine, type SyncSummary } from '../sync/sync-engine.js';
+import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
 import { usageError } from './exit-codes.js';
-import { MonitorStatusStore } from './monitor-status.js';
+import { ConnectionTracker, MonitorStatusStore } from './monitor-status.js';
 import { dataDir } from './paths.js';
 
 export type MonitorMode = MonitorStatus['mode'];
@@ -94,7 +94,7 @@ export async function openSession(
     const status = new MonitorStatusStore({
       mode,
       host: new URL(baseUrl).host,
-      connection: { state: 'ok' },
+      connection: { state: 'connecting' },
       listener: noListener,
     });
 
@@ -108,24 +108,20 @@ export async function openSession(
     closers.push(() => client.close());
     const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
     const engine = new SyncEngine({ client, cache, intervals, now });
+    // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
     closers.push(() => engine.stop());
-    const onPass = (summary: SyncSummary) => status.update((s) => ({ ...s, connection: connectionOf(summary) }));
-    engine.start(onPass).catch((error: unknown) => {
+    const tracker = new ConnectionTracker();
+    const onOutcome = (outcome: StreamOutcome) =>
+      status.update((s) => ({ ...s, connection: tracker.record(outcome, now().toISOString()) }));
+    engine.start(onOutcome).catch((error: unknown) => {
       const state = error instanceof AuthRejected ? 'auth-rejected' : 'unreachable';
       // never the key: AuthRejected's message only says it was rejected
       const message = error instanceof Error ? error.message : String(error);
-      status.update((s) => ({ ...s, connection: { state, message } }));
+      status.update((s) => ({ ...s, connection: { ...tracker.current(), state, message } }));
     });
-    let refreshing = false;
+    // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
     const refresh = () => {
-      if (refreshing) return;
-      refreshing = true;
-      engine
-        .runOnce()
-        .then(onPass, () => {})
-        .finally(() => {
-          refreshing = false;
-        });
+      engine.runOnce().catch(() => undefined);
     };
     const streamIntervalsMs = demo
       ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
@@ -135,13 +131,6 @@ export async function openSession(
     await close();
     throw error;
   }
-}
-
-function connectionOf(summary: SyncSummary): MonitorStatus['connection'] {
-  const unreachable = summary.errors.filter((e) => e.kind === 'unreachable');
-  if (unreachable.length > 0 && Object.keys(summary.streams).length === 0)
-    return { state: 'unreachable', message: unreachable[0]?.error };
-  return { state: 'ok' };
 }
 
 /** The listener of `--listen PORT` (always in demo). One that cannot start is an alert, not the end of the TUI. */

@@ -1,3 +1,4 @@
+import type { StreamOutcome } from '../sync/sync-engine.js';
 import type { MonitorSource, MonitorStatus } from '../tui/types.js';
 
 /**
@@ -24,5 +25,40 @@ export class MonitorStatusStore implements MonitorSource {
     if (JSON.stringify(next) === JSON.stringify(this.status)) return;
     this.status = next;
     for (const watcher of this.watchers) watcher();
+  }
+}
+
+/**
+ * The connection as the sync passes found it, stream by stream: `connecting` until one answered; `unreachable`
+ * while the newest pass got no answer at all; `failing` while some stream's newest pass failed although the service
+ * answers (a refused request, a response that broke the contract); `ok` otherwise. A rejected key is the session's
+ * to report: the engine stops on it.
+ */
+export class ConnectionTracker {
+  private lastGoodAt?: string;
+  private unreachable?: string;
+  private readonly failing = new Map<string, string>();
+
+  record(outcome: StreamOutcome, at: string): MonitorStatus['connection'] {
+    const { stream, counts, error } = outcome;
+    // counts beside an error: some of the stream's requests were answered and stored
+    // to the second, as shown: passes ending within one second change nothing on screen, and re-render nothing
+    if (counts) this.lastGoodAt = `${at.slice(0, 19)}Z`;
+    if (error?.kind === 'unreachable' && !counts) {
+      this.unreachable = error.error;
+    } else {
+      this.unreachable = undefined;
+      if (error) this.failing.set(stream, error.error);
+      else this.failing.delete(stream);
+    }
+    return this.current();
+  }
+
+  current(): MonitorStatus['connection'] {
+    const lastGoodAt = this.lastGoodAt === undefined ? {} : { lastGoodAt: this.lastGoodAt };
+    if (this.unreachable !== undefined) return { state: 'unreachable', message: this.unreachable, ...lastGoodAt };
+    const [failing] = this.failing;
+    if (failing) return { state: 'failing', message: `${failing[0]}: ${failing[1]}`, ...lastGoodAt };
+    return this.lastGoodAt === undefined ? { state: 'connecting' } : { state: 'ok', ...lastGoodAt };
   }
 }

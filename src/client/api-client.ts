@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Agent, request } from 'undici';
@@ -13,7 +14,15 @@ import {
 } from '../contract/historical.js';
 import { API_PREFIX, LIMITS } from '../contract/limits.js';
 import { type StrategyFamily, type StrategyRecord, strategyResponse } from '../contract/strategies.js';
-import { ApiError, AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from './errors.js';
+import {
+  ApiError,
+  AuthRejected,
+  Cancelled,
+  InvalidResponse,
+  RequestNotSent,
+  RequestRefused,
+  ServiceUnreachable,
+} from './errors.js';
 import { type RetryPolicy, retryDelay } from './retry.js';
 
 export interface ClientOptions {
@@ -57,8 +66,6 @@ function validate<T>(schema: TSchema, value: unknown, endpoint: string): T {
   return value as T;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The v1 interface over undici: every response validated against `src/contract/` before anyone sees it; network
  * errors, timeouts, 5xx and 429 retried with full jitter (a 429 waits its `Retry-After`); 401 and 4xx never retried.
@@ -69,6 +76,7 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
+  private readonly cancelled = new AbortController();
 
   constructor(opts: ClientOptions) {
     this.baseUrl = v1BaseUrl(opts.baseUrl);
@@ -120,8 +128,17 @@ export class ApiClient {
     return prefetchPages((cursor) => this.fusionLocksPage({ ...query, cursor }), query.cursor);
   }
 
+  /**
+   * Stops every request in flight and every retry wait (each rejects with `Cancelled`), and any later request. For
+   * a monitor or a daemon that is stopping: it must not wait out a 10 s timeout and its retries first.
+   */
+  cancel(): void {
+    this.cancelled.abort();
+  }
+
   async close(): Promise<void> {
-    await this.agent.close();
+    this.cancel();
+    await this.agent.destroy();
   }
 
   private async get<T>(path: string, query: Query, schema: TSchema): Promise<T> {
@@ -131,28 +148,78 @@ export class ApiClient {
     const endpoint = `GET ${path}${search}`;
     let lastProblem = 'no attempt made';
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
+      if (this.cancelled.signal.aborted) throw new Cancelled(endpoint);
       let waitMs: number | undefined;
       try {
-        const response = await request(`${this.baseUrl}${path}${search}`, {
-          method: 'GET',
-          headers: this.headers,
-          dispatcher: this.agent,
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-        const text = await response.body.text();
-        const status = response.statusCode;
+        const { status, text, retryAfter } = await this.attempt(`${this.baseUrl}${path}${search}`, endpoint);
         if (status === 200) return validate<T>(schema, parseJson(text, endpoint), endpoint);
         if (status === 401) throw new AuthRejected(endpoint);
-        if (status === 429) waitMs = retryAfterMs(response.headers['retry-after'], this.retry.maxRetryAfterMs);
+        if (status === 429) waitMs = retryAfterMs(retryAfter, this.retry.maxRetryAfterMs);
         if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));
         lastProblem = `HTTP ${status}`;
       } catch (error) {
         if (error instanceof ApiError) throw error;
+        // undici refused the request itself: the same request would be refused again
+        if ((error as { code?: string }).code === 'UND_ERR_INVALID_ARG')
+          throw new RequestNotSent(endpoint, `the request could not be sent: ${(error as Error).message}`);
         lastProblem = describeNetworkError(error, this.timeoutMs);
       }
-      if (attempt < this.retry.attempts) await sleep(waitMs ?? retryDelay(this.retry, attempt));
+      if (attempt < this.retry.attempts) {
+        try {
+          // a timer of its own (referenced): the wait keeps the process alive, and cancel ends it
+          await sleep(waitMs ?? retryDelay(this.retry, attempt), undefined, { signal: this.cancelled.signal });
+        } catch {
+          throw new Cancelled(endpoint);
+        }
+      }
     }
     throw new ServiceUnreachable(endpoint, `no answer after ${this.retry.attempts} attempts (last: ${lastProblem})`);
+  }
+
+  /**
+   * One request, connect to last byte, bounded by a timer of our own. undici's own abort does not reach a request
+   * still queued for a connection slot (one it refused earlier may never give its slot back), and
+   * `AbortSignal.timeout` does not keep the process alive: a request that never settles would let the process end
+   * by running out of work. Here it always settles: an answer, an error, `no answer within` the timeout, or
+   * `Cancelled`.
+   */
+  private async attempt(
+    url: string,
+    endpoint: string,
+  ): Promise<{ status: number; text: string; retryAfter: string | string[] | undefined }> {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let onCancel: (() => void) | undefined;
+    const bounded = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const timeout = Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' });
+        abort.abort(timeout);
+        reject(timeout);
+      }, this.timeoutMs);
+      onCancel = () => {
+        abort.abort();
+        reject(new Cancelled(endpoint));
+      };
+      this.cancelled.signal.addEventListener('abort', onCancel, { once: true });
+    });
+    const exchange = (async () => {
+      const response = await request(url, {
+        method: 'GET',
+        headers: this.headers,
+        dispatcher: this.agent,
+        signal: abort.signal,
+      });
+      const text = await response.body.text();
+      return { status: response.statusCode, text, retryAfter: response.headers['retry-after'] };
+    })();
+    // the loser of the race may still settle later: that must not surface as an unhandled rejection
+    exchange.catch(() => undefined);
+    try {
+      return await Promise.race([exchange, bounded]);
+    } finally {
+      clearTimeout(timer);
+      if (onCancel) this.cancelled.signal.removeEventListener('abort', onCancel);
+    }
   }
 }
 

@@ -31,3 +31,13 @@ export class RequestRefused extends ApiError {
 
 /** The body was not JSON or did not match the contract; nothing from it may be stored. */
 export class InvalidResponse extends ApiError {}
+
+/** undici refused to send the request (a header it cannot carry, say). Sending it again cannot help. */
+export class RequestNotSent extends ApiError {}
+
+/** The client was cancelled (the monitor or the daemon is stopping); nothing is wrong with the service. */
+export class Cancelled extends ApiError {
+  constructor(endpoint: string) {
+    super(endpoint, 'cancelled: stopping');
+  }
+}

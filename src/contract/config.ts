@@ -1,14 +1,46 @@
 import Type, { type Static } from 'typebox';
 
+/**
+ * Every stream name of DESIGN.md section 3, the ones the monitor polls today and the live history streams of
+ * section 4 (`mkta-buckets`, `mktb-buckets`, `metar`, `daily`), so a config written for them is valid already.
+ */
+export const STREAM_NAMES = [
+  'cities',
+  'current',
+  'forecasts',
+  'no24',
+  'yescore',
+  'svc-max-picks',
+  'fusion-locks',
+  'mkta-buckets',
+  'mktb-buckets',
+  'metar',
+  'daily',
+] as const;
+export type StreamName = (typeof STREAM_NAMES)[number];
+
+/**
+ * Poll intervals in seconds: at least a second (the rate limit), at most a day (Node's timers overflow past about
+ * 24.8 days into 1 ms, so an unbounded value would poll without pause).
+ */
+export const INTERVAL_BOUNDS_S = { min: 1, max: 86_400 } as const;
+
+const Interval = Type.Number({ minimum: INTERVAL_BOUNDS_S.min, maximum: INTERVAL_BOUNDS_S.max });
+
 /** `<config dir>/svc-monitor/config.json`. Unknown keys are refused, so a typo is an error, not a silent default. */
 export const MonitorConfig = Type.Object(
   {
+    /** http or https; checked beyond the schema by the CLI (src/client/api-key.ts) */
     base_url: Type.Optional(Type.String({ minLength: 1 })),
     api_key: Type.Optional(Type.String({ minLength: 1 })),
     auth: Type.Optional(Type.Union([Type.Literal('x-api-key'), Type.Literal('bearer')])),
     webhook_secrets: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    /** Poll interval per stream in seconds (cities, current, forecasts, no24, yescore, svc-max-picks, fusion-locks). */
-    intervals: Type.Optional(Type.Record(Type.String(), Type.Number({ minimum: 1 }))),
+    /** Poll interval per stream in seconds. */
+    intervals: Type.Optional(
+      Type.Object(Object.fromEntries(STREAM_NAMES.map((name) => [name, Type.Optional(Interval)])), {
+        additionalProperties: false,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

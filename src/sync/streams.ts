@@ -1,6 +1,7 @@
 import type { Cache } from '../cache/cache.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
+import type { StreamName } from '../contract/config.js';
 import { LIMITS } from '../contract/limits.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
 import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
@@ -76,7 +77,7 @@ const strategyPass =
   };
 
 /** Every polled stream of DESIGN.md section 2, in the order a pass runs them, with its default interval. */
-export const STREAMS: { name: string; everyMs: number; pass: StreamPass }[] = [
+export const STREAMS: { name: StreamName; everyMs: number; pass: StreamPass }[] = [
   {
     name: 'cities',
     everyMs: DEFAULT_INTERVALS_MS.cities,

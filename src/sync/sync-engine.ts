@@ -16,6 +16,13 @@ export interface SyncSummary {
   errors: SyncError[];
 }
 
+/** What one pass of one stream did: what it stored (also when it failed part way) and its failure, if any. */
+export interface StreamOutcome {
+  stream: string;
+  counts?: StreamCounts;
+  error?: SyncError;
+}
+
 const kindOf = (error: unknown): SyncError['kind'] =>
   error instanceof ServiceUnreachable
     ? 'unreachable'
@@ -33,78 +40,154 @@ export interface SyncOptions {
   now?: () => Date;
 }
 
+type Stream = (typeof STREAMS)[number];
+
+/** One stream's turn-taking: its pass in flight, the one pass asked for after it, its next timed turn. */
+interface Slot {
+  stream: Stream;
+  everyMs: number;
+  running?: Promise<StreamOutcome | undefined>;
+  queued?: Promise<StreamOutcome | undefined>;
+  timer?: NodeJS.Timeout;
+}
+
+export function addOutcome(summary: SyncSummary, outcome: StreamOutcome | undefined): SyncSummary {
+  if (outcome?.counts) summary.streams[outcome.stream] = outcome.counts;
+  if (outcome?.error) summary.errors.push(outcome.error);
+  return summary;
+}
+
 /**
- * Runs the polled streams: `runOnce` is one full pass (`sync --once`); `start` runs a pass at once and then each
- * stream on its own interval. A failing stream is recorded (last error, in the cache, for the status bar) and
- * retried on its next turn; a rejected key stops everything, because no later turn can succeed.
+ * Runs the polled streams: `runOnce` is one full pass (`sync --once`, `r` in the TUI); `start` runs a pass at once
+ * and then each stream on its own interval until `stop`. A stream never runs twice at once: a pass asked for while
+ * it runs waits for it and runs it once more (data at least as fresh as the asking), and every other ask in that
+ * wait joins that one. A failing stream is recorded (last error, in the cache, for the status bar) and retried on
+ * its next turn; a rejected key stops everything, because no later turn can succeed.
  */
 export class SyncEngine {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly slots: Slot[];
+  private timed = false;
   private stopped = false;
+  private onOutcome?: (outcome: StreamOutcome) => void;
+  private settle?: { resolve: () => void; reject: (error: unknown) => void };
 
-  constructor(private readonly opts: SyncOptions) {}
+  constructor(private readonly opts: SyncOptions) {
+    this.slots = STREAMS.map((stream) => ({ stream, everyMs: opts.intervals?.[stream.name] ?? stream.everyMs }));
+  }
 
+  /** Every stream once, in catalogue order; resolves when each has run (or joined a run) after this call. */
   async runOnce(): Promise<SyncSummary> {
     const summary: SyncSummary = { streams: {}, errors: [] };
-    for (const stream of STREAMS) await this.runStream(stream, summary);
+    for (const slot of this.slots) {
+      if (this.stopped) break;
+      addOutcome(summary, await this.ask(slot));
+    }
     return summary;
   }
 
-  /** Runs until `stop`; resolves when stopped, rejects on a rejected key. */
-  async start(onPass?: (summary: SyncSummary) => void): Promise<void> {
-    onPass?.(await this.runOnce());
-    // stopped while the first pass ran: no timers after stop
-    if (this.stopped) return;
-    await new Promise<void>((resolve, reject) => {
-      this.resolveStop = resolve;
-      for (const stream of STREAMS) {
-        const every = this.opts.intervals?.[stream.name] ?? stream.everyMs;
-        const loop = () => {
-          const timer = setTimeout(async () => {
-            this.timers.delete(timer);
-            if (this.stopped) return;
-            const summary: SyncSummary = { streams: {}, errors: [] };
-            try {
-              await this.runStream(stream, summary);
-            } catch (error) {
-              reject(error);
-              return;
-            }
-            onPass?.(summary);
-            loop();
-          }, every);
-          // the loop alone never keeps a process alive: whoever runs it decides when to stop
-          timer.unref();
-          this.timers.add(timer);
-        };
-        loop();
-      }
+  /**
+   * Runs until `stop`: a pass now, then each stream on its interval (timers that keep the process alive: a daemon
+   * has nothing else to do). Each stream's outcome goes to `onOutcome`, from timed turns and `runOnce` alike.
+   * Resolves once stopped and every pass in flight settled; rejects on a rejected key.
+   */
+  start(onOutcome?: (outcome: StreamOutcome) => void): Promise<void> {
+    this.timed = true;
+    this.onOutcome = onOutcome;
+    const done = new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
     });
+    this.runOnce().catch((error: unknown) => this.fail(error));
+    return done;
   }
 
-  stop(): void {
+  /**
+   * No new pass, no timer; the client's requests in flight are cancelled (what they would have brought comes next
+   * time; every page already fetched is committed, a page's write being one synchronous transaction). Resolves once
+   * every pass in flight settled, so the cache can be closed.
+   */
+  async stop(): Promise<void> {
+    this.halt();
+    await this.idle();
+    this.settle?.resolve();
+  }
+
+  private halt(): void {
+    if (this.stopped) return;
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.resolveStop?.();
+    for (const slot of this.slots) clearTimeout(slot.timer);
+    this.opts.client.cancel();
   }
 
-  private resolveStop?: () => void;
+  private async idle(): Promise<void> {
+    await Promise.allSettled(this.slots.flatMap((slot) => [slot.running, slot.queued]));
+  }
 
-  private async runStream(stream: (typeof STREAMS)[number], summary: SyncSummary): Promise<void> {
+  /** A rejected key (or a bug): everything stops, and `start` rejects once the passes in flight settled. */
+  private fail(error: unknown): void {
+    this.halt();
+    void this.idle().then(() => this.settle?.reject(error));
+  }
+
+  /** This stream's pass now, or once more after the one running; an ask while that one waits joins it. */
+  private ask(slot: Slot): Promise<StreamOutcome | undefined> {
+    if (slot.queued) return slot.queued;
+    if (!slot.running) return this.begin(slot);
+    const queued = slot.running.then(
+      () => this.begin(slot),
+      () => this.begin(slot),
+    );
+    slot.queued = queued;
+    return queued;
+  }
+
+  private begin(slot: Slot): Promise<StreamOutcome | undefined> {
+    slot.queued = undefined;
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (this.stopped) return Promise.resolve(undefined);
+    const running = this.runStream(slot.stream).then((outcome) => {
+      if (outcome) this.onOutcome?.(outcome);
+      return outcome;
+    });
+    slot.running = running;
+    const finished = () => {
+      if (slot.running === running) slot.running = undefined;
+      this.schedule(slot);
+    };
+    running.then(finished, finished);
+    return running;
+  }
+
+  /** The stream's next timed turn, counted from the end of its last pass (a refresh postpones it). */
+  private schedule(slot: Slot): void {
+    if (!this.timed || this.stopped || slot.running || slot.queued) return;
+    slot.timer = setTimeout(() => {
+      slot.timer = undefined;
+      this.ask(slot).catch((error: unknown) => this.fail(error));
+    }, slot.everyMs);
+  }
+
+  /** One pass of one stream, recorded in the cache; undefined when it was cut short by `stop`. */
+  private async runStream(stream: Stream): Promise<StreamOutcome | undefined> {
     const { cache, client } = this.opts;
     const at = () => (this.opts.now?.() ?? new Date()).toISOString();
     try {
       const counts = await stream.pass(client, cache);
-      summary.streams[stream.name] = counts;
       cache.recordStreamSuccess(stream.name, at(), counts.fetched);
+      return { stream: stream.name, counts };
     } catch (error) {
-      if (error instanceof AuthRejected) throw error;
-      // what was stored before the failure still counts
-      if (error instanceof PartialFailure) summary.streams[stream.name] = error.counts;
+      // cancelled by stop: not a failure of the stream, and the cache may be closing
+      if (this.stopped) return undefined;
+      if (error instanceof AuthRejected) {
+        // at once, so no pass queued behind this one sends the rejected key again
+        this.halt();
+        throw error;
+      }
       const message = error instanceof Error ? error.message : String(error);
-      summary.errors.push({ stream: stream.name, error: message, kind: kindOf(error) });
       cache.recordStreamError(stream.name, at(), message);
+      // what was stored before the failure still counts
+      const counts = error instanceof PartialFailure ? error.counts : undefined;
+      return { stream: stream.name, counts, error: { stream: stream.name, error: message, kind: kindOf(error) } };
     }
   }
 }

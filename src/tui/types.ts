@@ -4,7 +4,15 @@ import type { Cache } from '../cache/index.js';
 export interface MonitorStatus {
   mode: 'live' | 'demo' | 'offline';
   host: string | null;
-  connection: { state: 'ok' | 'auth-rejected' | 'unreachable' | 'offline'; message?: string };
+  /**
+   * `connecting` until the service answered a pass; then `ok`, `failing` (it answers, some stream fails),
+   * `unreachable` or `auth-rejected`. `lastGoodAt`: when a pass last got a good answer (ISO), if ever.
+   */
+  connection: {
+    state: 'connecting' | 'ok' | 'failing' | 'auth-rejected' | 'unreachable' | 'offline';
+    message?: string;
+    lastGoodAt?: string;
+  };
   listener: {
     state: 'off' | 'listening' | 'down';
     url?: string;

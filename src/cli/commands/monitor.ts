@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveConnection } from '../config.js';
+import { requireService, resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import type { MonitorMode } from '../monitor-session.js';
 import { parsePort } from '../parse.js';
@@ -36,13 +36,8 @@ export function monitorCommand(program: Command): void {
       const mode: MonitorMode = flags.offline ? 'offline' : flags.demo || !connection.apiKey ? 'demo' : 'live';
       if (mode === 'live' && !connection.baseUrl)
         throw usageError('a key is configured but no service: set SVC_BASE_URL or base_url in the config file');
-      if (mode === 'live') {
-        try {
-          new URL(connection.baseUrl as string);
-        } catch {
-          throw usageError(`the configured base URL is not a URL: ${connection.baseUrl}`);
-        }
-      }
+      // an address that is not http(s), or a key no header can carry: refused now, not after a screen of retries
+      if (mode === 'live') requireService(connection);
       // the demo's cache lives under the demo dir, never in a file that may be the live cache
       if (mode === 'demo' && flags.db) throw usageError('--db is not for the demo: it keeps its own cache');
       if (mode === 'demo')

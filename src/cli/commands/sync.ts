@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { Cache } from '../../cache/cache.js';
 import { openCache } from '../../cache/open-cache.js';
 import { ApiClient } from '../../client/api-client.js';
+import { Cancelled } from '../../client/errors.js';
 import { backfill, backfillTables } from '../../sync/backfill.js';
-import { SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
-import { resolveConnection } from '../config.js';
+import { STREAMS } from '../../sync/streams.js';
+import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
+import { type Connection, requireService, resolveConnection } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
-import { configFile } from '../paths.js';
 
 interface SyncFlags {
   once?: boolean;
@@ -31,7 +32,7 @@ function exitCodeOf(summary: SyncSummary): number {
 export function syncCommand(program: Command): void {
   program
     .command('sync')
-    .description('headless sync of the service into the local cache')
+    .description('headless sync of the service into the local cache; without --once it polls until SIGTERM/SIGINT')
     .option('--once', 'one full pass, then exit')
     .option('--backfill <tables>', 'historical tables to drain (comma-separated, or all), then exit')
     .option('--since <date>', 'lower bound for --backfill (YYYY-MM-DD or ISO instant)')
@@ -39,31 +40,33 @@ export function syncCommand(program: Command): void {
     .option('--json', 'print {streams: {name: {fetched, inserted, updated}}, errors: []} on stdout')
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .option('--base-url <url>', 'service address (or SVC_BASE_URL)')
-    .option('--api-key <key>', 'API key (or SVC_API_KEY)')
+    .option('--api-key <key>', 'API key (or SVC_API_KEY; a flag shows in ps, the variable does not)')
     .option('--save', 'store --base-url and --api-key in the config file (mode 0600)')
     .action(async (flags: SyncFlags) => {
       const connection = resolveConnection(flags);
-      if (!connection.baseUrl || !connection.apiKey) {
-        throw usageError(
-          `no service configured: pass --base-url and --api-key, set SVC_BASE_URL and SVC_API_KEY, or put them in ${configFile()}`,
-        );
-      }
+      const service = requireService(connection);
+      const tables = (() => {
+        try {
+          return flags.backfill ? backfillTables(flags.backfill) : undefined;
+        } catch (error) {
+          throw usageError((error as Error).message);
+        }
+      })();
       const cache = new Cache(openCache(connection.dbPath));
-      const client = new ApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, auth: connection.auth });
-      const summary: SyncSummary = { streams: {}, errors: [] };
+      const client = new ApiClient(service);
       const engine = new SyncEngine({ client, cache, intervals: connection.intervals });
-      const stop = () => engine.stop();
+      const daemon = !flags.once && !tables;
+      let signalled = false;
+      // the engine cancels the client's requests in flight: a backfill stops after its last committed page too
+      const stop = () => {
+        signalled = true;
+        void engine.stop();
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      let summary: SyncSummary = { streams: {}, errors: [] };
       try {
-        if (flags.backfill) {
-          const tables = (() => {
-            try {
-              return backfillTables(flags.backfill);
-            } catch (error) {
-              throw usageError((error as Error).message);
-            }
-          })();
+        if (tables) {
           const progress = process.stderr.isTTY
             ? (p: { table: string; rows: number; pages: number; rowsPerSecond: number }) =>
                 process.stderr.write(`\r${p.table}: ${p.rows} rows, ${p.rowsPerSecond} rows/s, ${p.pages} pages   `)
@@ -78,20 +81,52 @@ export function syncCommand(program: Command): void {
           const pass = await engine.runOnce();
           Object.assign(summary.streams, pass.streams);
           summary.errors.push(...pass.errors);
-        } else if (!flags.backfill) {
-          await engine.start((pass) => {
-            for (const e of pass.errors) process.stderr.write(`sync: ${e.stream}: ${e.error}\n`);
-          });
+        } else if (daemon) {
+          summary = await runDaemon(engine, connection);
         }
+      } catch (error) {
+        if (!(signalled && error instanceof Cancelled)) throw error;
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        await engine.stop();
         await client.close();
         cache.db.close();
       }
       if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+      // a daemon reported its failures as they came, and a signal is how it is meant to end
+      if (daemon) return;
       for (const e of summary.errors) if (!flags.json) process.stderr.write(`sync: ${e.stream}: ${e.error}\n`);
+      if (signalled) {
+        throw new CliError('interrupted: every page fetched before the signal is stored; run again to finish');
+      }
       const code = exitCodeOf(summary);
       if (code !== EXIT.ok) throw new CliError(`${summary.errors.length} stream(s) failed`, code);
     });
+}
+
+/**
+ * The headless daemon of DESIGN 3: polls every stream on its interval until SIGTERM or SIGINT, each failure one line
+ * on stderr as it happens. Returns what was fetched in all, with each stream's latest failure.
+ */
+async function runDaemon(engine: SyncEngine, connection: Connection): Promise<SyncSummary> {
+  const every = STREAMS.map((s) => `${s.name} ${(connection.intervals[s.name] ?? s.everyMs) / 1000}s`).join(', ');
+  process.stderr.write(`sync: polling until SIGTERM or Ctrl-C (${every})\n`);
+  const totals: SyncSummary['streams'] = {};
+  const latestError = new Map<string, SyncSummary['errors'][number]>();
+  await engine.start((outcome) => {
+    if (outcome.counts) {
+      const into = totals[outcome.stream] ?? { fetched: 0, inserted: 0, updated: 0 };
+      into.fetched += outcome.counts.fetched;
+      into.inserted += outcome.counts.inserted;
+      into.updated += outcome.counts.updated;
+      totals[outcome.stream] = into;
+    }
+    if (outcome.error) process.stderr.write(`sync: ${outcome.stream}: ${outcome.error.error}\n`);
+    if (outcome.error) latestError.set(outcome.stream, outcome.error);
+    else latestError.delete(outcome.stream);
+  });
+  const summary: SyncSummary = { streams: totals, errors: [] };
+  for (const error of latestError.values()) addOutcome(summary, { stream: error.stream, error });
+  return summary;
 }

@@ -15,12 +15,27 @@ const MODE: Record<MonitorStatus['mode'], Segment> = {
   offline: { text: ' OFFLINE ', tone: 'muted', bold: true, inverse: true },
 };
 
-const CONNECTION: Record<MonitorStatus['connection']['state'], string> = {
-  ok: '',
-  'auth-rejected': '!! KEY REJECTED',
-  unreachable: '!! SERVICE UNREACHABLE',
-  offline: 'no network (offline)',
+/** The connection's word on the status bar, and its tone. */
+const CONNECTION: Record<MonitorStatus['connection']['state'], Segment> = {
+  connecting: { text: 'connecting…', tone: 'warn' },
+  ok: { text: 'ok', tone: 'good' },
+  failing: { text: '!  FAILING', tone: 'warn', bold: true },
+  'auth-rejected': { text: '!! KEY REJECTED', tone: 'bad', bold: true },
+  unreachable: { text: '!! SERVICE UNREACHABLE', tone: 'bad', bold: true },
+  offline: { text: 'no network (offline)', tone: 'muted', bold: true },
 };
+
+/** The connection's state, what went wrong, and when the service last answered a pass well. */
+function connectionGroups(c: MonitorStatus['connection']): Line[] {
+  const word = CONNECTION[c.state];
+  const message = c.message ? `: ${c.message}` : '';
+  const state: Line = [{ ...word, text: `${word.text}${message}` }];
+  if (c.state === 'offline' || c.state === 'connecting') return [state];
+  const answered = c.lastGoodAt === undefined ? null : Date.parse(c.lastGoodAt);
+  if (c.state === 'ok') return [[...state, seg(answered === null ? '' : ` ${utcClock(answered)}`, 'muted')]];
+  // the time before the trouble: a long error is cut at the width, the time must stay in sight
+  return [[seg(answered === null ? 'no good answer yet' : `last good answer ${utcClock(answered)}`, 'muted')], state];
+}
 
 /**
  * Mode and host, each stream's last good sync (marked `*` stale, `!` failing), the listener, the UTC clock and the
@@ -34,11 +49,7 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
 
   const groups: Line[] = [];
   groups.push([MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')]);
-  const connection = CONNECTION[status.connection.state];
-  if (connection) {
-    const message = status.connection.message ? `: ${status.connection.message}` : '';
-    groups.push([seg(`${connection}${message}`, status.connection.state === 'offline' ? 'muted' : 'bad', true)]);
-  }
+  groups.push(...connectionGroups(status.connection));
   const streams: Line = [seg('sync', 'muted')];
   for (const h of health) {
     const when = h.ageMs === null ? '-' : age(h.ageMs);

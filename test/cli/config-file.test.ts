@@ -1,0 +1,123 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { runCli } from './run-cli.js';
+
+let svc: TestService;
+const root = mkdtempSync(join(tmpdir(), 'svc-config-file-'));
+let homes = 0;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A home of its own with `config` as its config file (mode `mode`); returns its environment and the file. */
+function home(config: unknown, mode = 0o600) {
+  const dir = join(root, `home-${++homes}`);
+  const env = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
+  mkdirSync(join(env.XDG_CONFIG_HOME, 'svc-monitor'), { recursive: true, mode: 0o700 });
+  const file = join(env.XDG_CONFIG_HOME, 'svc-monitor', 'config.json');
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
+  chmodSync(file, mode);
+  return { env, file, db: join(dir, 'cache.db') };
+}
+
+const syncOnce = (h: ReturnType<typeof home>, extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  runCli(['sync', '--once', '--db', h.db, ...extra], { ...h.env, ...env });
+
+describe('the config file', () => {
+  it('bounds each interval to 1 s .. 1 day, naming the stream', async () => {
+    for (const seconds of [3_000_000, 86_401, 0.5, 0]) {
+      const h = home({ base_url: svc.baseUrl, api_key: TEST_KEY, intervals: { current: seconds } });
+      const result = await syncOnce(h);
+      expect(result.code, `${seconds}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toBe(
+        `svc-monitor: ${h.file}: intervals.current must be a number of seconds from 1 to 86400\n`,
+      );
+      expect(existsSync(h.db)).toBe(false);
+    }
+  });
+
+  it('refuses a stream DESIGN 3 does not name, and takes every one it does', async () => {
+    const typo = home({ base_url: svc.baseUrl, api_key: TEST_KEY, intervals: { curent: 60 } });
+    const refused = await syncOnce(typo);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `svc-monitor: ${typo.file}: unknown stream \`curent\` in intervals; the streams are cities, current, ` +
+        'forecasts, no24, yescore, svc-max-picks, fusion-locks, mkta-buckets, mktb-buckets, metar, daily\n',
+    );
+    const intervals = {
+      cities: 86_400,
+      current: 1,
+      forecasts: 300,
+      no24: 120,
+      yescore: 120,
+      'svc-max-picks': 120,
+      'fusion-locks': 30,
+      'mkta-buckets': 60,
+      'mktb-buckets': 60,
+      metar: 60,
+      daily: 1800,
+    };
+    const every = home({ base_url: svc.baseUrl, api_key: TEST_KEY, intervals });
+    const accepted = await syncOnce(every);
+    expect(accepted.code, accepted.stderr).toBe(0);
+  });
+
+  it('names an unknown key instead of "schema is false"', async () => {
+    const h = home({ base_url: svc.baseUrl, api_kye: TEST_KEY });
+    const result = await syncOnce(h);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`svc-monitor: ${h.file}: unknown key \`api_kye\`\n`);
+    expect(result.stderr).not.toContain(TEST_KEY);
+  });
+
+  it('refuses a base URL that is not http(s) at once, from the file, the environment or the flag', async () => {
+    const fromFile = home({ base_url: 'ftp://svc.example/api/public/v1', api_key: TEST_KEY });
+    const file = await syncOnce(fromFile);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe(`svc-monitor: ${fromFile.file}: base_url is not an http:// or https:// URL\n`);
+
+    const h = home({ api_key: TEST_KEY });
+    // a bare host:port parses as a URL of scheme "localhost:": before, 12 s of retries and exit 4
+    const env = await syncOnce(h, [], { SVC_BASE_URL: 'localhost:8787' });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe('svc-monitor: the base URL from SVC_BASE_URL is not an http:// or https:// URL\n');
+    const flag = await syncOnce(h, ['--base-url', 'not a url']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      'svc-monitor: the base URL from --base-url is not a URL (it must look like https://host[:port])\n',
+    );
+  });
+
+  it('is refused when other users can change it, and used with one warning when they can read it', async () => {
+    const writable = home({ base_url: svc.baseUrl, api_key: TEST_KEY }, 0o666);
+    const refused = await syncOnce(writable);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `svc-monitor: ${writable.file} can be changed by other users (mode 0666), and whoever changes it can send ` +
+        `your key to their own host: run chmod 600 ${writable.file}\n`,
+    );
+    const groupWritable = home({ intervals: { current: 60 } }, 0o620);
+    expect((await runCli(['export', 'cities', '--db', groupWritable.db], groupWritable.env)).code).toBe(2);
+
+    const readable = home({ base_url: svc.baseUrl, api_key: TEST_KEY }, 0o644);
+    const warned = await syncOnce(readable);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toBe(
+      `svc-monitor: warning: ${readable.file} holds a key and other users can read it (mode 0644): ` +
+        `run chmod 600 ${readable.file}\n`,
+    );
+    expect(warned.stdout + warned.stderr).not.toContain(TEST_KEY);
+
+    const own = home({ base_url: svc.baseUrl, api_key: TEST_KEY }, 0o600);
+    const quiet = await syncOnce(own);
+    expect({ code: quiet.code, stderr: quiet.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
