@@ -3,7 +3,14 @@ import type { StreamHealth } from './stream-health.js';
 /** What the monitor knows of its connections right now: as much of the CLI's status as the rules read. */
 export interface ConnectionStatus {
   mode: 'live' | 'demo' | 'offline';
-  connection: { state: 'ok' | 'auth-rejected' | 'unreachable' | 'offline'; message?: string };
+  /**
+   * `connecting` (no pass answered yet) is no condition: nothing has gone wrong. `failing` (the service answers but a
+   * stream fails) is reported stream by stream, from the streams' health.
+   */
+  connection: {
+    state: 'connecting' | 'ok' | 'failing' | 'auth-rejected' | 'unreachable' | 'offline';
+    message?: string;
+  };
   listener: { state: 'off' | 'listening' | 'down'; url?: string };
 }
 
