@@ -41,13 +41,15 @@ export function serverCommand(program: Command): void {
         apiKey: flags.apiKey,
         allowPrivateWebhooks: flags.allowPrivateWebhooks,
       });
+      // the handlers go in before the line that tells a supervisor it may signal us: a SIGTERM that came between the
+      // two would meet the default action and end the process without closing the store
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       process.stdout.write(`listening on ${service.baseUrl}\n`);
       process.stderr.write(`world clock ${isoUtc(service.clock.now())}, x${flags.speed}, seed ${flags.seed}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await stopped;
       await service.close();
     });
   serverKeysCommand(server);
