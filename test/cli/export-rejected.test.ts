@@ -42,7 +42,7 @@ describe('svc-monitor export rejected-webhooks', () => {
     expect(ndjson.stdout).toBe(
       [
         String.raw`{"id":2,"received_at":"2026-11-21T11:30:00.000Z","reason":"body is not UTF-8 JSON","event_type":"insurance.pick.killed","event_id":"evt-2","delivery_id":"del-2","body":"{\"a\":\"\\u{1b}[2J\\n\\xff\\\\\"}"}`,
-        String.raw`{"id":1,"received_at":"2026-11-21T10:00:00.000Z","reason":"body is not JSON","event_type":null,"event_id":null,"delivery_id":null,"body":"{nope"}`,
+        `{"id":1,"received_at":"2026-11-21T10:00:00.000Z","reason":"body is not JSON","event_type":null,"event_id":null,"delivery_id":null,"body":"{nope"}`,
         '',
       ].join('\n'),
     );
