@@ -1,8 +1,8 @@
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './open-store.js';
 
 /** Prepares each distinct SQL text once per connection and hands back the same statement after that. */
-export function statementCache(db: Db): (sql: string) => Statement<unknown[]> {
+export function statementCache(db: Database.Database): (sql: string) => Statement<unknown[]> {
   const statements = new Map<string, Statement<unknown[]>>();
   return (sql) => {
     let statement = statements.get(sql);
