@@ -1,11 +1,6 @@
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, type HistoricalTable } from '../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
-
-/** `PRAGMA application_id` of a cache file ("SVMC"): tells a cache from any other SQLite file. */
-export const APPLICATION_ID = 0x53564d43;
-
-export const historicalSqlTable = (table: HistoricalTable): string => `h_${table}`;
-export const strategySqlTable = (family: StrategyFamily): string => `s_${family.replaceAll('-', '_')}`;
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../contract/historical.js';
+import { STRATEGY_FAMILIES } from '../../contract/strategies.js';
+import { historicalSqlTable, strategySqlTable } from './tables.js';
 
 /**
  * The cache's schema, one entry per `user_version`. Every API row is kept as `json` (JSON.stringify of the row as

@@ -1,17 +1,39 @@
-import type { FusionLock } from '../contract/fusion-locks.js';
-import type { StrategyFamily, StrategyRecord } from '../contract/strategies.js';
-import { addDays, instantAtLocal } from '../domain/city-time.js';
-import { lockSignal, type SkewedSource } from './feed-sources.js';
-import { strategySqlTable } from './schema.js';
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
+import { addDays, instantAtLocal } from '../../domain/city-time.js';
+import { strategySqlTable } from '../db/tables.js';
+import { lockSignal } from './exact-sources.js';
+import type { Signal, SignalFacts, Zones } from './signal.js';
 
 const HOUR = 3_600_000;
 
-const pct = (n: number) => `${Math.round(n * 100)}%`;
+type Row = Record<string, unknown>;
 
-function strategyNote(r: StrategyRecord): string {
-  const outcome = r.outcome ? ` · ${r.outcome.toUpperCase()} roi ${pct(r.roi ?? 0)}` : '';
-  if (r.strategy === 'svc_max_11') return `p ${pct(r.model_prob)} edge ${r.edge.toFixed(3)}${outcome}`;
-  return `${r.model} ${pct(r.model_exact_pct)} exact${outcome}`;
+/**
+ * A source of the feed without a stored instant: its rows are scanned in the order of an indexed proxy (a date, or
+ * the lock time) and each row's instant is derived. `lo`/`hi` bound `at - proxy`, which tells the scan when no
+ * further row can make the page.
+ */
+export interface SkewedSource {
+  rank: number;
+  lo: number;
+  hi: number;
+  /** Rows with proxy <= the bound (or all), proxy descending. */
+  olderSql(bounded: boolean): string;
+  /** Rows with proxy >= the bound, proxy ascending. */
+  newerSql: string;
+  boundArg(ms: number): string | number;
+  proxyOf(row: Row): number;
+  toSignal(row: Row, zones: Zones): Signal;
+}
+
+/** A strategy record's own fields behind its note: the model's belief, and the result once settled. */
+function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
+  const belief =
+    r.strategy === 'svc_max_11'
+      ? { model_prob: r.model_prob, edge: r.edge }
+      : { model: r.model, model_exact_pct: r.model_exact_pct };
+  return { kind: family, belief, outcome: r.outcome ?? null, roi: r.roi ?? null };
 }
 
 /** The entry instant the family's rule gives: 00:01 local (no24, yescore) or the entry hour (svc-max-picks). */
@@ -55,7 +77,7 @@ function strategySource(family: StrategyFamily, rank: number): SkewedSource {
       const r = JSON.parse(String(row.json)) as StrategyRecord;
       const tz = zones.get(r.city_id) ?? null;
       return {
-        kind: family,
+        ...strategyFacts(family, r),
         rank,
         at: strategyAt(r, tz ?? 'UTC'),
         key: r.id,
@@ -67,7 +89,6 @@ function strategySource(family: StrategyFamily, rank: number): SkewedSource {
         side: r.side,
         prices: [r.strategy === 'no24' ? r.no_ask : r.yes_ask],
         stake: r.stake,
-        note: strategyNote(r),
         ref: String(r.id),
       };
     },

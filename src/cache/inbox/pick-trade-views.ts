@@ -1,4 +1,5 @@
-import type { EdgeEvent, EventType, InsuranceEvent, InsuranceLeg } from '../contract/events.js';
+import type { EdgeEvent, InsuranceEvent, InsuranceLeg } from '../../contract/events.js';
+import { round } from '../../domain/units.js';
 
 /** A pick as the Positions pane and `export insurance-picks` show it: created and kill events merged. */
 export interface InsurancePickView {
@@ -37,16 +38,8 @@ export interface EdgeTradeView {
   pnl_usd: number | null;
 }
 
-export interface WebhookEventRow {
-  seq: number;
-  event_type: EventType;
-  event_id: string;
-  delivery_id: string;
-  city_id: string | null;
-  market_date: string | null;
-  received_at: string;
-  body: string;
-}
+/** The columns of `insurance_picks` a view is made from. */
+export const PICK_COLUMNS = 'pick_id, parent_pick_id, city_id, market_date, status, created_json, kill_json';
 
 export interface PickRow {
   pick_id: string;
@@ -58,6 +51,7 @@ export interface PickRow {
   kill_json: string | null;
 }
 
+/** A pick's stored row as the view shows it. */
 export function pickView(row: PickRow): InsurancePickView {
   const created = row.created_json === null ? undefined : (JSON.parse(row.created_json) as InsuranceEvent);
   const killed = row.kill_json === null ? undefined : (JSON.parse(row.kill_json) as InsuranceEvent);
@@ -81,6 +75,9 @@ export function pickView(row: PickRow): InsurancePickView {
   };
 }
 
+/** The columns of `edge_trades` a view is made from. */
+export const TRADE_COLUMNS = 'engine_trade_id, status, entry_json, exit_json';
+
 export interface TradeRow {
   engine_trade_id: number;
   status: 'open' | 'exited';
@@ -88,6 +85,7 @@ export interface TradeRow {
   exit_json: string | null;
 }
 
+/** An edge trade's stored row as the view shows it. */
 export function tradeView(row: TradeRow): EdgeTradeView {
   const entry = row.entry_json === null ? undefined : (JSON.parse(row.entry_json) as EdgeEvent);
   const exit = row.exit_json === null ? undefined : (JSON.parse(row.exit_json) as EdgeEvent);
@@ -103,8 +101,6 @@ export function tradeView(row: TradeRow): EdgeTradeView {
     bucket_label: source.trade.bucket_label,
     entry: entry?.trade ?? null,
     exit: exit?.trade ?? null,
-    pnl_usd: entry && exit ? round2(exit.trade.total_usd - entry.trade.total_usd) : null,
+    pnl_usd: entry && exit ? round(exit.trade.total_usd - entry.trade.total_usd) : null,
   };
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;

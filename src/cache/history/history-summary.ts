@@ -1,9 +1,9 @@
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
-import type { CountedQueries } from './counted-queries.js';
-import { Where } from './export.js';
-import type { BrowseFilter } from './history-reads.js';
-import { historicalSqlTable, strategySqlTable } from './schema.js';
-import { timeBounds } from './time.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
+import { timeBounds } from '../db/time.js';
+import { Where } from '../db/where.js';
+import type { BrowseFilter } from './history.js';
 
 export interface StrategySummary {
   family: StrategyFamily;

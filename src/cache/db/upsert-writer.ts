@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { CacheDb } from './open-cache.js';
+import type { SqliteDb } from '../../sqlite/open-database.js';
 
 export interface WriteCounts {
   inserted: number;
@@ -33,7 +33,7 @@ export class UpsertWriter {
   private readonly updateOrder: number[];
 
   constructor(
-    private readonly db: CacheDb,
+    private readonly db: SqliteDb,
     private readonly table: string,
     private readonly columns: readonly string[],
     private readonly key: readonly string[],

@@ -1,6 +1,7 @@
 import type { FusionLock } from '../contract/fusion-locks.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
-import type { CountedQueries } from './counted-queries.js';
+import type { CountedQueries } from './db/counted-queries.js';
+import { strategySqlTable } from './db/tables.js';
 import {
   type EdgeTradeView,
   type InsurancePickView,
@@ -10,8 +11,7 @@ import {
   TRADE_COLUMNS,
   type TradeRow,
   tradeView,
-} from './inbox.js';
-import { strategySqlTable } from './schema.js';
+} from './inbox/pick-trade-views.js';
 
 export interface OpenPositions {
   strategies: { family: StrategyFamily; record: StrategyRecord }[];
@@ -29,7 +29,8 @@ export interface OpenPositions {
  */
 export const POSITION_LIMIT = 500;
 
-export class PositionReads {
+/** What the trader holds now: the Positions pane's one read. */
+export class PositionRepository {
   constructor(private readonly q: CountedQueries) {}
 
   /**

@@ -1,5 +1,5 @@
-import { parseDateOrInstant } from '../domain/city-time.js';
-import { CacheError } from './open-cache.js';
+import { parseDateOrInstant } from '../../domain/city-time.js';
+import { CacheError } from './cache-error.js';
 
 /** Epoch ms of an instant as the API writes it; null when it is absent or not an instant (stored as NULL). */
 export function instantMs(text: unknown): number | null {

@@ -1,15 +1,6 @@
-import type { CountedQueries } from './counted-queries.js';
-import { historicalSqlTable } from './schema.js';
-
-/** One bucket's price at one mkta snapshot (from `mkta_buckets_history`). */
-export interface BucketQuote {
-  local_date: string;
-  bucket_slug: string;
-  bucket_label: string;
-  yes_price: number;
-  no_price: number;
-  snapshot_at: string;
-}
+import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable } from '../db/tables.js';
+import { type BucketQuote, QuoteBook } from './quote-book.js';
 
 /** A METAR reading of the chart: from `/current` polls and, when backfilled, `metar_observations_history`. */
 export interface MetarPoint {
@@ -19,46 +10,13 @@ export interface MetarPoint {
 }
 
 /**
- * The newest quotes of one city's markets, by (market date, bucket slug) and by (market date, bucket label): edge
- * trades name their bucket by label only.
- */
-export class QuoteBook {
-  private readonly bySlug = new Map<string, BucketQuote>();
-  private readonly byLabel = new Map<string, BucketQuote>();
-
-  /** `quotes` newest first: the first quote of a bucket is its latest. */
-  constructor(readonly quotes: readonly BucketQuote[]) {
-    for (const q of quotes) {
-      const slug = `${q.local_date}|${q.bucket_slug}`;
-      if (!this.bySlug.has(slug)) this.bySlug.set(slug, q);
-      const label = `${q.local_date}|${q.bucket_label}`;
-      if (!this.byLabel.has(label)) this.byLabel.set(label, q);
-    }
-  }
-
-  bySlugOf(date: string, slug: string): BucketQuote | undefined {
-    return this.bySlug.get(`${date}|${slug}`);
-  }
-
-  byLabelOf(date: string, label: string): BucketQuote | undefined {
-    return this.byLabel.get(`${date}|${label}`);
-  }
-
-  /** The buckets of the newest snapshot of one market, in the venue's order (lowest bucket first). */
-  latestSnapshot(date: string): BucketQuote[] {
-    const newest = this.quotes.find((q) => q.local_date === date)?.snapshot_at;
-    if (newest === undefined) return [];
-    return this.quotes.filter((q) => q.local_date === date && q.snapshot_at === newest).reverse();
-  }
-}
-
-/**
  * Rows of a city's newest quotes to read: 11 buckets an hour is 264 a day, so this covers every market of the last
  * two days, which is as old as an open position gets.
  */
 export const RECENT_QUOTE_ROWS = 600;
 
-export class MarketReads {
+/** Market data for the panes: the venue's quotes of a city's buckets, and the METAR readings behind them. */
+export class MarketRepository {
   constructor(private readonly q: CountedQueries) {}
 
   /** The newest quotes of a city's markets (empty when `mkta_buckets_history` was never backfilled). */

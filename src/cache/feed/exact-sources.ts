@@ -1,59 +1,11 @@
-import type { EdgeEvent, InsuranceEvent } from '../contract/events.js';
-import type { FusionLock } from '../contract/fusion-locks.js';
+import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import { round } from '../../domain/units.js';
+import type { Signal, Zones } from './signal.js';
 
-export type SignalKind =
-  | 'kill'
-  | 'pick'
-  | 'addon'
-  | 'edge-exit'
-  | 'edge-entry'
-  | 'lock-resolved'
-  | 'lock'
-  | 'svc-max-picks'
-  | 'yescore'
-  | 'no24'
-  | 'test';
-
-/**
- * A position in the Signals feed. The feed is ordered newest first by `at`, then by `rank` (the kind's place when
- * two signals share an instant), then by `key` descending: a total order, so keyset paging never skips or repeats.
- */
-export interface FeedKey {
-  at: number;
-  rank: number;
-  key: string | number;
-}
-
-/** One row of the Signals feed, whatever it came from. */
-export interface Signal extends FeedKey {
-  kind: SignalKind;
-  /** `at` follows from the market's rules (strategy entry times, settlement at local midnight), not from the data. */
-  estimated: boolean;
-  city_id: string;
-  /** The city's IANA zone, when known. */
-  tz: string | null;
-  market_date: string;
-  bucket: string;
-  side: 'YES' | 'NO' | null;
-  /** One price per leg (a pick has two), none for a kill (it sells at market). */
-  prices: number[];
-  stake: number | null;
-  note: string;
-  /** The id of the underlying row: pick_id, engine_trade_id, lock id or record id. */
-  ref: string;
-}
-
-/** Negative when `a` comes first in the feed (is newer). */
-export function compareFeed(a: FeedKey, b: FeedKey): number {
-  if (a.at !== b.at) return b.at - a.at;
-  if (a.rank !== b.rank) return a.rank - b.rank;
-  return a.key < b.key ? 1 : a.key > b.key ? -1 : 0;
-}
-
-export type Zones = ReadonlyMap<string, string>;
 type Row = Record<string, unknown>;
 
-/** A source whose instant is an indexed column: keyset on (ms, key) directly. */
+/** A source of the feed whose instant is an indexed column: keyset on (ms, key) directly. */
 export interface ExactSource {
   rank: number;
   table: string;
@@ -64,37 +16,11 @@ export interface ExactSource {
   toSignal(row: Row, zones: Zones): Signal;
 }
 
-/**
- * A source without a stored instant: its rows are scanned in the order of an indexed proxy (a date, or the lock
- * time) and each row's instant is derived. `lo`/`hi` bound `at - proxy`, which tells the scan when no further row
- * can make the page.
- */
-export interface SkewedSource {
-  rank: number;
-  lo: number;
-  hi: number;
-  /** Rows with proxy <= the bound (or all), proxy descending. */
-  olderSql(bounded: boolean): string;
-  /** Rows with proxy >= the bound, proxy ascending. */
-  newerSql: string;
-  boundArg(ms: number): string | number;
-  proxyOf(row: Row): number;
-  toSignal(row: Row, zones: Zones): Signal;
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const legsText = (event: InsuranceEvent) => event.legs.map((l) => `${l.leg} ${l.bucket_label}`).join(' + ');
 
-function insuranceSignal(kind: SignalKind, rank: number, at: number, event: InsuranceEvent): Signal {
+function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: number, event: InsuranceEvent): Signal {
   const { market, trade } = event;
-  const note =
-    kind === 'kill'
-      ? (event.kill?.reason ?? 'kill signal')
-      : kind === 'addon'
-        ? `hedge of pick ${trade.parent_pick_id?.slice(0, 8) ?? '?'}`
-        : `${event.legs.length} legs`;
-  return {
-    kind,
+  const columns = {
     rank,
     at,
     key: trade.pick_id,
@@ -103,25 +29,21 @@ function insuranceSignal(kind: SignalKind, rank: number, at: number, event: Insu
     tz: market.market_tz,
     market_date: market.market_date,
     bucket: legsText(event),
-    side: 'YES',
+    side: 'YES' as const,
     prices: kind === 'kill' ? [] : event.legs.map((l) => l.snapshot_price),
     stake: trade.total_cost_usd,
-    note,
     ref: trade.pick_id,
   };
+  if (kind === 'kill') return { ...columns, kind, reason: event.kill?.reason ?? null };
+  if (kind === 'addon') return { ...columns, kind, parent_pick_id: trade.parent_pick_id ?? null };
+  return { ...columns, kind, legs: event.legs.length };
 }
 
 function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zones: Zones): Signal {
   const entry = typeof row.entry_json === 'string' ? (JSON.parse(row.entry_json) as EdgeEvent) : undefined;
   const own = JSON.parse(String(kind === 'edge-entry' ? row.entry_json : row.exit_json)) as EdgeEvent;
   const { trade, market } = own;
-  let note = trade.reason;
-  if (kind === 'edge-exit') {
-    const pnl = entry ? ` P&L ${round2(trade.total_usd - entry.trade.total_usd).toFixed(2)}` : '';
-    note = `${trade.operation}${pnl}: ${trade.reason}`;
-  }
-  return {
-    kind,
+  const columns = {
     rank,
     at: Number(row.at_ms),
     key: trade.engine_trade_id,
@@ -133,11 +55,14 @@ function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zo
     side: trade.side,
     prices: [trade.price],
     stake: trade.total_usd,
-    note,
     ref: String(trade.engine_trade_id),
   };
+  if (kind === 'edge-entry') return { ...columns, kind, reason: trade.reason };
+  const pnl = entry ? round(trade.total_usd - entry.trade.total_usd) : null;
+  return { ...columns, kind, operation: trade.operation, reason: trade.reason, pnl_usd: pnl };
 }
 
+/** A fusion lock, as locked (at its lock time) or as settled (after its local midnight). */
 export function lockSignal(
   kind: 'lock' | 'lock-resolved',
   rank: number,
@@ -145,13 +70,7 @@ export function lockSignal(
   lock: FusionLock,
   zones: Zones,
 ): Signal {
-  const pnl = lock.pnl_usd ?? 0;
-  const note =
-    kind === 'lock'
-      ? `locked at peak hour ${lock.peak_hour}:00`
-      : `${lock.hit ? 'HIT' : 'MISS'} ${pnl >= 0 ? '+' : ''}${pnl.toFixed(2)}`;
-  return {
-    kind,
+  const columns = {
     rank,
     at,
     key: lock.id,
@@ -160,12 +79,13 @@ export function lockSignal(
     tz: zones.get(lock.city_id) ?? null,
     market_date: lock.local_date,
     bucket: lock.bucket_label,
-    side: 'YES',
+    side: 'YES' as const,
     prices: [lock.yes_price],
-    stake: round2(lock.yes_price * lock.tokens),
-    note,
+    stake: round(lock.yes_price * lock.tokens),
     ref: lock.id,
   };
+  if (kind === 'lock') return { ...columns, kind, peak_hour: lock.peak_hour };
+  return { ...columns, kind, hit: Boolean(lock.hit), pnl_usd: lock.pnl_usd ?? 0 };
 }
 
 /** A `webhook.test` from the webhooks page: no market, only proof that deliveries reach the listener. */
@@ -184,7 +104,7 @@ function testSignal(at: number, seq: number, body: string): Signal {
     side: null,
     prices: [],
     stake: null,
-    note: `webhook test${typeof message === 'string' ? `: ${message}` : ''}`,
+    message: typeof message === 'string' ? message : null,
     ref: String(seq),
   };
 }

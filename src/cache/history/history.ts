@@ -1,9 +1,10 @@
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
-import type { CountedQueries } from './counted-queries.js';
-import { Where } from './export.js';
-import { historicalSqlTable, strategySqlTable } from './schema.js';
-import { timeBounds } from './time.js';
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../../contract/historical.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
+import { timeBounds } from '../db/time.js';
+import { Where } from '../db/where.js';
+import { type HistorySummary, historySummary } from './history-summary.js';
 
 /** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
 export const BROWSE_TABLES = [...STRATEGY_FAMILIES, 'fusion-locks', ...HISTORICAL_TABLES] as const;
@@ -42,8 +43,8 @@ interface Plan {
 
 const flip = (dir: 'ASC' | 'DESC') => (dir === 'ASC' ? 'DESC' : 'ASC');
 
-/** History pane reads: keyset pages of any browsable table, and the summaries. */
-export class HistoryReads {
+/** What the History pane browses: keyset pages of any browsable table, and the summaries. */
+export class HistoryRepository {
   constructor(private readonly q: CountedQueries) {}
 
   /** Up to `limit` rows after `after` in list order (null: from the first). */
@@ -54,6 +55,11 @@ export class HistoryReads {
   /** Up to `limit` rows before `before` in list order, nearest first. */
   newer(table: BrowseTable, filter: BrowseFilter, before: BrowseKey, limit: number): BrowseRow[] {
     return this.page(table, filter, before, limit, 'newer');
+  }
+
+  /** The summaries of every settled row the filter matches (history-summary.ts): on demand, not per frame. */
+  summary(filter: BrowseFilter): HistorySummary {
+    return historySummary(this.q, filter);
   }
 
   private page(

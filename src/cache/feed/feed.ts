@@ -1,15 +1,8 @@
-import type { CountedQueries } from './counted-queries.js';
-import { SKEWED_SOURCES } from './feed-derived-sources.js';
-import {
-  compareFeed,
-  EXACT_SOURCES,
-  type ExactSource,
-  type FeedKey,
-  type Signal,
-  type SkewedSource,
-  type Zones,
-} from './feed-sources.js';
-import { strategySqlTable } from './schema.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { strategySqlTable } from '../db/tables.js';
+import { EXACT_SOURCES, type ExactSource } from './exact-sources.js';
+import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
+import { SKEWED_SOURCES, type SkewedSource } from './skewed-sources.js';
 
 /** A stored text behind a signal, for its detail view. */
 export interface SignalPayload {
@@ -24,11 +17,8 @@ type Row = Record<string, unknown>;
  * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
  * are merged here; so a page costs about `limit` rows a source however many rows the tables hold.
  */
-export class FeedReads {
-  constructor(
-    private readonly q: CountedQueries,
-    private readonly zones: () => Zones,
-  ) {}
+export class FeedRepository {
+  constructor(private readonly q: CountedQueries) {}
 
   /** Up to `limit` signals after `after` in feed order (null: from the newest). */
   older(after: FeedKey | null, limit: number): Signal[] {
@@ -92,6 +82,14 @@ export class FeedReads {
         return json ? [{ label: `${signal.kind} record as served`, text: json }] : [];
       }
     }
+  }
+
+  /** Every city's zone: a handful of rows, read once a page, before its scans start. */
+  private zones(): Zones {
+    const rows = this.q.all<{ json: string }>('SELECT json FROM cities ORDER BY city_id');
+    return new Map(
+      rows.map((r) => JSON.parse(r.json) as { city_id: string; tz: string }).map((c) => [c.city_id, c.tz]),
+    );
   }
 
   private exact(
