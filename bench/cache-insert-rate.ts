@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Cache } from '../src/cache/cache.js';
-import { openCache } from '../src/cache/open-cache.js';
+import { openCacheFile } from '../src/cache/db/open-cache-file.js';
+import { openCache } from '../src/cache/index.js';
 import type { FusionLock } from '../src/contract/fusion-locks.js';
 import { type HistoricalRow, type HistoricalTable, isHistoricalTable } from '../src/contract/historical.js';
 
@@ -76,7 +76,8 @@ try {
   const pages = texts.map((text) => (JSON.parse(text) as { data: HistoricalRow[] }).data);
   const parseRate = rate(total, performance.now() - t);
 
-  const bare = openCache(join(root, 'bare.db'));
+  // a connection set up exactly as the cache's (its pragmas and schema), for one bare table beside it
+  const bare = openCacheFile(join(root, 'bare.db'));
   bare.exec('CREATE TABLE bare (id INTEGER PRIMARY KEY, json TEXT NOT NULL)');
   const insert = bare.prepare('INSERT INTO bare (id, json) VALUES (?, ?)');
   const texted = pages.map((rows) => rows.map((r) => [r.id, JSON.stringify(r)] as const));
@@ -88,16 +89,19 @@ try {
   const bareRate = rate(total, performance.now() - t);
   bare.close();
 
-  const cache = new Cache(openCache(join(root, 'cache.db')));
+  const cache = openCache(join(root, 'cache.db'));
   let inserted = 0;
   t = performance.now();
   for (const [i, rows] of pages.entries()) {
-    inserted += cache.upsertHistorical(table, rows, { stream: `historical/${table}`, value: String(i) }).inserted;
+    inserted += cache.resources.upsertHistorical(table, rows, {
+      stream: `historical/${table}`,
+      value: String(i),
+    }).inserted;
   }
   const cacheRate = rate(inserted, performance.now() - t);
   t = performance.now();
   let unchanged = 0;
-  for (const rows of pages) unchanged += cache.upsertHistorical(table, rows).unchanged;
+  for (const rows of pages) unchanged += cache.resources.upsertHistorical(table, rows).unchanged;
   const repollRate = rate(unchanged, performance.now() - t);
 
   const locks: FusionLock[][] = [];
@@ -120,9 +124,9 @@ try {
   }
   t = performance.now();
   let lockRows = 0;
-  for (const pageLocks of locks) lockRows += cache.upsertFusionLocks(pageLocks).inserted;
+  for (const pageLocks of locks) lockRows += cache.resources.upsertFusionLocks(pageLocks).inserted;
   const lockRate = rate(lockRows, performance.now() - t);
-  cache.db.close();
+  cache.close();
 
   console.log(
     JSON.stringify(

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { Cache } from '../src/cache/cache.js';
-import { openCache } from '../src/cache/open-cache.js';
+import { openCache } from '../src/cache/index.js';
 import { ApiClient } from '../src/client/api-client.js';
 import { startService } from '../src/server/service.js';
 import { backfill } from '../src/sync/backfill.js';
@@ -129,7 +128,7 @@ async function prepareCaches(dir: string): Promise<{ big: string; empty: string 
     logLevel: 'silent',
   });
   const big = join(dir, 'big.db');
-  const cache = new Cache(openCache(big));
+  const cache = openCache(big);
   const client = new ApiClient({ baseUrl: service.baseUrl, apiKey: BENCH_KEY });
   try {
     await new SyncEngine({ client, cache }).runOnce();
@@ -144,8 +143,8 @@ async function prepareCaches(dir: string): Promise<{ big: string; empty: string 
     await service.close();
   }
   growCache(cache, ROWS, POSITIONS);
-  cache.db.pragma('wal_checkpoint(TRUNCATE)');
-  cache.db.close();
+  cache.checkpoint();
+  cache.close();
   const empty = join(dir, 'empty.db');
   openCache(empty).close();
   return { big, empty };

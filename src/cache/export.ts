@@ -4,11 +4,19 @@ import { FORECAST_LAYERS } from '../contract/forecasts.js';
 import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
 import { escapedText } from '../domain/escaped-text.js';
-import { PICK_COLUMNS, type PickRow, pickView, TRADE_COLUMNS, type TradeRow, tradeView } from './inbox.js';
-import { ALERT_COLUMNS, type AlertRow } from './meta.js';
-import { CacheError } from './open-cache.js';
-import { historicalSqlTable, strategySqlTable } from './schema.js';
-import { type Bounds, timeBounds } from './time.js';
+import { ALERT_COLUMNS, type AlertRow } from './alerts.js';
+import { CacheError } from './db/cache-error.js';
+import { historicalSqlTable, strategySqlTable } from './db/tables.js';
+import { timeBounds } from './db/time.js';
+import { Where } from './db/where.js';
+import {
+  PICK_COLUMNS,
+  type PickRow,
+  pickView,
+  TRADE_COLUMNS,
+  type TradeRow,
+  tradeView,
+} from './inbox/pick-trade-views.js';
 
 export interface ExportFilter {
   cityId?: string;
@@ -46,23 +54,35 @@ interface RejectedRow {
 const memberOrder = (column: string, names: readonly string[]) =>
   `CASE ${column} ${names.map((n, i) => `WHEN '${n}' THEN ${i}`).join(' ')} END`;
 
+type Prepared = (sql: string) => Statement<unknown[]>;
+
 /**
- * Rows of one export NAME, lazily, as the JSON texts stored (what the API sent; alerts: their own rows). The name
- * and filter are checked at once (CacheError); the statement holds the connection until the iteration ends, so
- * finish or abandon it before writing.
+ * `svc-monitor export NAME`: the exact JSON texts stored, newest version of each row, in API order (alerts and the
+ * inbox's rows: their own serialisation, below). `since`/`until` filter on the export's time column (the API's for
+ * resources; created_at of alerts, received_at of webhook events, market_date of picks and edge trades); they do
+ * not apply to cities. Unknown NAME or a bad date: CacheError.
  */
-export function exportIterate(
-  prepared: (sql: string) => Statement<unknown[]>,
-  name: string,
-  filter: ExportFilter = {},
-): IterableIterator<string> {
-  const where = new Where(filter.cityId);
-  const own = ownRows(prepared, name, filter, where);
-  if (own) return own[Symbol.iterator]();
-  const sql = querySql(name, filter, where);
-  return prepared(sql)
-    .pluck()
-    .iterate(...where.args) as IterableIterator<string>;
+export class ExportRepository {
+  constructor(private readonly prepared: Prepared) {}
+
+  /** Every row of one export NAME. */
+  rows(name: string, filter?: ExportFilter): string[] {
+    return [...this.iterate(name, filter)];
+  }
+
+  /**
+   * `rows` lazily, for large tables. The name and filter are checked at once; the statement holds the connection
+   * until the iteration ends, so finish or abandon it before writing.
+   */
+  iterate(name: string, filter: ExportFilter = {}): IterableIterator<string> {
+    const where = new Where(filter.cityId);
+    const own = ownRows(this.prepared, name, filter, where);
+    if (own) return own[Symbol.iterator]();
+    const sql = querySql(name, filter, where);
+    return this.prepared(sql)
+      .pluck()
+      .iterate(...where.args) as IterableIterator<string>;
+  }
 }
 
 /**
@@ -73,12 +93,7 @@ export function exportIterate(
  * and a CSV printed to a terminal must not carry its control characters). Events and rejections filter on
  * received_at, picks and trades on market_date.
  */
-function ownRows(
-  prepared: (sql: string) => Statement<unknown[]>,
-  name: string,
-  filter: ExportFilter,
-  where: Where,
-): string[] | undefined {
+function ownRows(prepared: Prepared, name: string, filter: ExportFilter, where: Where): string[] | undefined {
   const { since, until } = filter;
   if (name === 'alerts') {
     where.bounds('created_ms', timeBounds('instant', since, until));
@@ -144,28 +159,4 @@ function querySql(name: string, filter: ExportFilter, where: Where): string {
   }
   // the name is not repeated: a key typed in its place would be printed back
   throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
-}
-
-/** The optional filters of a query, as SQL and its bound values. */
-export class Where {
-  private readonly parts: string[] = [];
-  readonly args: unknown[] = [];
-
-  constructor(cityId?: string) {
-    if (cityId !== undefined) this.add('city_id = ?', cityId);
-  }
-
-  add(sql: string, ...values: unknown[]): void {
-    this.parts.push(sql);
-    this.args.push(...values);
-  }
-
-  bounds(column: string, b: Bounds): void {
-    if (b.since !== undefined) this.add(`${column} >= ?`, b.since);
-    if (b.until !== undefined) this.add(`${column} <= ?`, b.until);
-  }
-
-  toString(): string {
-    return this.parts.length === 0 ? '' : ` WHERE ${this.parts.join(' AND ')}`;
-  }
 }

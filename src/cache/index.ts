@@ -1,24 +1,46 @@
-export type { AlertSegment, RejectedDelivery } from './alert-reads.js';
-export { ALERT_SEGMENTS } from './alert-reads.js';
-export { Cache, type ChangeEvent, type Checkpoint } from './cache.js';
-export type { ReadStats } from './counted-queries.js';
+// The cache's public face: outside src/cache/, the monitor imports the cache from here only (DESIGN 2).
+export {
+  ALERT_SEGMENTS,
+  type AlertRow,
+  type AlertSegment,
+  type AlertSeverity,
+  type NewAlert,
+  type RejectedDelivery,
+} from './alerts.js';
+export { Cache, openCache } from './cache.js';
+export type { ChangeEvent, ChangeListener } from './change-events.js';
+export { CacheError, cacheFailure } from './db/cache-error.js';
+export type { ReadStats } from './db/counted-queries.js';
+export type { CacheAccess } from './db/open-cache-file.js';
+export type { WriteCounts } from './db/upsert-writer.js';
 export { EXPORT_NAMES, type ExportFilter } from './export.js';
-export type { SignalPayload } from './feed-reads.js';
-export { compareFeed, type FeedKey, type Signal, type SignalKind } from './feed-sources.js';
-export { BROWSE_TABLES, type BrowseFilter, type BrowseKey, type BrowseRow, type BrowseTable } from './history-reads.js';
-export type { ForecastErrorSummary, HistorySummary, LockSummary, StrategySummary } from './history-summary.js';
+export type { SignalPayload } from './feed/feed.js';
+export {
+  compareFeed,
+  type FeedKey,
+  type Signal,
+  type SignalFacts,
+  type SignalKind,
+  type StrategyBelief,
+} from './feed/signal.js';
+export {
+  BROWSE_TABLES,
+  type BrowseFilter,
+  type BrowseKey,
+  type BrowseRow,
+  type BrowseTable,
+} from './history/history.js';
+export type { ForecastErrorSummary, HistorySummary, LockSummary, StrategySummary } from './history/history-summary.js';
 export type {
-  EdgeTradeView,
+  InboxAlertRules,
   InboxEntry,
-  InsurancePickView,
   IntakeOutcome,
   RejectedWebhook,
-  WebhookEventRow,
-} from './inbox.js';
-export { type BucketQuote, type MetarPoint, QuoteBook, RECENT_QUOTE_ROWS } from './market-reads.js';
-export type { AlertRow, AlertSeverity, NewAlert, StreamName, StreamState } from './meta.js';
-export { type CacheDb, CacheError, openCache } from './open-cache.js';
-export type { PaneReads } from './pane-reads.js';
-export { type OpenPositions, POSITION_LIMIT } from './position-reads.js';
-export type { CacheReads, CurrentRow, ForecastRow, ListOptions } from './reads.js';
-export type { WriteCounts } from './upsert.js';
+  StoredKill,
+} from './inbox/inbox-entry.js';
+export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
+export { type MetarPoint, RECENT_QUOTE_ROWS } from './market/market.js';
+export { type BucketQuote, QuoteBook } from './market/quote-book.js';
+export { type OpenPositions, POSITION_LIMIT } from './positions.js';
+export type { CurrentRow, ForecastRow } from './resources.js';
+export type { Checkpoint, StreamState } from './streams.js';

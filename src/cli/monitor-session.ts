@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { listenerDownAlert } from '../alerts/listener-down-alert.js';
 import { desktopNotify } from '../alerts/notifier.js';
-import { Cache } from '../cache/cache.js';
-import { openCache } from '../cache/open-cache.js';
+import { type Cache, openCache } from '../cache/index.js';
 import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
 import { startListener, type WebhookListener } from '../receiver/listener.js';
@@ -56,7 +56,7 @@ export async function openSession(
   if (mode === 'offline') {
     if (!existsSync(connection.dbPath))
       throw usageError(`no cache at ${connection.dbPath}: run svc-monitor sync first, or pass --db`);
-    const cache = new Cache(openCache(connection.dbPath, 'read'));
+    const cache = openCache(connection.dbPath, 'read');
     const status = new MonitorStatusStore({
       mode,
       host: null,
@@ -64,7 +64,7 @@ export async function openSession(
       listener: noListener,
     });
     const close = async () => {
-      cache.db.close();
+      cache.close();
     };
     return { cache, status, refresh: () => {}, now: () => new Date(), close };
   }
@@ -87,9 +87,9 @@ export async function openSession(
     }
     const clock = demo?.service.clock;
     const now = clock ? () => new Date(clock.now()) : () => new Date();
-    const cache = new Cache(openCache(demo ? join(demoDir(), 'cache.db') : connection.dbPath));
+    const cache = openCache(demo ? join(demoDir(), 'cache.db') : connection.dbPath);
     closers.push(() => {
-      cache.db.close();
+      cache.close();
     });
     const status = new MonitorStatusStore({
       mode,
@@ -168,8 +168,7 @@ async function maybeListen(
     show();
     return listener;
   } catch (error) {
-    const message = `webhook listener could not start on port ${flags.listen ?? 0}: ${error instanceof Error ? error.message : String(error)}`;
-    cache.addAlert({ severity: 'warning', kind: 'listener-down', message, created_at: new Date().toISOString() });
+    cache.alerts.add(listenerDownAlert(flags.listen ?? 0, error, new Date()));
     status.update((s) => ({ ...s, listener: { ...noListener, state: 'down' } }));
     return undefined;
   }

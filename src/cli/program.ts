@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CacheError } from '../cache/open-cache.js';
+import { CacheError } from '../cache/index.js';
 import { AuthRejected, ServiceUnreachable } from '../client/errors.js';
 import { ServiceConfigError } from '../server/service.js';
 import { StoreError } from '../server/store/open-store.js';

@@ -1,4 +1,4 @@
-import type { CacheDb } from '../cache/open-cache.js';
+import type { Cache } from '../cache/index.js';
 
 /**
  * How long one write of the listener waits inside SQLite for another connection's write lock. SQLite waits by
@@ -19,22 +19,11 @@ export function isBusy(error: unknown): boolean {
 }
 
 /**
- * Runs writes on `db` with the listener's short busy timeout, then puts back the connection's own (the monitor
- * shares its connection with the sync engine, whose waits stay as they were). Synchronous, so nothing else can run
- * on the connection in between.
+ * Runs writes on the cache with the listener's short busy timeout, then puts back the connection's own (the monitor
+ * shares its connection with the sync engine, whose waits stay as they were).
  */
-export function shortBusyWrites(db: CacheDb): <T>(write: () => T) => T {
-  // db.pragma each time, not a prepared statement run again: SQLite applies busy_timeout when the PRAGMA is
-  // compiled, so re-running a kept statement does not set it
-  const own = db.pragma('busy_timeout', { simple: true }) as number;
-  return (write) => {
-    db.pragma(`busy_timeout = ${LISTENER_BUSY_TIMEOUT_MS}`);
-    try {
-      return write();
-    } finally {
-      db.pragma(`busy_timeout = ${own}`);
-    }
-  };
+export function shortBusyWrites(cache: Pick<Cache, 'withBusyTimeout'>): <T>(write: () => T) => T {
+  return (write) => cache.withBusyTimeout(LISTENER_BUSY_TIMEOUT_MS, write);
 }
 
 /** The pause after `previous` (none yet: the first). */

@@ -1,4 +1,4 @@
-import type { InboxEntry, IntakeOutcome } from '../cache/inbox.js';
+import type { InboxEntry, IntakeOutcome } from '../cache/index.js';
 import { isBusy, nextBusyPause } from './busy.js';
 
 /**

@@ -1,5 +1,5 @@
 import { killNotification, type Notify } from '../alerts/notifier.js';
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 import type { KillSignal } from '../domain/kill-signal.js';
 import { writeWhenFree } from './busy.js';
 
@@ -90,7 +90,7 @@ export class KillNotifier {
     const at = new Date().toISOString();
     try {
       // a retry that comes after close() would find the cache closed
-      const marked = () => !this.closed && cache.inbox.markNotified(alertId, at);
+      const marked = () => !this.closed && cache.alerts.markNotified(alertId, at);
       await writeWhenFree(write, marked, Date.now() + MARK_DEADLINE_MS);
     } catch (error) {
       log(`could not record a kill notification: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { INBOX_ALERT_RULES } from '../alerts/kill-alert.js';
 import type { Notify } from '../alerts/notifier.js';
-import type { Cache } from '../cache/cache.js';
-import type { InboxEntry, IntakeOutcome } from '../cache/inbox.js';
+import { rejectedWebhookAlert } from '../alerts/rejected-webhook-alert.js';
+import type { Cache, InboxEntry, IntakeOutcome } from '../cache/index.js';
 import type { InsuranceEvent } from '../contract/events.js';
 import { verifySignature } from '../domain/signature.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
@@ -80,7 +81,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   const changed = () => {
     for (const watcher of watchers) watcher();
   };
-  const wal = walSync(cache.db);
+  const wal = walSync(cache.walFile);
   // at most so many connections and so many bytes of unfinished bodies; when full, the slowest sender goes
   let droppedLogged = 0;
   let lastDropLog = Number.NEGATIVE_INFINITY;
@@ -98,7 +99,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     },
   });
   // every write of the listener waits for another process's lock from a timer, never inside SQLite (busy.ts)
-  const write = shortBusyWrites(cache.db);
+  const write = shortBusyWrites(cache);
   const kills = new KillNotifier({
     cache,
     notify: options.notify ?? null,
@@ -111,7 +112,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     },
   });
   const commits = new GroupCommit(
-    (entries) => write(() => cache.intakeWebhooks(entries)),
+    (entries) => write(() => cache.inbox.intake(entries, INBOX_ALERT_RULES)),
     wal.sync,
     (entries, outcomes) => afterCommit(entries, outcomes),
   );
@@ -193,7 +194,8 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       body: bytes,
     };
     // kept now when the lock is free (before the 400 goes out), else from a timer once it is
-    writeWhenFree(write, () => cache.rejectWebhook(rejected, `webhook rejected (400): ${reason}`), deadline).then(
+    const alert = rejectedWebhookAlert(rejected);
+    writeWhenFree(write, () => cache.inbox.reject(rejected, alert), deadline).then(
       () => log(`rejected ${rejected.eventType ?? 'event'}: ${reason}`),
       (error: unknown) =>
         log(`could not keep a rejected webhook: ${error instanceof Error ? error.message : String(error)}`),

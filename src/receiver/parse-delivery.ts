@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { IANAZone } from 'luxon';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { InboxEntry } from '../cache/inbox.js';
+import type { InboxEntry } from '../cache/index.js';
 import {
   EDGE_EVENT_TYPES,
   EdgeEvent,

@@ -1,20 +1,19 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import type { CacheDb } from '../cache/open-cache.js';
 
 /**
  * Makes every commit of a WAL-mode cache made so far durable: an fsync of its `-wal` file, on libuv's thread pool
  * rather than inside the commit (what synchronous=FULL would do), so the event loop keeps working while the disk
  * flushes. This is the same guarantee as FULL: a committed transaction is its frames in the WAL, and once they
  * are on the disk the commit survives a power cut (SQLite syncs the WAL again before any checkpoint copies it).
- * An in-memory cache has no file to sync.
+ * `walFile` is the cache's (cache.walFile); an in-memory cache has none, and nothing to sync.
  */
-export function walSync(db: CacheDb): { sync(): Promise<void>; close(): Promise<void> } {
+export function walSync(walFile: string | null): { sync(): Promise<void>; close(): Promise<void> } {
   let wal: Promise<FileHandle> | undefined;
   return {
     async sync() {
-      if (db.memory) return;
+      if (walFile === null) return;
       // the WAL exists from the first commit on, and SQLite truncates it in place rather than replacing it
-      wal ??= open(`${db.name}-wal`, 'r');
+      wal ??= open(walFile, 'r');
       // fdatasync, as SQLite itself uses: the data and the size, not the mtime
       await (await wal).datasync();
     },

@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { HISTORICAL_TABLES, type HistoricalTable } from '../contract/historical.js';
 import { LIMITS } from '../contract/limits.js';
@@ -38,14 +38,14 @@ export async function backfill(
   const result: Record<string, StreamCounts> = {};
   for (const table of tables) {
     const stream = `backfill/${table}?since=${bounds.since ?? ''}&until=${bounds.until ?? ''}`;
-    const saved = cache.getCheckpoint(stream);
+    const saved = cache.streams.checkpoint(stream);
     const cursor = saved === undefined || saved === DONE ? undefined : saved;
     const counts = noCounts();
     const started = performance.now();
     let pages = 0;
     for await (const page of client.historical(table, { ...bounds, cursor, limit: LIMITS.maxPageSize })) {
       const next = page.nextCursor === null ? DONE : String(page.nextCursor);
-      addCounts(counts, page.rows.length, cache.upsertHistorical(table, page.rows, { stream, value: next }));
+      addCounts(counts, page.rows.length, cache.resources.upsertHistorical(table, page.rows, { stream, value: next }));
       pages++;
       const seconds = (performance.now() - started) / 1000;
       onProgress?.({

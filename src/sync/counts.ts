@@ -1,4 +1,4 @@
-import type { WriteCounts } from '../cache/cache.js';
+import type { WriteCounts } from '../cache/index.js';
 
 /** What one stream did in a pass: rows fetched from the service, and what they changed in the cache. */
 export interface StreamCounts {

@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { LIMITS } from '../contract/limits.js';
 import { addCounts, noCounts, type StreamCounts } from './counts.js';
@@ -16,7 +16,7 @@ export const LOCK_CHECKPOINT = 'fusion-locks/newest-locked-at';
  */
 export async function pollFusionLocks(client: ApiClient, cache: Cache): Promise<StreamCounts> {
   const counts = noCounts();
-  const since = cache.getCheckpoint(LOCK_CHECKPOINT);
+  const since = cache.streams.checkpoint(LOCK_CHECKPOINT);
   let newest = since;
   let first = true;
   for await (const page of client.fusionLocks({ since, limit: LIMITS.maxFusionLockPageSize })) {
@@ -25,16 +25,16 @@ export async function pollFusionLocks(client: ApiClient, cache: Cache): Promise<
     first = false;
     const last = page.nextCursor === null;
     const checkpoint = last && newest !== undefined ? { stream: LOCK_CHECKPOINT, value: newest } : undefined;
-    addCounts(counts, page.rows.length, cache.upsertFusionLocks(page.rows, checkpoint));
+    addCounts(counts, page.rows.length, cache.resources.upsertFusionLocks(page.rows, checkpoint));
   }
-  const oldestOpen = cache.oldestUnresolvedLockedAt();
+  const oldestOpen = cache.resources.oldestUnresolvedLockedAt();
   if (oldestOpen !== undefined) {
     for await (const page of client.fusionLocks({
       resolved: 'true',
       since: oldestOpen,
       limit: LIMITS.maxFusionLockPageSize,
     })) {
-      addCounts(counts, page.rows.length, cache.upsertFusionLocks(page.rows));
+      addCounts(counts, page.rows.length, cache.resources.upsertFusionLocks(page.rows));
     }
   }
   return counts;

@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
 import type { StreamName } from '../contract/config.js';
@@ -23,10 +23,10 @@ export type StreamPass = (client: ApiClient, cache: Cache) => Promise<StreamCoun
 
 /** The cities the other streams walk: the cache's, fetched first when it has none yet. */
 async function cityIds(client: ApiClient, cache: Cache): Promise<string[]> {
-  const cached = cache.exportRows('cities').map((json) => (JSON.parse(json) as { city_id: string }).city_id);
+  const cached = cache.resources.cityIds();
   if (cached.length > 0) return cached;
   const cities = await client.cities();
-  cache.upsertCities(cities);
+  cache.resources.upsertCities(cities);
   return cities.map((c) => c.city_id);
 }
 
@@ -71,7 +71,7 @@ const strategyPass =
     // open positions, and the newest settled ones: an open record that settles shows up in the second list
     for (const status of ['open', 'resolved'] as const) {
       const rows = await client.strategy(family, { status, limit: LIMITS.maxPageSize });
-      addCounts(counts, rows.length, cache.upsertStrategy(family, rows));
+      addCounts(counts, rows.length, cache.resources.upsertStrategy(family, rows));
     }
     return counts;
   };
@@ -83,20 +83,24 @@ export const STREAMS: { name: StreamName; everyMs: number; pass: StreamPass }[] 
     everyMs: DEFAULT_INTERVALS_MS.cities,
     pass: async (client, cache) => {
       const cities = await client.cities();
-      return addCounts(noCounts(), cities.length, cache.upsertCities(cities));
+      return addCounts(noCounts(), cities.length, cache.resources.upsertCities(cities));
     },
   },
   {
     name: 'current',
     everyMs: DEFAULT_INTERVALS_MS.current,
     pass: (client, cache) =>
-      eachCity(client, cache, async (id) => addCounts(noCounts(), 4, cache.addCurrent(await client.current(id)))),
+      eachCity(client, cache, async (id) =>
+        addCounts(noCounts(), 4, cache.resources.addCurrent(await client.current(id))),
+      ),
   },
   {
     name: 'forecasts',
     everyMs: DEFAULT_INTERVALS_MS.forecasts,
     pass: (client, cache) =>
-      eachCity(client, cache, async (id) => addCounts(noCounts(), 3, cache.addForecasts(await client.forecasts(id)))),
+      eachCity(client, cache, async (id) =>
+        addCounts(noCounts(), 3, cache.resources.addForecasts(await client.forecasts(id))),
+      ),
   },
   ...STRATEGY_FAMILIES.map((family) => ({
     name: family,

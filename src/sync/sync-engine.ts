@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/cache.js';
+import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
 import type { StreamCounts } from './counts.js';
@@ -173,7 +173,7 @@ export class SyncEngine {
     const at = () => (this.opts.now?.() ?? new Date()).toISOString();
     try {
       const counts = await stream.pass(client, cache);
-      cache.recordStreamSuccess(stream.name, at(), counts.fetched);
+      cache.streams.recordSuccess(stream.name, at(), counts.fetched);
       return { stream: stream.name, counts };
     } catch (error) {
       // cancelled by stop: not a failure of the stream, and the cache may be closing
@@ -184,7 +184,7 @@ export class SyncEngine {
         throw error;
       }
       const message = error instanceof Error ? error.message : String(error);
-      cache.recordStreamError(stream.name, at(), message);
+      cache.streams.recordError(stream.name, at(), message);
       // what was stored before the failure still counts
       const counts = error instanceof PartialFailure ? error.counts : undefined;
       return { stream: stream.name, counts, error: { stream: stream.name, error: message, kind: kindOf(error) } };

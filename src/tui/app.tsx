@@ -17,7 +17,7 @@ const systemNow = () => new Date();
  */
 export function MonitorApp(props: MonitorAppProps) {
   return (
-    <FailureBoundary file={props.cache.db.name}>
+    <FailureBoundary file={props.cache.file}>
       <Monitor {...props} />
     </FailureBoundary>
   );
@@ -47,7 +47,7 @@ function Monitor(props: MonitorAppProps) {
     }),
     [cache, source, now, onRefresh, hub, colour, tickMs, intervals],
   );
-  const [state, actions] = useMonitorState(() => props.initialCity ?? cache.panes.cities()[0]?.city_id ?? null);
+  const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
   return (
     <DepsContext.Provider value={deps}>
       <UiActionsContext.Provider value={actions}>

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Cache, type ChangeEvent } from '../../src/cache/cache.js';
-import { EXPORT_NAMES } from '../../src/cache/export.js';
-import { CacheError, openCache } from '../../src/cache/open-cache.js';
-import { MIGRATIONS } from '../../src/cache/schema.js';
+import { Cache } from '../../src/cache/cache.js';
+import { MIGRATIONS } from '../../src/cache/db/migrations.js';
+import { openCacheFile } from '../../src/cache/db/open-cache-file.js';
+import { CacheError, type ChangeEvent, EXPORT_NAMES, openCache } from '../../src/cache/index.js';
 import type { City } from '../../src/contract/cities.js';
 import { CURRENT_SOURCES, type CurrentObservations } from '../../src/contract/current.js';
 import { FORECAST_LAYERS, type Forecasts } from '../../src/contract/forecasts.js';
@@ -18,6 +18,7 @@ import {
   type HistoricalTable,
 } from '../../src/contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../../src/contract/strategies.js';
+import { exported, openRecords, storedAlerts, storedLocks } from '../helpers/cache-rows.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
 
@@ -80,7 +81,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const c of opened.splice(0)) c.db.close();
+  for (const c of opened.splice(0)) c.close();
 });
 
 afterAll(async () => {
@@ -90,7 +91,7 @@ afterAll(async () => {
 
 let files = 0;
 function fresh(): Cache {
-  const cache = new Cache(openCache(join(root, `cache-${++files}`, 'cache.db')));
+  const cache = openCache(join(root, `cache-${++files}`, 'cache.db'));
   opened.push(cache);
   return cache;
 }
@@ -101,20 +102,20 @@ const byCity = (rows: City[]) => [...rows].sort((a, b) => (a.city_id < b.city_id
 describe('openCache', () => {
   it('creates its folder (0700), turns WAL on, migrates once, and reopens the same file idempotently', () => {
     const path = join(root, 'open', 'nested', 'cache.db');
-    const first = openCache(path);
+    const first = openCacheFile(path);
     expect(statSync(join(root, 'open', 'nested')).mode & 0o777).toBe(0o700);
     expect(first.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(first.pragma('synchronous', { simple: true })).toBe(1);
     expect(first.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(first.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(first.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    new Cache(first).upsertCities(early.cities);
+    new Cache(first).resources.upsertCities(early.cities);
     first.close();
 
-    const again = openCache(path);
-    const second = openCache(path); // two connections at once, as TUI and export
+    const again = openCacheFile(path);
+    const second = openCacheFile(path); // two connections at once, as TUI and export
     expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    expect(new Cache(second).exportRows('cities')).toEqual(texts(byCity(early.cities)));
+    expect(new Cache(second).export.rows('cities')).toEqual(texts(byCity(early.cities)));
     again.close();
     second.close();
   });
@@ -147,42 +148,63 @@ describe('openCache', () => {
 describe('writes', () => {
   it('cities: insert, unchanged, update only when the JSON changed', () => {
     const cache = fresh();
-    expect(cache.upsertCities(early.cities)).toEqual({ inserted: early.cities.length, updated: 0, unchanged: 0 });
-    expect(cache.upsertCities(early.cities)).toEqual({ inserted: 0, updated: 0, unchanged: early.cities.length });
+    expect(cache.resources.upsertCities(early.cities)).toEqual({
+      inserted: early.cities.length,
+      updated: 0,
+      unchanged: 0,
+    });
+    expect(cache.resources.upsertCities(early.cities)).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: early.cities.length,
+    });
     const renamed = early.cities.map((c, i) => (i === 0 ? { ...c, station_name: 'Renamed' } : c));
-    expect(cache.upsertCities(renamed)).toEqual({ inserted: 0, updated: 1, unchanged: early.cities.length - 1 });
-    expect(cache.exportRows('cities')).toEqual(texts(byCity(renamed)));
-    expect(cache.reads.cities()).toEqual(byCity(renamed));
+    expect(cache.resources.upsertCities(renamed)).toEqual({
+      inserted: 0,
+      updated: 1,
+      unchanged: early.cities.length - 1,
+    });
+    expect(cache.export.rows('cities')).toEqual(texts(byCity(renamed)));
+    expect(cache.resources.cities()).toEqual(byCity(renamed));
   });
 
   it('current: every distinct fetched_at of every source is kept, repeats are ignored', () => {
     const cache = fresh();
     const n = early.current.length * CURRENT_SOURCES.length;
-    for (const c of early.current) expect(cache.addCurrent(c)).toEqual({ inserted: 4, updated: 0, unchanged: 0 });
-    for (const c of early.current) expect(cache.addCurrent(c)).toEqual({ inserted: 0, updated: 0, unchanged: 4 });
+    for (const c of early.current)
+      expect(cache.resources.addCurrent(c)).toEqual({ inserted: 4, updated: 0, unchanged: 0 });
+    for (const c of early.current)
+      expect(cache.resources.addCurrent(c)).toEqual({ inserted: 0, updated: 0, unchanged: 4 });
     const one = early.current[0] as CurrentObservations;
     const moved = { ...one, wxa_current: { ...one.wxa_current, fetched_at: '2026-11-22T00:00:30Z', temp_f: 1 } };
-    expect(cache.addCurrent(moved)).toEqual({ inserted: 1, updated: 0, unchanged: 3 });
-    for (const c of late.current) cache.addCurrent(c);
-    expect(cache.exportRows('current')).toHaveLength(2 * n + 1);
-    expect(cache.reads.currentSeries(one.city_id, { source: 'wxa_current' })).toEqual([
+    expect(cache.resources.addCurrent(moved)).toEqual({ inserted: 1, updated: 0, unchanged: 3 });
+    for (const c of late.current) cache.resources.addCurrent(c);
+    expect(cache.export.rows('current')).toHaveLength(2 * n + 1);
+    const series = exported<{ source: string; fetched_at: string; temp_f: number }>(cache, 'current', {
+      cityId: one.city_id,
+    })
+      .filter((r) => r.source === 'wxa_current')
+      .map(({ source, fetched_at, temp_f }) => ({ source, fetched_at, temp_f }));
+    expect(series).toEqual([
       { source: 'wxa_current', fetched_at: one.wxa_current.fetched_at, temp_f: one.wxa_current.temp_f },
       { source: 'wxa_current', fetched_at: '2026-11-22T00:00:30Z', temp_f: 1 },
       expect.objectContaining({ fetched_at: late.current[0]?.wxa_current.fetched_at }),
     ]);
-    expect(cache.reads.latestCurrent(one.city_id)).toHaveLength(4);
+    expect(cache.resources.latestCurrent(one.city_id)).toHaveLength(4);
   });
 
   it('forecasts: every distinct fetched_at of every layer is kept; content revised under one fetched_at updates', () => {
     const cache = fresh();
-    for (const f of early.forecasts) expect(cache.addForecasts(f)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
-    for (const f of early.forecasts) expect(cache.addForecasts(f)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+    for (const f of early.forecasts)
+      expect(cache.resources.addForecasts(f)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+    for (const f of early.forecasts)
+      expect(cache.resources.addForecasts(f)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
     const one = early.forecasts[0] as Forecasts;
     const revised = { ...one, model_tmax_range: { ...one.model_tmax_range, tmax_max: 99 } };
-    expect(cache.addForecasts(revised)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
-    for (const f of late.forecasts) expect(cache.addForecasts(f).inserted).toBe(3);
-    expect(cache.exportRows('forecasts')).toHaveLength(2 * 3 * early.forecasts.length);
-    const latest = cache.reads.latestForecasts(one.city_id);
+    expect(cache.resources.addForecasts(revised)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+    for (const f of late.forecasts) expect(cache.resources.addForecasts(f).inserted).toBe(3);
+    expect(cache.export.rows('forecasts')).toHaveLength(2 * 3 * early.forecasts.length);
+    const latest = cache.resources.latestForecasts(one.city_id);
     expect(latest.map((l) => l.layer).sort()).toEqual([...FORECAST_LAYERS].sort());
     expect(latest.every((l) => l.fetched_at === late.forecasts[0]?.svc_pro_forecast.fetched_at)).toBe(true);
   });
@@ -193,10 +215,10 @@ describe('writes', () => {
     const { fetched_at: _edgeAt, ...edge } = one.edge_ensemble_daily;
     const { fetched_at: _rangeAt, ...range } = one.model_tmax_range;
     const bare: Forecasts = { ...one, edge_ensemble_daily: edge, model_tmax_range: range };
-    expect(cache.addForecasts(bare)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
-    expect(cache.addForecasts(bare)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+    expect(cache.resources.addForecasts(bare)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+    expect(cache.resources.addForecasts(bare)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
     const at = one.svc_pro_forecast.fetched_at;
-    expect(cache.exportRows('forecasts')).toEqual([
+    expect(cache.export.rows('forecasts')).toEqual([
       JSON.stringify(Object.assign({ city_id: one.city_id, layer: 'svc_pro_forecast' }, one.svc_pro_forecast)),
       JSON.stringify({
         ...Object.assign({ city_id: one.city_id, layer: 'edge_ensemble_daily' }, edge),
@@ -205,7 +227,11 @@ describe('writes', () => {
       JSON.stringify({ ...Object.assign({ city_id: one.city_id, layer: 'model_tmax_range' }, range), fetched_at: at }),
     ]);
     const later = { ...one.svc_pro_forecast, fetched_at: '2026-11-22T01:05:00Z' };
-    expect(cache.addForecasts({ ...bare, svc_pro_forecast: later })).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+    expect(cache.resources.addForecasts({ ...bare, svc_pro_forecast: later })).toEqual({
+      inserted: 3,
+      updated: 0,
+      unchanged: 0,
+    });
   });
 
   it('strategies: records resolve in place (open -> resolved is an update), per family', () => {
@@ -215,9 +241,13 @@ describe('writes', () => {
       const after = late.strategies[family];
       const open = before.filter((r) => r.outcome === null);
       expect(open.length, family).toBeGreaterThan(0);
-      expect(cache.upsertStrategy(family, before)).toEqual({ inserted: before.length, updated: 0, unchanged: 0 });
-      expect(cache.reads.strategies(family, { open: true })).toEqual(open);
-      const counts = cache.upsertStrategy(family, after);
+      expect(cache.resources.upsertStrategy(family, before)).toEqual({
+        inserted: before.length,
+        updated: 0,
+        unchanged: 0,
+      });
+      expect(openRecords(cache, family)).toEqual(open);
+      const counts = cache.resources.upsertStrategy(family, after);
       const changed = after.filter((r) => {
         const old = before.find((b) => b.id === r.id);
         return old !== undefined && JSON.stringify(old) !== JSON.stringify(r);
@@ -229,7 +259,7 @@ describe('writes', () => {
         unchanged: before.length - changed.length,
       });
       // newest version of each row, in the API's order: exactly what the server sends now
-      expect(cache.exportRows(family)).toEqual(texts(after));
+      expect(cache.export.rows(family)).toEqual(texts(after));
     }
   });
 
@@ -237,44 +267,50 @@ describe('writes', () => {
     const cache = fresh();
     const unresolved = early.locks.filter((l) => !l.resolved);
     expect(unresolved.length).toBeGreaterThan(0);
-    const counts = cache.upsertFusionLocks(early.locks, { stream: 'fusion-locks', value: 'c1' });
+    const counts = cache.resources.upsertFusionLocks(early.locks, { stream: 'fusion-locks', value: 'c1' });
     expect(counts).toEqual({ inserted: early.locks.length, updated: 0, unchanged: 0 });
-    expect(cache.getCheckpoint('fusion-locks')).toBe('c1');
-    expect(cache.newestLockedAt()).toBe(early.locks[0]?.locked_at);
-    expect(cache.oldestUnresolvedLockedAt()).toBe(unresolved.map((l) => l.locked_at).sort()[0]);
+    expect(cache.streams.checkpoint('fusion-locks')).toBe('c1');
+    expect(storedLocks(cache)[0]?.locked_at).toBe(early.locks[0]?.locked_at);
+    expect(cache.resources.oldestUnresolvedLockedAt()).toBe(unresolved.map((l) => l.locked_at).sort()[0]);
 
     const resolvedNow = late.locks.filter((l) => l.resolved && unresolved.some((u) => u.id === l.id));
     expect(resolvedNow.length).toBe(unresolved.length);
-    expect(cache.upsertFusionLocks(resolvedNow)).toEqual({ inserted: 0, updated: resolvedNow.length, unchanged: 0 });
-    expect(cache.getCheckpoint('fusion-locks')).toBe('c1');
-    expect(cache.oldestUnresolvedLockedAt()).toBeUndefined();
+    expect(cache.resources.upsertFusionLocks(resolvedNow)).toEqual({
+      inserted: 0,
+      updated: resolvedNow.length,
+      unchanged: 0,
+    });
+    expect(cache.streams.checkpoint('fusion-locks')).toBe('c1');
+    expect(cache.resources.oldestUnresolvedLockedAt()).toBeUndefined();
 
-    cache.upsertFusionLocks(late.locks);
-    expect(cache.exportRows('fusion-locks')).toEqual(texts(late.locks));
-    expect(cache.newestLockedAt()).toBe(late.locks[0]?.locked_at);
-    expect(cache.reads.fusionLocks({ limit: 2 })).toEqual(late.locks.slice(0, 2));
+    cache.resources.upsertFusionLocks(late.locks);
+    expect(cache.export.rows('fusion-locks')).toEqual(texts(late.locks));
+    expect(storedLocks(cache)[0]?.locked_at).toBe(late.locks[0]?.locked_at);
+    expect(storedLocks(cache).slice(0, 2)).toEqual(late.locks.slice(0, 2));
   });
 
   it('a page that fails mid-transaction stores none of its rows and not its checkpoint', () => {
     const cache = fresh();
     const [first, rest] = [early.locks.slice(0, 50), early.locks.slice(50, 250)];
-    cache.upsertFusionLocks(first, { stream: 'fusion-locks', value: 'after-first' });
+    cache.resources.upsertFusionLocks(first, { stream: 'fusion-locks', value: 'after-first' });
     // 200 good rows (two multi-row statements succeed first), then one violating city_id NOT NULL
     const bad = { ...(early.locks[250] as FusionLock), city_id: null } as unknown as FusionLock;
     const events: ChangeEvent[] = [];
     cache.onChange((e) => events.push(e));
-    expect(() => cache.upsertFusionLocks([...rest, bad], { stream: 'fusion-locks', value: 'after-bad' })).toThrow(
-      /NOT NULL/,
-    );
-    expect(cache.getCheckpoint('fusion-locks')).toBe('after-first');
-    expect(cache.exportRows('fusion-locks')).toEqual(texts(first));
+    expect(() =>
+      cache.resources.upsertFusionLocks([...rest, bad], { stream: 'fusion-locks', value: 'after-bad' }),
+    ).toThrow(/NOT NULL/);
+    expect(cache.streams.checkpoint('fusion-locks')).toBe('after-first');
+    expect(cache.export.rows('fusion-locks')).toEqual(texts(first));
     expect(events).toEqual([]);
 
     const noId = { ...(historical.get('wxa_history')?.[0]?.[5] as HistoricalRow), id: undefined };
     const page = [...(historical.get('wxa_history')?.[0] ?? []).slice(0, 300), noId] as HistoricalRow[];
-    expect(() => cache.upsertHistorical('wxa_history', page, { stream: 'h', value: '1' })).toThrow(CacheError);
-    expect(cache.exportRows('historical/wxa_history')).toEqual([]);
-    expect(cache.getCheckpoint('h')).toBeUndefined();
+    expect(() => cache.resources.upsertHistorical('wxa_history', page, { stream: 'h', value: '1' })).toThrow(
+      CacheError,
+    );
+    expect(cache.export.rows('historical/wxa_history')).toEqual([]);
+    expect(cache.streams.checkpoint('h')).toBeUndefined();
   });
 
   it('historical: every whitelisted table, page by page with its checkpoint; updates only on changed JSON', () => {
@@ -284,22 +320,27 @@ describe('writes', () => {
       let inserted = 0;
       for (const page of served) {
         const last = page[page.length - 1] as HistoricalRow;
-        const counts = cache.upsertHistorical(table, page, { stream: `historical/${table}`, value: String(last.id) });
+        const counts = cache.resources.upsertHistorical(table, page, {
+          stream: `historical/${table}`,
+          value: String(last.id),
+        });
         inserted += counts.inserted;
         expect(counts.updated + counts.unchanged).toBe(0);
       }
       const all = served.flat();
       expect(inserted, table).toBe(all.length);
-      expect(cache.getCheckpoint(`historical/${table}`)).toBe(String(all[all.length - 1]?.id));
-      expect(cache.exportRows(`historical/${table}`)).toEqual(texts(all));
+      expect(cache.streams.checkpoint(`historical/${table}`)).toBe(String(all[all.length - 1]?.id));
+      expect(cache.export.rows(`historical/${table}`)).toEqual(texts(all));
       const page = served[0] as HistoricalRow[];
       const edited = page.map((r, i) => (i % 10 === 0 ? { ...r, edited: true } : r));
-      expect(cache.upsertHistorical(table, edited)).toEqual({
+      expect(cache.resources.upsertHistorical(table, edited)).toEqual({
         inserted: 0,
         updated: Math.ceil(page.length / 10),
         unchanged: page.length - Math.ceil(page.length / 10),
       });
-      expect(cache.reads.historical(table, { limit: 3, beforeId: page[0]?.id })).toEqual(page.slice(1, 4));
+      // the History pane's keyset page after the newest row (rid = -id)
+      const after = { a: -(page[0]?.id as number), b: 0 };
+      expect(cache.history.older(table, {}, after, 3).map((r) => r.row)).toEqual(page.slice(1, 4));
     }
   });
 
@@ -307,21 +348,21 @@ describe('writes', () => {
     const cache = fresh();
     const events: ChangeEvent[] = [];
     const off = cache.onChange((e) => events.push(e));
-    cache.upsertCities(early.cities);
-    cache.upsertCities(early.cities);
-    cache.addCurrent(early.current[0] as CurrentObservations);
+    cache.resources.upsertCities(early.cities);
+    cache.resources.upsertCities(early.cities);
+    cache.resources.addCurrent(early.current[0] as CurrentObservations);
     const page = historical.get('forecast_accuracy_daily')?.[0]?.slice(0, 5) ?? [];
-    cache.upsertHistorical('forecast_accuracy_daily', page);
-    cache.upsertHistorical('forecast_accuracy_daily', [{ ...(page[0] as HistoricalRow), abs_error: 42 }]);
-    const id = cache.addAlert({
+    cache.resources.upsertHistorical('forecast_accuracy_daily', page);
+    cache.resources.upsertHistorical('forecast_accuracy_daily', [{ ...(page[0] as HistoricalRow), abs_error: 42 }]);
+    const id = cache.alerts.add({
       severity: 'high',
       kind: 'kill',
       message: 'killed',
       created_at: '2026-11-21T12:00:00Z',
     });
-    cache.recordStreamSuccess('cities', '2026-11-21T12:00:00Z', 13);
+    cache.streams.recordSuccess('cities', '2026-11-21T12:00:00Z', 13);
     off();
-    cache.upsertCities(early.cities.map((c) => ({ ...c, city_name: 'x' })));
+    cache.resources.upsertCities(early.cities.map((c) => ({ ...c, city_name: 'x' })));
     expect(events).toEqual([
       { table: 'cities', ids: early.cities.map((c) => c.city_id) },
       { table: 'current', ids: [early.current[0]?.city_id] },
@@ -334,26 +375,30 @@ describe('writes', () => {
   it('reports exactly the inserted and the updated ids of a page that is partly new', () => {
     const cache = fresh();
     const page = (historical.get('edge_resolved')?.[0] ?? []).slice(0, 250);
-    cache.upsertHistorical('edge_resolved', page.slice(50, 150)); // both 100-row chunks of the page are partly new
+    cache.resources.upsertHistorical('edge_resolved', page.slice(50, 150)); // both 100-row chunks of the page are partly new
     const events: ChangeEvent[] = [];
     cache.onChange((e) => events.push(e));
     const edited = page.map((r, i) => (i === 120 ? { ...r, pnl_usd: 1234 } : r));
-    expect(cache.upsertHistorical('edge_resolved', edited)).toEqual({ inserted: 150, updated: 1, unchanged: 99 });
+    expect(cache.resources.upsertHistorical('edge_resolved', edited)).toEqual({
+      inserted: 150,
+      updated: 1,
+      unchanged: 99,
+    });
     const ids = events[0]?.ids ?? [];
     expect(events).toHaveLength(1);
     expect([...ids].sort()).toEqual([...page.slice(0, 50), ...page.slice(150), page[120]].map((r) => r?.id).sort());
-    expect([...cache.exportIterate('historical/edge_resolved')]).toEqual(texts(edited));
+    expect([...cache.export.iterate('historical/edge_resolved')]).toEqual(texts(edited));
   });
 });
 
 describe('stream state, checkpoints and alerts', () => {
   it('keeps the last success and the last error of each stream', () => {
     const cache = fresh();
-    cache.recordStreamSuccess('current', '2026-11-21T12:00:00Z', 52);
-    cache.recordStreamError('current', '2026-11-21T12:01:00Z', 'service unreachable');
-    cache.recordStreamError('historical/wxa_history', '2026-11-21T12:02:00Z', '401');
-    cache.recordStreamSuccess('current', '2026-11-21T12:03:00Z', 4);
-    expect(cache.streamStates()).toEqual([
+    cache.streams.recordSuccess('current', '2026-11-21T12:00:00Z', 52);
+    cache.streams.recordError('current', '2026-11-21T12:01:00Z', 'service unreachable');
+    cache.streams.recordError('historical/wxa_history', '2026-11-21T12:02:00Z', '401');
+    cache.streams.recordSuccess('current', '2026-11-21T12:03:00Z', 4);
+    expect(cache.streams.states()).toEqual([
       {
         stream: 'current',
         last_success_at: '2026-11-21T12:03:00Z',
@@ -369,21 +414,21 @@ describe('stream state, checkpoints and alerts', () => {
         rows: 0,
       },
     ]);
-    cache.setCheckpoint('x', 'a');
-    cache.setCheckpoint('x', 'b');
-    expect(cache.getCheckpoint('x')).toBe('b');
-    expect(cache.getCheckpoint('y')).toBeUndefined();
+    cache.streams.setCheckpoint('x', 'a');
+    cache.streams.setCheckpoint('x', 'b');
+    expect(cache.streams.checkpoint('x')).toBe('b');
+    expect(cache.streams.checkpoint('y')).toBeUndefined();
   });
 
   it('adds, lists and acknowledges alerts', () => {
     const cache = fresh();
-    const a = cache.addAlert({
+    const a = cache.alerts.add({
       severity: 'info',
       kind: 'sync',
       message: 'first sync',
       created_at: '2026-11-21T10:00:00Z',
     });
-    const b = cache.addAlert({
+    const b = cache.alerts.add({
       severity: 'high',
       kind: 'insurance.pick.killed',
       message: 'pick killed',
@@ -391,12 +436,12 @@ describe('stream state, checkpoints and alerts', () => {
       city_id: 'nyc',
       created_at: '2026-11-21T11:00:00Z',
     });
-    expect(cache.alerts().map((x) => x.id)).toEqual([b, a]);
-    expect(cache.hasAlert('insurance.pick.killed', 'pick-1')).toBe(true);
-    expect(cache.acknowledgeAlert(a, '2026-11-21T12:00:00Z')).toBe(true);
-    expect(cache.acknowledgeAlert(a, '2026-11-21T13:00:00Z')).toBe(false);
-    expect(cache.acknowledgeAlert(999, '2026-11-21T13:00:00Z')).toBe(false);
-    expect(cache.alerts({ unacknowledged: true })).toEqual([
+    expect(storedAlerts(cache).map((x) => x.id)).toEqual([b, a]);
+    expect(cache.alerts.raised('insurance.pick.killed', 'pick-1')).toBe(true);
+    expect(cache.alerts.acknowledge(a, '2026-11-21T12:00:00Z')).toBe(true);
+    expect(cache.alerts.acknowledge(a, '2026-11-21T13:00:00Z')).toBe(false);
+    expect(cache.alerts.acknowledge(999, '2026-11-21T13:00:00Z')).toBe(false);
+    expect(storedAlerts(cache).filter((x) => x.acknowledged_at === null)).toEqual([
       {
         id: b,
         severity: 'high',
@@ -408,30 +453,30 @@ describe('stream state, checkpoints and alerts', () => {
         acknowledged_at: null,
       },
     ]);
-    expect(cache.exportRows('alerts').map((t) => JSON.parse(t))).toEqual(cache.alerts());
-    expect(cache.exportRows('alerts', { cityId: 'nyc' })).toHaveLength(1);
-    expect(cache.exportRows('alerts', { until: '2026-11-21T10:30:00Z' }).map((t) => JSON.parse(t).id)).toEqual([a]);
-    expect(() => cache.addAlert({ severity: 'info', kind: 'k', message: 'm', created_at: 'yesterday' })).toThrow(
+    expect(storedAlerts(cache).find((x) => x.id === a)?.acknowledged_at).toBe('2026-11-21T12:00:00Z');
+    expect(cache.export.rows('alerts', { cityId: 'nyc' })).toHaveLength(1);
+    expect(cache.export.rows('alerts', { until: '2026-11-21T10:30:00Z' }).map((t) => JSON.parse(t).id)).toEqual([a]);
+    expect(() => cache.alerts.add({ severity: 'info', kind: 'k', message: 'm', created_at: 'yesterday' })).toThrow(
       CacheError,
     );
   });
 });
 
-describe('exportRows', () => {
+describe('export', () => {
   let cache: Cache;
   beforeAll(() => {
-    cache = new Cache(openCache(join(root, 'export', 'cache.db')));
-    cache.upsertCities(early.cities);
+    cache = openCache(join(root, 'export', 'cache.db'));
+    cache.resources.upsertCities(early.cities);
     for (const s of [early, late]) {
-      for (const c of s.current) cache.addCurrent(c);
-      for (const f of s.forecasts) cache.addForecasts(f);
-      for (const family of STRATEGY_FAMILIES) cache.upsertStrategy(family, s.strategies[family]);
-      cache.upsertFusionLocks(s.locks);
+      for (const c of s.current) cache.resources.addCurrent(c);
+      for (const f of s.forecasts) cache.resources.addForecasts(f);
+      for (const family of STRATEGY_FAMILIES) cache.resources.upsertStrategy(family, s.strategies[family]);
+      cache.resources.upsertFusionLocks(s.locks);
     }
-    for (const [table, served] of historical) for (const page of served) cache.upsertHistorical(table, page);
-    cache.addAlert({ severity: 'warning', kind: 'stale', message: 'stale', created_at: '2026-11-21T12:00:00Z' });
+    for (const [table, served] of historical) for (const page of served) cache.resources.upsertHistorical(table, page);
+    cache.alerts.add({ severity: 'warning', kind: 'stale', message: 'stale', created_at: '2026-11-21T12:00:00Z' });
   });
-  afterAll(() => cache.db.close());
+  afterAll(() => cache.close());
 
   it('knows every NAME of DESIGN.md and refuses others, listing the valid ones', () => {
     expect(EXPORT_NAMES).toEqual([
@@ -450,15 +495,15 @@ describe('exportRows', () => {
       'rejected-webhooks',
     ]);
     for (const name of EXPORT_NAMES) {
-      const rows = cache.exportRows(name);
+      const rows = cache.export.rows(name);
       if (['webhook-events', 'insurance-picks', 'edge-trades', 'rejected-webhooks'].includes(name))
         expect(rows, name).toEqual([]);
       else expect(rows.length, name).toBeGreaterThan(0);
       for (const text of rows.slice(0, 50)) expect(() => JSON.parse(text)).not.toThrow();
     }
-    expect(() => cache.exportRows('historical/secrets')).toThrow(/unknown export name.*historical\/wxa_history/);
-    expect(() => cache.exportRows('locks')).toThrow(CacheError);
-    expect(() => cache.exportRows('no24', { since: '2026-13-45' })).toThrow(/invalid since/);
+    expect(() => cache.export.rows('historical/secrets')).toThrow(/unknown export name.*historical\/wxa_history/);
+    expect(() => cache.export.rows('locks')).toThrow(CacheError);
+    expect(() => cache.export.rows('no24', { since: '2026-13-45' })).toThrow(/invalid since/);
   });
 
   it('current: one row per source snapshot, {city_id, source, ...member as received}, by fetched_at, city, source', () => {
@@ -477,19 +522,19 @@ describe('exportRows', () => {
     const sorted = [...expected.values()].sort(
       (a, b) => a.ms - b.ms || (a.city < b.city ? -1 : a.city > b.city ? 1 : 0) || a.order - b.order,
     );
-    expect(cache.exportRows('current')).toEqual(sorted.map((e) => e.text));
+    expect(cache.export.rows('current')).toEqual(sorted.map((e) => e.text));
     const lateAt = late.current[0]?.wxa_current.fetched_at as string;
-    const nyc = cache.exportRows('current', { cityId: 'nyc', since: lateAt }).map((t) => JSON.parse(t));
+    const nyc = cache.export.rows('current', { cityId: 'nyc', since: lateAt }).map((t) => JSON.parse(t));
     expect(nyc.map((r) => r.source)).toEqual([...CURRENT_SOURCES]);
     expect(nyc.every((r) => r.city_id === 'nyc' && r.fetched_at >= lateAt)).toBe(true);
     const earlyDay = (early.current[0] as CurrentObservations).wxa_current.fetched_at.slice(0, 10);
-    const day = cache.exportRows('current', { until: earlyDay }).map((t) => JSON.parse(t));
+    const day = cache.export.rows('current', { until: earlyDay }).map((t) => JSON.parse(t));
     expect(day.length).toBeGreaterThan(0);
     expect(day.every((r) => r.fetched_at.slice(0, 10) <= earlyDay)).toBe(true);
   });
 
   it('forecasts: {city_id, layer, ...member as received}, fetched_at appended only where the layer has none', () => {
-    const rows = cache.exportRows('forecasts', { cityId: 'nyc' });
+    const rows = cache.export.rows('forecasts', { cityId: 'nyc' });
     const expected = [early, late].flatMap((s) => {
       const f = s.forecasts.find((x) => x.city_id === 'nyc') as Forecasts;
       const at = f.svc_pro_forecast.fetched_at;
@@ -502,15 +547,15 @@ describe('exportRows', () => {
     expect(rows).toEqual(expected);
     expect(JSON.parse(rows[0] as string)).toMatchObject({ city_id: 'nyc', layer: 'svc_pro_forecast' });
     const since = late.forecasts[0]?.svc_pro_forecast.fetched_at as string;
-    expect(cache.exportRows('forecasts', { since })).toHaveLength(3 * late.forecasts.length);
+    expect(cache.export.rows('forecasts', { since })).toHaveLength(3 * late.forecasts.length);
   });
 
   it('strategies filter local_date inclusively, like the API’s date filter', async () => {
     const date = early.strategies.no24[0]?.local_date as string;
     for (const family of STRATEGY_FAMILIES) {
       const served = (await svc.get(`/${family}?city_id=nyc&date=${date}&limit=1000`)).body.data;
-      expect(cache.exportRows(family, { cityId: 'nyc', since: date, until: date })).toEqual(texts(served));
-      const window = cache.exportRows(family, { since: '2026-11-10', until: '2026-11-12T23:00:00Z' });
+      expect(cache.export.rows(family, { cityId: 'nyc', since: date, until: date })).toEqual(texts(served));
+      const window = cache.export.rows(family, { since: '2026-11-10', until: '2026-11-12T23:00:00Z' });
       const want = late.strategies[family].filter((r) => r.local_date >= '2026-11-10' && r.local_date <= '2026-11-12');
       expect(window).toEqual(texts(want));
     }
@@ -520,9 +565,9 @@ describe('exportRows', () => {
     const since = late.locks[40]?.locked_at as string;
     const served = (await pages<FusionLock>(`/fusion-locks?since=${since}&city_id=london&limit=500`)).flat();
     expect(served.length).toBeGreaterThan(0);
-    expect(cache.exportRows('fusion-locks', { cityId: 'london', since })).toEqual(texts(served));
+    expect(cache.export.rows('fusion-locks', { cityId: 'london', since })).toEqual(texts(served));
     const until = late.locks[60]?.locked_at as string;
-    const bounded = cache.exportRows('fusion-locks', { since: until, until }).map((t) => JSON.parse(t));
+    const bounded = cache.export.rows('fusion-locks', { since: until, until }).map((t) => JSON.parse(t));
     expect(bounded.map((l) => l.id)).toEqual(late.locks.filter((l) => l.locked_at === until).map((l) => l.id));
   });
 
@@ -537,7 +582,7 @@ describe('exportRows', () => {
       const until = t;
       const path = `/historical/${table}?city_id=${oldest.city_id}&since=${since}&until=${until}&limit=1000`;
       const served = (await pages<HistoricalRow>(path)).flat();
-      const mine = cache.exportRows(`historical/${table}`, { cityId: oldest.city_id, since, until });
+      const mine = cache.export.rows(`historical/${table}`, { cityId: oldest.city_id, since, until });
       const heldIds = new Set(held.map((r) => r.id));
       expect(mine, table).toEqual(texts(served.filter((r) => heldIds.has(r.id))));
       expect(mine.length, table).toBeGreaterThan(0);

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
+import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
 import { Cache } from '../../src/cache/cache.js';
-import type { InboxEntry } from '../../src/cache/inbox.js';
-import { openCache } from '../../src/cache/open-cache.js';
-import { APPLICATION_ID, MIGRATIONS } from '../../src/cache/schema.js';
+import { MIGRATIONS } from '../../src/cache/db/migrations.js';
+import { openCacheFile } from '../../src/cache/db/open-cache-file.js';
+import type { InboxEntry } from '../../src/cache/index.js';
 import type { WebhookEvent } from '../../src/contract/events.js';
 import { replayKey } from '../../src/receiver/identity.js';
+import { CACHE_APPLICATION_ID } from '../../src/sqlite/application-ids.js';
 import { edgeEvent, insuranceEvent, testEvent } from '../helpers/webhook-events.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-migrate-'));
@@ -34,7 +36,7 @@ it('v2 -> v3 keeps every webhook event, its seq and the AUTOINCREMENT mark, and 
   v2.pragma('journal_mode = WAL');
   v2.exec(MIGRATIONS[0] as string);
   v2.exec(MIGRATIONS[1] as string);
-  v2.pragma(`application_id = ${APPLICATION_ID}`);
+  v2.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
   v2.pragma('user_version = 2');
   const pick = insuranceEvent('insurance.pick.created');
   const entered = edgeEvent('edge.trade.entered', { tradeId: 7, operation: 'BUY' });
@@ -52,7 +54,7 @@ it('v2 -> v3 keeps every webhook event, its seq and the AUTOINCREMENT mark, and 
   const before = v2.prepare('SELECT seq, event_id, event_type, body FROM webhook_events ORDER BY seq').all();
   v2.close();
 
-  const db = openCache(path);
+  const db = openCacheFile(path);
   expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   expect(db.prepare('SELECT seq, event_id, event_type, body FROM webhook_events ORDER BY seq').all()).toEqual(before);
   expect(db.prepare('SELECT replay_key FROM webhook_events ORDER BY seq').pluck().all()).toEqual([
@@ -66,11 +68,11 @@ it('v2 -> v3 keeps every webhook event, its seq and the AUTOINCREMENT mark, and 
 
   const cache = new Cache(db);
   const next = insuranceEvent('insurance.pick.created');
-  expect(cache.intakeWebhooks([entry(next)])).toEqual(['stored']);
+  expect(cache.inbox.intake([entry(next)], INBOX_ALERT_RULES)).toEqual(['stored']);
   // seq continues above the deleted row, so a feed keyed by seq never sees a number twice
   expect(db.prepare('SELECT max(seq) FROM webhook_events').pluck().get()).toBe(5);
   // the edge entry replayed under a fresh header id, and the pick under its own id: both already seen
-  expect(cache.intakeWebhooks([entry(entered), entry(pick)])).toEqual(['duplicate', 'duplicate']);
+  expect(cache.inbox.intake([entry(entered), entry(pick)], INBOX_ALERT_RULES)).toEqual(['duplicate', 'duplicate']);
   expect(db.prepare('SELECT count(*) FROM webhook_events').pluck().get()).toBe(4);
   db.close();
 });

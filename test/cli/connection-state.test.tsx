@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { openCache } from '../../src/cache/index.js';
 import type { Connection } from '../../src/cli/config.js';
 import { openSession } from '../../src/cli/monitor-session.js';
 import { ConnectionTracker } from '../../src/cli/monitor-status.js';
@@ -118,7 +117,7 @@ function outcomesOf(pass: SyncSummary): StreamOutcome[] {
 describe('ConnectionTracker', () => {
   it('is failing while a stream the service answers keeps failing, and ok once it passes again', async () => {
     const proxy = await startFaultProxy(svc.baseUrl);
-    const cache = new Cache(openCache(join(root, `tracker-${++files}.db`)));
+    const cache = openCache(join(root, `tracker-${++files}.db`));
     const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, retry: { attempts: 1 } });
     const engine = new SyncEngine({ client, cache });
     const tracker = new ConnectionTracker();
@@ -141,7 +140,7 @@ describe('ConnectionTracker', () => {
       });
     } finally {
       await client.close();
-      cache.db.close();
+      cache.close();
       await proxy.close();
     }
   });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js';
+import { openCache, type RejectedWebhook } from '../../src/cache/index.js';
 import { runCli } from './run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-export-rejected-'));
@@ -11,25 +11,20 @@ const env = { XDG_DATA_HOME: join(root, 'data'), XDG_CONFIG_HOME: join(root, 'co
 const db = join(root, 'cache.db');
 
 beforeAll(() => {
-  const cache = new Cache(openCache(db));
-  cache.rejectWebhook(
-    { reason: 'body is not JSON', receivedAt: '2026-11-21T10:00:00.000Z', body: Buffer.from('{nope') },
-    'webhook rejected (400): body is not JSON',
-  );
+  const cache = openCache(db);
+  const reject = (rejected: RejectedWebhook) => cache.inbox.reject(rejected, rejectedWebhookAlert(rejected));
+  reject({ reason: 'body is not JSON', receivedAt: '2026-11-21T10:00:00.000Z', body: Buffer.from('{nope') });
   // a body that would clear the screen, with a line break, a byte that is not UTF-8 and a backslash
   const body = Buffer.concat([Buffer.from('{"a":"\u001b[2J\n'), Buffer.from([0xff]), Buffer.from('\\"}')]);
-  cache.rejectWebhook(
-    {
-      reason: 'body is not UTF-8 JSON',
-      eventType: 'insurance.pick.killed',
-      eventId: 'evt-2',
-      deliveryId: 'del-2',
-      receivedAt: '2026-11-21T11:30:00.000Z',
-      body,
-    },
-    'webhook rejected (400): body is not UTF-8 JSON',
-  );
-  cache.db.close();
+  reject({
+    reason: 'body is not UTF-8 JSON',
+    eventType: 'insurance.pick.killed',
+    eventId: 'evt-2',
+    deliveryId: 'del-2',
+    receivedAt: '2026-11-21T11:30:00.000Z',
+    body,
+  });
+  cache.close();
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openCache } from '../../src/cache/open-cache.js';
+import { openCache } from '../../src/cache/index.js';
 import { runCli } from './run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-identity-'));

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { type Cache, openCache } from '../../src/cache/index.js';
 import { type ListenerOptions, startListener, type WebhookListener } from '../../src/receiver/listener.js';
 import { type Delivery, PRIMARY_SECRET } from './webhook-events.js';
 
@@ -35,7 +34,7 @@ export interface TempListener {
 export async function startTempListener(options: Partial<ListenerOptions> = {}): Promise<TempListener> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-listener-'));
   const dbFile = join(dir, 'cache.db');
-  const cache = new Cache(openCache(dbFile));
+  const cache = openCache(dbFile);
   const logs: string[] = [];
   const listener = await startListener({
     cache,
@@ -59,7 +58,7 @@ export async function startTempListener(options: Partial<ListenerOptions> = {}):
     async close() {
       await listener.close();
       inspect.close();
-      cache.db.close();
+      cache.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

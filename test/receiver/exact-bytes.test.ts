@@ -86,7 +86,7 @@ describe('exact bytes', () => {
       expect(Buffer.from(row.body, 'utf8').equals(Buffer.from(d?.body ?? '', 'utf8'))).toBe(true);
     }
     // what the export gives back is the payload as sent, escape sequences decoded
-    const exported = l.cache.exportRows('webhook-events').map((r) => JSON.parse(r));
+    const exported = l.cache.export.rows('webhook-events').map((r) => JSON.parse(r));
     const kill = exported.find((e) => e.event_type === 'insurance.pick.killed');
     expect(kill.payload.kill.reason).toBe(`${ESC}[31mMETAR high${ESC}[0m ${EMOJI} above${LS}every leg`);
   });

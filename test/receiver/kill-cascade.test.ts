@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
 import type { DesktopNotification } from '../../src/alerts/notifier.js';
-import type { ChangeEvent } from '../../src/cache/cache.js';
+import type { ChangeEvent } from '../../src/cache/index.js';
 import { parseDelivery } from '../../src/receiver/parse-delivery.js';
 import { httpClient, startTempListener, type TempListener, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
@@ -101,7 +102,7 @@ describe('a kill and the addons of its pick', () => {
       if (!parsed.ok) throw new Error(parsed.reason);
       return parsed.entry;
     });
-    expect(l.cache.intakeWebhooks(entries)).toEqual(['stored', 'stored']);
+    expect(l.cache.inbox.intake(entries, INBOX_ALERT_RULES)).toEqual(['stored', 'stored']);
     const tables = heard.map((e) => e.table);
     expect(tables).toEqual(['webhook-events', 'insurance-picks', 'alerts']);
     expect(heard.find((e) => e.table === 'insurance-picks')?.ids).toEqual([pick]);

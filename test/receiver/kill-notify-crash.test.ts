@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { APPLICATION_ID, MIGRATIONS } from '../../src/cache/schema.js';
+import { MIGRATIONS } from '../../src/cache/db/migrations.js';
+import { CACHE_APPLICATION_ID } from '../../src/sqlite/application-ids.js';
 import { startCli } from '../cli/run-cli.js';
 import { httpClient, isolatedEnv, startTempListener, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed } from '../helpers/webhook-events.js';
@@ -151,7 +152,7 @@ it('never shows later the kills from before the upgrade, nor those taken in unde
   const v3 = new Database(dbFile);
   v3.pragma('journal_mode = WAL');
   for (const migration of MIGRATIONS.slice(0, 3)) v3.exec(migration);
-  v3.pragma(`application_id = ${APPLICATION_ID}`);
+  v3.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
   v3.pragma('user_version = 3');
   const old = kill('boston');
   v3.prepare(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRows } from '../../src/cli/commands/export.js';
 import { runCli } from '../cli/run-cli.js';
+import { storedPicks, storedTrades } from '../helpers/cache-rows.js';
 import { httpClient, isolatedEnv, startTempListener, type TempListener } from '../helpers/listener-harness.js';
 import { edgeEvent, insuranceEvent, leg, PRIMARY_SECRET, signed } from '../helpers/webhook-events.js';
 
@@ -36,8 +37,8 @@ const pickRow = (pickId: string) =>
   l.inspect.db.prepare('SELECT * FROM insurance_picks WHERE pick_id = ?').get(pickId) as Record<string, unknown>;
 const tradeRow = (id: number) =>
   l.inspect.db.prepare('SELECT * FROM edge_trades WHERE engine_trade_id = ?').get(id) as Record<string, unknown>;
-const view = (pickId: string) => l.cache.inbox.picks().find((p) => p.pick_id === pickId);
-const trade = (id: number) => l.cache.inbox.trades().find((t) => t.engine_trade_id === id);
+const view = (pickId: string) => storedPicks(l.cache).find((p) => p.pick_id === pickId);
+const trade = (id: number) => storedTrades(l.cache).find((t) => t.engine_trade_id === id);
 const killAlerts = (pickId: string) => l.inspect.alerts().filter((a) => a.kind === 'kill' && a.ref === pickId);
 
 const PICKS = { killedFirst: randomUUID(), newerFirst: randomUUID(), parent: randomUUID(), addon: randomUUID() };
@@ -227,7 +228,7 @@ describe('exports of what arrived', () => {
       expect(result.code, `${name} ${format}: ${result.stderr}`).toBe(0);
       rows[name] = parse(format, result.stdout);
       const other: 'json' | 'ndjson' = format === 'json' ? 'ndjson' : 'json';
-      const inProcess = parse(other, formatRows(l.cache.exportRows(name), other));
+      const inProcess = parse(other, formatRows(l.cache.export.rows(name), other));
       expect(inProcess, `${name}: json and ndjson hold the same rows`).toEqual(rows[name]);
     }
     // every event stored, each with its payload as sent

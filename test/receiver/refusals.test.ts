@@ -292,7 +292,7 @@ describe('close', () => {
       expect((await http.post(l.url, signed(PRIMARY_SECRET, testEvent()))).json).toEqual({ status: 'stored' });
       await l.listener.close();
       l.inspect.close();
-      l.cache.db.close();
+      l.cache.close();
       const left = openFiles(l.dbFile);
       rmSync(l.dir, { recursive: true, force: true });
       // a handle left to the garbage collector is closed with a DEP0137 warning now, an error in future Node

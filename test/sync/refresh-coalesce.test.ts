@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
@@ -26,7 +25,7 @@ afterAll(async () => {
 /** An engine over a new cache file, talking to the service through a new gate proxy. */
 async function rig() {
   gate = await startGateProxy(svc.baseUrl);
-  const cache = new Cache(openCache(join(root, `cache-${++files}.db`)));
+  const cache = openCache(join(root, `cache-${++files}.db`));
   const client = new ApiClient({ baseUrl: gate.baseUrl, apiKey: TEST_KEY });
   const engine = new SyncEngine({ client, cache });
   return {
@@ -35,7 +34,7 @@ async function rig() {
     async close() {
       await engine.stop();
       await client.close();
-      cache.db.close();
+      cache.close();
       await gate.close();
     },
   };
@@ -84,7 +83,7 @@ describe('r while a stream runs', () => {
       const pressed = engine.runOnce();
       release();
       await running;
-      const ids = () => cache.exportRows('fusion-locks').map((json) => JSON.parse(json).id as string);
+      const ids = () => cache.export.rows('fusion-locks').map((json) => JSON.parse(json).id as string);
       expect(ids()).not.toContain(id);
       expect((await pressed).errors).toEqual([]);
       expect(ids()).toContain(id);

@@ -3,18 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { type Cache, openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import { ServiceUnreachable } from '../../src/client/errors.js';
 import { FusionLock } from '../../src/contract/fusion-locks.js';
-import { STRATEGY_FAMILIES, STRATEGY_RECORD, type StrategyFamily } from '../../src/contract/strategies.js';
+import {
+  STRATEGY_FAMILIES,
+  STRATEGY_RECORD,
+  type StrategyFamily,
+  type StrategyRecord,
+} from '../../src/contract/strategies.js';
 import { LOCK_CHECKPOINT, pollFusionLocks } from '../../src/sync/lock-poller.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
+import { exported, openRecords, readCacheFile, storedLocks } from '../helpers/cache-rows.js';
 import { type Fault, startFaultProxy } from '../helpers/fault-proxy.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { insertExtraLocks, jsonById, jsonByOwnId, seededRandom, testSeed } from '../helpers/sync-fixtures.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
+
+/** The records of a family the cache holds settled. */
+const settledRecords = (cache: Cache, family: StrategyFamily) =>
+  exported<StrategyRecord>(cache, family).filter((record) => record.outcome != null);
 
 const HOUR = 3_600_000;
 /** The service's own tick never comes during a test: the world moves only when a test advances it. */
@@ -31,7 +40,7 @@ const root = mkdtempSync(join(tmpdir(), 'svc-sync-faults-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let caches = 0;
 /** A new cache in a real SQLite file. */
-const freshCache = () => new Cache(openCache(join(root, `cache-${++caches}.db`)));
+const freshCache = () => openCache(join(root, `cache-${++caches}.db`));
 
 type Proxy = Awaited<ReturnType<typeof startFaultProxy>>;
 interface Rig {
@@ -90,13 +99,13 @@ function expectSameRows(cached: Map<string, string>, server: Map<string, string>
 
 /** The cache's locks (ids and stored JSON texts, each id once) equal the server's store. */
 function expectLocksEqualServer(cache: Cache, svc: TestService, what: string): void {
-  const cached = jsonByOwnId(cache.exportRows('fusion-locks'));
+  const cached = jsonByOwnId(cache.export.rows('fusion-locks'));
   expectSameRows(cached, jsonById(svc.service.db, 'SELECT id, json FROM fusion_locks'), `${what}: fusion locks`);
 }
 
 function expectStrategiesEqualServer(cache: Cache, svc: TestService, what: string): void {
   for (const family of STRATEGY_FAMILIES) {
-    const cached = jsonByOwnId(cache.exportRows(family));
+    const cached = jsonByOwnId(cache.export.rows(family));
     const server = jsonById(svc.service.db, `SELECT id, json FROM ${STRATEGY_SQL[family]}`);
     expectSameRows(cached, server, `${what}: ${family}`);
   }
@@ -115,7 +124,9 @@ const strategySchemas = Object.fromEntries(STRATEGY_FAMILIES.map((f) => [f, Comp
 function expectCacheValid(cache: Cache, svc: TestService, what: string): void {
   const problems: string[] = [];
   const serverLockIds = new Set(svc.service.db.prepare('SELECT id FROM fusion_locks').pluck().all() as string[]);
-  const locks = cache.db.prepare('SELECT id, city_id, locked_at, resolved, json FROM fusion_locks').all() as {
+  const locks = readCacheFile(cache, (db) =>
+    db.prepare('SELECT id, city_id, locked_at, resolved, json FROM fusion_locks').all(),
+  ) as {
     id: string;
     city_id: string;
     locked_at: string;
@@ -141,7 +152,9 @@ function expectCacheValid(cache: Cache, svc: TestService, what: string): void {
     const serverIds = new Set(
       svc.service.db.prepare(`SELECT id FROM ${STRATEGY_SQL[family]}`).pluck().all() as number[],
     );
-    const rows = cache.db.prepare(`SELECT id, city_id, open, json FROM ${STRATEGY_SQL[family]}`).all() as {
+    const rows = readCacheFile(cache, (db) =>
+      db.prepare(`SELECT id, city_id, open, json FROM ${STRATEGY_SQL[family]}`).all(),
+    ) as {
       id: number;
       city_id: string;
       open: number;
@@ -170,10 +183,10 @@ function expectCacheValid(cache: Cache, svc: TestService, what: string): void {
  * current time, so a lock older than the checkpoint existed when the chain that set it ran.)
  */
 function expectNothingBehindCheckpoint(cache: Cache, svc: TestService, what: string): void {
-  const checkpoint = cache.getCheckpoint(LOCK_CHECKPOINT);
+  const checkpoint = cache.streams.checkpoint(LOCK_CHECKPOINT);
   if (checkpoint === undefined) return;
   expect(checkpoint <= newestLockedAt(svc), `${what}: checkpoint ${checkpoint} beyond the server's newest`).toBe(true);
-  const held = new Set(cache.db.prepare('SELECT id FROM fusion_locks').pluck().all() as string[]);
+  const held = new Set(storedLocks(cache).map((lock) => lock.id));
   const behind = svc.service.db.prepare('SELECT id FROM fusion_locks WHERE locked_at < ?').pluck().all(checkpoint);
   const skipped = (behind as string[]).filter((id) => !held.has(id));
   expect(skipped.slice(0, 10), `${what}: ${skipped.length} locks older than checkpoint ${checkpoint} not held`).toEqual(
@@ -238,7 +251,7 @@ describe('lock pages cut through locks that share one locked_at', () => {
       const first = await pollFusionLocks(client, cache);
       expect(cursorRequests(proxy, from, (p) => !p.includes('resolved='))).toBe(2);
       expect(first.inserted).toBe(svc.service.db.prepare('SELECT count(*) FROM fusion_locks').pluck().get());
-      expect(cache.getCheckpoint(LOCK_CHECKPOINT)).toBe(shared);
+      expect(cache.streams.checkpoint(LOCK_CHECKPOINT)).toBe(shared);
       expectLocksEqualServer(cache, svc, 'after the first cycle');
 
       // since = the checkpoint, inclusive: the 731 sharing it again, two pages, nothing new
@@ -252,8 +265,8 @@ describe('lock pages cut through locks that share one locked_at', () => {
       // newer locks arrive: the checkpoint moves past the shared instant
       r.advance(3 * HOUR);
       await pollFusionLocks(client, cache);
-      expect(cache.getCheckpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
-      expect((cache.getCheckpoint(LOCK_CHECKPOINT) as string) > shared).toBe(true);
+      expect(cache.streams.checkpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
+      expect((cache.streams.checkpoint(LOCK_CHECKPOINT) as string) > shared).toBe(true);
       expectLocksEqualServer(cache, svc, 'after new locks arrived');
 
       // European and London midnights settle their copies: older than the checkpoint, only the resolved drain sees them
@@ -283,7 +296,7 @@ describe('lock pages cut through locks that share one locked_at', () => {
       expectLocksEqualServer(cache, svc, 'after every midnight');
     } finally {
       await client.close();
-      cache.db.close();
+      cache.close();
     }
   });
 });
@@ -300,7 +313,7 @@ describe('the lock checkpoint never moves past a lock it has not stored', () => 
       const cache = freshCache();
       try {
         await pollFusionLocks(client, cache);
-        const before = cache.getCheckpoint(LOCK_CHECKPOINT) as string;
+        const before = cache.streams.checkpoint(LOCK_CHECKPOINT) as string;
         expect(before).toBe(newestLockedAt(svc));
         // 1,100 new locks in eleven instants after the checkpoint, 100 sharing each: the chain since the checkpoint
         // (inclusive: the locks already held at it come last) is three pages, newest first, so whatever a failed page
@@ -313,7 +326,7 @@ describe('the lock checkpoint never moves past a lock it has not stored', () => 
           lockedAt: (i) => isoSecond(base + (1 + Math.floor(i / 100)) * HOUR),
         });
         const chain = serverChain(svc, before);
-        const heldBefore = new Set(cache.db.prepare('SELECT id FROM fusion_locks').pluck().all() as string[]);
+        const heldBefore = new Set(storedLocks(cache).map((lock) => lock.id));
         const sharingCheckpoint = chain.filter((id) => heldBefore.has(id)).length;
         expect(chain.length).toBe(1100 + sharingCheckpoint);
         expect(Math.ceil(chain.length / PAGE)).toBe(3);
@@ -328,9 +341,9 @@ describe('the lock checkpoint never moves past a lock it has not stored', () => 
         const from = proxy.requests.length;
         await expect(pollFusionLocks(client, cache)).rejects.toBeInstanceOf(ServiceUnreachable);
         expect(proxy.requests.slice(from).filter((q) => q.fault === '503').length).toBe(FAST_RETRY.attempts);
-        expect(cache.getCheckpoint(LOCK_CHECKPOINT)).toBe(before);
+        expect(cache.streams.checkpoint(LOCK_CHECKPOINT)).toBe(before);
         // the pages before the failed one are stored, nothing after them
-        const held = new Set(cache.db.prepare('SELECT id FROM fusion_locks').pluck().all() as string[]);
+        const held = new Set(storedLocks(cache).map((lock) => lock.id));
         const stored = (failPage - 1) * PAGE;
         expect(chain.filter((id) => held.has(id))).toEqual(chain.filter((id, i) => i < stored || heldBefore.has(id)));
         const lockedAt = (id: string) =>
@@ -340,11 +353,11 @@ describe('the lock checkpoint never moves past a lock it has not stored', () => 
 
         proxy.setPlan(() => 'pass');
         await pollFusionLocks(client, cache);
-        expect(cache.getCheckpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
+        expect(cache.streams.checkpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
         expectLocksEqualServer(cache, svc, `after a clean cycle following the failed page ${failPage}`);
       } finally {
         await client.close();
-        cache.db.close();
+        cache.close();
       }
     },
   );
@@ -421,8 +434,10 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
     /** `lock:<id>` and `<family>:<id>` of every lock and strategy record the cache holds settled. */
     const settledNow = () =>
       new Set([
-        ...cache.reads.fusionLocks({ resolved: true }).map((lock) => `lock:${lock.id}`),
-        ...STRATEGY_FAMILIES.flatMap((f) => cache.reads.strategies(f, { open: false }).map((x) => `${f}:${x.id}`)),
+        ...storedLocks(cache)
+          .filter((lock) => lock.resolved === true)
+          .map((lock) => `lock:${lock.id}`),
+        ...STRATEGY_FAMILIES.flatMap((f) => settledRecords(cache, f).map((x) => `${f}:${x.id}`)),
       ]);
     try {
       const PASSES = 8;
@@ -441,7 +456,7 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
         expectCacheValid(cache, svc, `after pass ${pass}`);
         expectNothingBehindCheckpoint(cache, svc, `after pass ${pass}`);
         for (const family of STRATEGY_FAMILIES) {
-          for (const record of cache.reads.strategies(family, { open: true })) everOpen.get(family)?.add(record.id);
+          for (const record of openRecords(cache, family)) everOpen.get(family)?.add(record.id);
         }
         // settling only goes one way: what the cache once held settled it never holds open again
         const settled = settledNow();
@@ -451,7 +466,7 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
         // the broken rows of 'bad-row' (city_id 42) reached no table
         for (const name of ['cities', 'current', 'forecasts', 'fusion-locks', ...STRATEGY_FAMILIES]) {
           expect(
-            cache.exportRows(name).filter((json) => json.includes('"city_id":42')),
+            cache.export.rows(name).filter((json) => json.includes('"city_id":42')),
             `after pass ${pass}: ${name}`,
           ).toEqual([]);
         }
@@ -470,7 +485,7 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
       expectCacheValid(cache, svc, 'after the clean pass');
       expectLocksEqualServer(cache, svc, 'after the clean pass');
       expectStrategiesEqualServer(cache, svc, 'after the clean pass');
-      expect(cache.getCheckpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
+      expect(cache.streams.checkpoint(LOCK_CHECKPOINT)).toBe(newestLockedAt(svc));
 
       // and a second one finds nothing left to change
       const again = await engine.runOnce();
@@ -482,19 +497,21 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
       expectStrategiesEqualServer(cache, svc, 'after the second clean pass');
 
       // the run exercised resolutions: locks added open and records cached open were settled, and the cache has them
-      const settledLocks = opened.filter(
-        (id) => (cache.db.prepare('SELECT resolved FROM fusion_locks WHERE id = ?').pluck().get(id) as number) === 1,
+      const settledLocks = readCacheFile(cache, (db) =>
+        opened.filter(
+          (id) => (db.prepare('SELECT resolved FROM fusion_locks WHERE id = ?').pluck().get(id) as number) === 1,
+        ),
       );
       expect(settledLocks.length).toBeGreaterThan(0);
       for (const family of STRATEGY_FAMILIES.filter((f) => f !== 'svc-max-picks')) {
         const settled = [...(everOpen.get(family) ?? [])].filter((id) =>
-          cache.reads.strategies(family, { open: false }).some((record) => record.id === id),
+          settledRecords(cache, family).some((record) => record.id === id),
         );
         expect(settled.length, `${family} records cached open and later settled`).toBeGreaterThan(0);
       }
     } finally {
       await client.close();
-      cache.db.close();
+      cache.close();
     }
   });
 });

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { type Cache, openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import { CURRENT_SOURCES } from '../../src/contract/current.js';
 import { HISTORICAL_TABLES } from '../../src/contract/historical.js';
@@ -32,12 +31,12 @@ async function apiRows(path: string, limit: number): Promise<string[]> {
 
 beforeAll(async () => {
   svc = await startTestService();
-  cache = new Cache(openCache(join(root, 'cache.db')));
+  cache = openCache(join(root, 'cache.db'));
   client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
 });
 afterAll(async () => {
   await client.close();
-  cache.db.close();
+  cache.close();
   await svc.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -57,13 +56,13 @@ describe('a sync pass', () => {
     ]);
 
     const cities = (await svc.get('/cities')).body.data.map((c: unknown) => JSON.stringify(c));
-    expect([...cache.exportRows('cities')].sort()).toEqual([...cities].sort());
+    expect([...cache.export.rows('cities')].sort()).toEqual([...cities].sort());
     for (const family of ['no24', 'yescore', 'svc-max-picks']) {
-      expect(cache.exportRows(family), family).toEqual(await apiRows(`/${family}`, 1000));
+      expect(cache.export.rows(family), family).toEqual(await apiRows(`/${family}`, 1000));
     }
-    expect(cache.exportRows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
+    expect(cache.export.rows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
 
-    const current = cache.exportRows('current').map((json) => JSON.parse(json));
+    const current = cache.export.rows('current').map((json) => JSON.parse(json));
     for (const city of (await svc.get('/cities')).body.data) {
       const served = (await svc.get(`/current?city_id=${city.city_id}`)).body.data;
       for (const source of CURRENT_SOURCES) {
@@ -83,8 +82,8 @@ describe('a sync pass', () => {
     svc.service.world.advanceTo((svc.service.world.processedUntil() ?? 0) + 12 * hour);
     const afternoon = await new SyncEngine({ client, cache }).runOnce();
     expect(afternoon.streams['fusion-locks']?.inserted).toBeGreaterThan(0);
-    const openThen = cache
-      .exportRows('fusion-locks')
+    const openThen = cache.export
+      .rows('fusion-locks')
       .map((json) => JSON.parse(json))
       .filter((lock) => !lock.resolved)
       .map((lock) => lock.id as string);
@@ -95,11 +94,11 @@ describe('a sync pass', () => {
     expect(later.streams.no24?.updated).toBeGreaterThan(0);
     expect(later.streams['fusion-locks']?.updated).toBeGreaterThan(0);
     const nowResolved = new Map(
-      cache.exportRows('fusion-locks').map((json) => [JSON.parse(json).id, JSON.parse(json).resolved]),
+      cache.export.rows('fusion-locks').map((json) => [JSON.parse(json).id, JSON.parse(json).resolved]),
     );
     for (const id of openThen) expect(nowResolved.get(id), id).toBe(true);
-    expect(cache.exportRows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
-    expect(cache.exportRows('no24')).toEqual(await apiRows('/no24', 1000));
+    expect(cache.export.rows('fusion-locks')).toEqual(await apiRows('/fusion-locks', 500));
+    expect(cache.export.rows('no24')).toEqual(await apiRows('/no24', 1000));
   });
 
   it('backfills every historical table exactly as the API serves it', async () => {
@@ -107,7 +106,7 @@ describe('a sync pass', () => {
     for (const table of HISTORICAL_TABLES) {
       const served = await apiRows(`/historical/${table}`, 1000);
       expect(result[`historical/${table}`]?.fetched, table).toBe(served.length);
-      expect(cache.exportRows(`historical/${table}`), table).toEqual(served);
+      expect(cache.export.rows(`historical/${table}`), table).toEqual(served);
     }
   });
 });
@@ -115,7 +114,7 @@ describe('a sync pass', () => {
 describe('a city that fails', () => {
   it('does not cost the other cities their update, and is reported', async () => {
     const proxy = await startFaultProxy(svc.baseUrl);
-    const partialCache = new Cache(openCache(join(root, 'partial.db')));
+    const partialCache = openCache(join(root, 'partial.db'));
     const throughProxy = new ApiClient({
       baseUrl: proxy.baseUrl,
       apiKey: TEST_KEY,
@@ -129,13 +128,13 @@ describe('a city that fails', () => {
       expect(failure?.error).toMatch(
         /^1 of the cities failed, the rest were stored; first: GET \/current\?city_id=nyc/,
       );
-      const cached = new Set(partialCache.exportRows('current').map((json) => JSON.parse(json).city_id));
+      const cached = new Set(partialCache.export.rows('current').map((json) => JSON.parse(json).city_id));
       const cities = (await svc.get('/cities')).body.data.map((c: { city_id: string }) => c.city_id);
       expect([...cached].sort()).toEqual(cities.filter((id: string) => id !== 'nyc').sort());
       expect(summary.streams.current?.fetched).toBe((cities.length - 1) * 4);
     } finally {
       await throughProxy.close();
-      partialCache.db.close();
+      partialCache.close();
       await proxy.close();
     }
   });

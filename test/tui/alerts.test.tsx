@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../src/cache/index.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { storedAlerts } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, LIVE, lines, now, renderTui, statusSource } from './fixtures.js';
+
+const unacknowledged = (cache: Cache) => storedAlerts(cache).filter((a) => a.acknowledged_at === null);
 
 let filled: Filled;
 beforeAll(async () => {
@@ -34,7 +38,7 @@ describe('Alerts pane', () => {
       '!  STALE',
     ]);
     const rows = lines(frame);
-    const kills = cache.alerts({ unacknowledged: true }).filter((a) => a.kind === 'kill');
+    const kills = unacknowledged(cache).filter((a) => a.kind === 'kill');
     // newest kill first, each with the message the inbox wrote (city, date, SELL AT MARKET, legs)
     expect(rows.find((l) => /^[› ] !! KILL/.test(l))).toContain((kills[0]?.message ?? '').slice(0, 60));
     expect(rows.find((l) => l.includes('FAILING'))).toContain(
@@ -77,15 +81,15 @@ describe('Alerts pane', () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={20} />);
     await app.press('3', 'j');
-    const second = cache.alerts({ unacknowledged: true }).filter((a) => a.kind === 'kill')[1];
+    const second = unacknowledged(cache).filter((a) => a.kind === 'kill')[1];
     await app.press('a');
     const frame = await app.until((f) => f.includes('5 unacknowledged'), 'the acknowledgement');
     expect(lines(frame)[0]).toContain('3 Alerts (5)');
     expect(frame).toContain('!! 4 KILLS to act on');
     expect(markers(frame).filter((m) => m === '!! KILL')).toHaveLength(4);
     expect(markers(frame).at(-1)).toBe('ok ACKED');
-    expect(cache.alerts({ unacknowledged: true }).map((a) => a.id)).not.toContain(second?.id);
-    expect(cache.alerts().find((a) => a.id === second?.id)?.acknowledged_at).toBe(now().toISOString());
+    expect(unacknowledged(cache).map((a) => a.id)).not.toContain(second?.id);
+    expect(storedAlerts(cache).find((a) => a.id === second?.id)?.acknowledged_at).toBe(now().toISOString());
     app.unmount();
   });
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { CacheError, openCache } from '../../src/cache/open-cache.js';
+import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js';
+import { Cache, CacheError, openCache, type RejectedWebhook } from '../../src/cache/index.js';
 import { MonitorApp, renderMonitor } from '../../src/tui/render-monitor.js';
 import { damagePage } from '../cli/damaged-cache.js';
 import { LIVE, plain, renderTui, statusSource } from './fixtures.js';
@@ -13,7 +13,7 @@ import { LIVE, plain, renderTui, statusSource } from './fixtures.js';
 const root = mkdtempSync(join(tmpdir(), 'tui-damaged-'));
 const opened: Cache[] = [];
 afterAll(() => {
-  for (const cache of opened) cache.db.close();
+  for (const cache of opened) cache.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -21,15 +21,18 @@ let files = 0;
 /** A small cache with an alert about a rejected webhook, `table` damaged on disk, opened the way a reader opens it. */
 function damagedCache(table: string): { cache: Cache; file: string } {
   const file = join(root, `cache-${++files}.db`);
-  const writer = new Cache(openCache(file));
-  writer.rejectWebhook(
-    { reason: 'body is not JSON', receivedAt: '2026-11-21T10:00:00.000Z', deliveryId: 'd-1', body: Buffer.from('{x') },
-    'webhook rejected (400): body is not JSON',
-  );
-  writer.recordStreamSuccess('forecasts', '2026-11-21T10:00:00.000Z', 0);
-  writer.db.close();
+  const writer = openCache(file);
+  const rejected: RejectedWebhook = {
+    reason: 'body is not JSON',
+    receivedAt: '2026-11-21T10:00:00.000Z',
+    deliveryId: 'd-1',
+    body: Buffer.from('{x'),
+  };
+  writer.inbox.reject(rejected, rejectedWebhookAlert(rejected));
+  writer.streams.recordSuccess('forecasts', '2026-11-21T10:00:00.000Z', 0);
+  writer.close();
   damagePage(file, table);
-  const cache = new Cache(openCache(file, 'read'));
+  const cache = openCache(file, 'read');
   opened.push(cache);
   return { cache, file };
 }
@@ -84,14 +87,14 @@ describe('a damaged cache in the terminal UI', () => {
 describe('a cache this user cannot write, reviewed offline', () => {
   it('a (acknowledge) says it cannot, and the monitor goes on', async () => {
     const file = join(root, 'read-only.db');
-    const writer = new Cache(openCache(file));
-    writer.addAlert({
+    const writer = openCache(file);
+    writer.alerts.add({
       severity: 'warning',
       kind: 'stale',
       message: 'stale stream',
       created_at: '2026-11-21T10:00:00Z',
     });
-    writer.db.close();
+    writer.close();
     // a connection that cannot write, as a read-only file gives one (whoever runs the tests)
     const cache = new Cache(new Database(file, { readonly: true }));
     opened.push(cache);

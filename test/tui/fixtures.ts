@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { expect } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import type { InboxEntry } from '../../src/cache/inbox.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
+import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js';
+import { type Cache, type InboxEntry, openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import type { EventType, WebhookEvent } from '../../src/contract/events.js';
 import type { HistoricalRow, HistoricalTable } from '../../src/contract/historical.js';
@@ -54,7 +54,7 @@ export async function fillCache(): Promise<Filled> {
   svc.service.world.advanceTo(NOW_MS);
   const file = join(root, 'filled', 'cache.db');
   const bare = join(root, 'bare.db');
-  const cache = new Cache(openCache(file));
+  const cache = openCache(file);
   const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
   try {
     // the pass ran half a minute ago by the monitor's clock
@@ -72,30 +72,35 @@ export async function fillCache(): Promise<Filled> {
       body: e.json,
       event: JSON.parse(e.json) as WebhookEvent,
     }));
-    for (let i = 0; i < entries.length; i += 500) cache.intakeWebhooks(entries.slice(i, i + 500));
-    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (let i = 0; i < entries.length; i += 500) cache.inbox.intake(entries.slice(i, i + 500), INBOX_ALERT_RULES);
+    cache.checkpoint();
     copyFileSync(file, bare);
     for (const table of COPIED) {
       const rows = (
         svc.service.db.prepare(`SELECT json FROM h_${table} ORDER BY id DESC`).pluck().all() as string[]
       ).map((json) => JSON.parse(json) as HistoricalRow);
-      for (let i = 0; i < rows.length; i += 5000) cache.upsertHistorical(table, rows.slice(i, i + 5000));
+      for (let i = 0; i < rows.length; i += 5000) cache.resources.upsertHistorical(table, rows.slice(i, i + 5000));
     }
-    cache.rejectWebhook(
-      { reason: 'body is not JSON', receivedAt: new Date(NOW_MS - HOUR).toISOString(), body: Buffer.from('{nope') },
-      'rejected a signed webhook delivery: body is not JSON',
-    );
+    const rejected = {
+      reason: 'body is not JSON',
+      receivedAt: new Date(NOW_MS - HOUR).toISOString(),
+      body: Buffer.from('{nope'),
+    };
+    cache.inbox.reject(rejected, {
+      ...rejectedWebhookAlert(rejected),
+      message: 'rejected a signed webhook delivery: body is not JSON',
+    });
     // forecasts failed after their last success; current is three polls behind, fusion locks ten
-    cache.recordStreamError(
+    cache.streams.recordError(
       'forecasts',
       new Date(NOW_MS - 10_000).toISOString(),
       'service unreachable after 6 attempts',
     );
-    cache.recordStreamSuccess('current', new Date(NOW_MS - 180_000).toISOString(), 52);
-    cache.recordStreamSuccess('fusion-locks', new Date(NOW_MS - 300_000).toISOString(), 13);
-    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    cache.streams.recordSuccess('current', new Date(NOW_MS - 180_000).toISOString(), 52);
+    cache.streams.recordSuccess('fusion-locks', new Date(NOW_MS - 300_000).toISOString(), 13);
+    cache.checkpoint();
   } finally {
-    cache.db.close();
+    cache.close();
     await client.close();
     await svc.close();
   }
@@ -104,7 +109,7 @@ export async function fillCache(): Promise<Filled> {
   const copyOf = (from: string) => {
     const path = join(root, `copy-${++copies}.db`);
     copyFileSync(from, path);
-    const c = new Cache(openCache(path));
+    const c = openCache(path);
     opened.push(c);
     return c;
   };
@@ -114,7 +119,7 @@ export async function fillCache(): Promise<Filled> {
     copy: () => copyOf(file),
     copyWithoutHistory: () => copyOf(bare),
     close() {
-      for (const c of opened) c.db.close();
+      for (const c of opened) c.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

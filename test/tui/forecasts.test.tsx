@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BucketQuote } from '../../src/cache/market-reads.js';
+import type { BucketQuote } from '../../src/cache/index.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
 import { parseBucketLabel } from '../../src/domain/bucket-label.js';
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => filled?.close());
 
 function layers(cache: ReturnType<Filled['copy']>, city: string) {
-  const rows = cache.reads.latestForecasts(city);
+  const rows = cache.resources.latestForecasts(city);
   return {
     primary: rows.find((r) => r.layer === 'svc_pro_forecast') as unknown as SvcProForecast,
     ensemble: rows.find((r) => r.layer === 'edge_ensemble_daily') as unknown as EdgeEnsembleDaily,
@@ -24,8 +24,8 @@ function layers(cache: ReturnType<Filled['copy']>, city: string) {
 
 /** The newest mkta snapshot of a market, read from the export (the rows as stored), lowest bucket first. */
 function snapshot(cache: ReturnType<Filled['copy']>, city: string, date: string): BucketQuote[] {
-  const rows = cache
-    .exportRows('historical/mkta_buckets_history', { cityId: city, since: date })
+  const rows = cache.export
+    .rows('historical/mkta_buckets_history', { cityId: city, since: date })
     .map((json) => JSON.parse(json) as HistoricalRow & BucketQuote)
     .filter((r) => r.local_date === date);
   const newest = rows[0]?.snapshot_at;
@@ -52,7 +52,7 @@ describe('Forecasts pane', () => {
     expect(frame).toContain(primary.reasoning.split(' ').slice(0, 5).join(' '));
     expect(frame).toContain(`${f1(ensemble.fc_mean_f)}°F ± ${f1(ensemble.sigma_f)}°F · ${ensemble.n_models} models`);
     for (const m of range.models) expect(frame).toMatch(new RegExp(`${m.model} +${f1(m.tmax)}°F █`));
-    const metar = cache.reads.latestCurrent('nyc').find((r) => r.source === 'metar_observations');
+    const metar = cache.resources.latestCurrent('nyc').find((r) => r.source === 'metar_observations');
     expect(frame).toContain(`METAR ${f1(metar?.temp_f ?? Number.NaN)}°F`);
     for (const source of ['wxa', 'wxb', 'PWS']) expect(frame).toContain(`${source} `);
     app.unmount();

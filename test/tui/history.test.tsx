@@ -3,6 +3,7 @@ import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { exported, historicalCount, newestExported } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 
 let filled: Filled;
@@ -21,23 +22,23 @@ const ids = (frame: string) =>
 describe('History pane', () => {
   it('reads only the rows it shows: a page of a 100,000-row table costs what a page of an 800-row one does', async () => {
     const cache = filled.copy();
-    const total = cache.reads.historicalCount('mkta_buckets_history');
+    const total = historicalCount(cache, 'mkta_buckets_history');
     expect(total).toBeGreaterThan(100_000);
-    const newest = cache.reads.historical('mkta_buckets_history', { limit: 1 })[0]?.id as number;
+    const newest = newestExported<HistoricalRow>(cache, 'historical/mkta_buckets_history')?.id as number;
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    const before = cache.panes.stats.rows;
+    const before = cache.readStats.rows;
     await app.press('5');
     const first = ids(app.frame());
     const height = first.length;
     expect(height).toBeGreaterThan(20);
     expect(first).toEqual(Array.from({ length: height }, (_, i) => newest - i));
-    expect(cache.panes.stats.rows - before).toBeLessThan(3 * height);
+    expect(cache.readStats.rows - before).toBeLessThan(3 * height);
 
     const perPage: number[] = [];
     for (let page = 1; page <= 50; page++) {
-      const read = cache.panes.stats.rows;
+      const read = cache.readStats.rows;
       await app.press(KEYS.pageDown);
-      perPage.push(cache.panes.stats.rows - read);
+      perPage.push(cache.readStats.rows - read);
     }
     // the window after 50 pages starts 50 pages further down; each page read a page and a probe row
     expect(ids(app.frame())[0]).toBe(newest - 50 * height);
@@ -46,12 +47,12 @@ describe('History pane', () => {
     // the same keys on the 800-row table cost the same rows a page
     await app.press(KEYS.right, KEYS.right);
     expect(app.frame()).toContain('◂ forecast_accuracy_daily ▸');
-    expect(cache.reads.historicalCount('forecast_accuracy_daily')).toBeLessThan(1000);
+    expect(historicalCount(cache, 'forecast_accuracy_daily')).toBeLessThan(1000);
     const small: number[] = [];
     for (let page = 1; page <= 5; page++) {
-      const read = cache.panes.stats.rows;
+      const read = cache.readStats.rows;
       await app.press(KEYS.pageDown);
-      small.push(cache.panes.stats.rows - read);
+      small.push(cache.readStats.rows - read);
     }
     expect(small).toEqual(perPage.slice(0, 5));
     app.unmount();
@@ -59,8 +60,8 @@ describe('History pane', () => {
 
   it('/ filters by city and dates and keeps paging by keyset inside the filter', async () => {
     const cache = filled.copy();
-    const expected = cache
-      .exportRows('historical/mkta_buckets_history', { cityId: 'nyc', since: '2026-11-20', until: '2026-11-20' })
+    const expected = cache.export
+      .rows('historical/mkta_buckets_history', { cityId: 'nyc', since: '2026-11-20', until: '2026-11-20' })
       .map((json) => (JSON.parse(json) as HistoricalRow).id);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
     await app.press('5', '/');
@@ -91,11 +92,11 @@ describe('History pane', () => {
     // the tables go round: the strategy families come first
     await app.press(...Array(10).fill(KEYS.left));
     expect(app.frame()).toContain('◂ no24 ▸');
-    const newest = cache.reads.strategies('no24', { limit: 3 });
+    const newest = exported<StrategyRecord>(cache, 'no24').slice(0, 3);
     expect(ids(app.frame()).slice(0, 3)).toEqual(newest.map((r) => r.id));
     await app.press(KEYS.right, KEYS.right, KEYS.right);
     expect(app.frame()).toContain('◂ fusion-locks ▸');
-    const lock = cache.reads.fusionLocks({ limit: 1 })[0] as FusionLock;
+    const lock = newestExported<FusionLock>(cache, 'fusion-locks') as FusionLock;
     expect(lines(app.frame()).find((l) => l.startsWith('›'))).toContain(lock.id);
     app.unmount();
   });
@@ -109,8 +110,8 @@ describe('History pane', () => {
     await app.press('5', 's');
     const frame = app.frame();
     for (const family of ['no24', 'yescore', 'svc-max-picks'] as const) {
-      const settled = cache
-        .exportRows(family)
+      const settled = cache.export
+        .rows(family)
         .map((json) => JSON.parse(json) as StrategyRecord)
         .filter((r) => r.outcome !== null);
       const wins = settled.filter((r) => r.outcome === 'win').length;
@@ -121,8 +122,8 @@ describe('History pane', () => {
         new RegExp(`${family} +ALL +${settled.length} +${wins} +${hit} +[\\d.]+ +${sign}${Math.abs(pnl).toFixed(2)}`),
       );
     }
-    const nycLocks = cache
-      .exportRows('fusion-locks', { cityId: 'nyc' })
+    const nycLocks = cache.export
+      .rows('fusion-locks', { cityId: 'nyc' })
       .map((json) => JSON.parse(json) as FusionLock)
       .filter((l) => l.resolved);
     const hits = nycLocks.filter((l) => l.hit).length;
@@ -130,8 +131,8 @@ describe('History pane', () => {
     expect(section).toMatch(
       new RegExp(`nyc +${nycLocks.length} +${hits} +${Math.round((hits / nycLocks.length) * 100)}%`),
     );
-    const scores = cache
-      .exportRows('historical/forecast_accuracy_daily', { cityId: 'nyc' })
+    const scores = cache.export
+      .rows('historical/forecast_accuracy_daily', { cityId: 'nyc' })
       .map((json) => JSON.parse(json) as { abs_error: number });
     const mae = scores.reduce((n, s) => n + s.abs_error, 0) / scores.length;
     const errors = frame.slice(frame.indexOf('FORECAST ERROR BY CITY'));
@@ -144,14 +145,15 @@ describe('History pane', () => {
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={100} />);
     await app.press('5');
     const top = ids(app.frame())[0] as number;
-    const template = cache.reads.historical('mkta_buckets_history', { limit: 1 })[0] as HistoricalRow;
-    const queries = cache.panes.stats.queries;
+    const template = newestExported<HistoricalRow>(cache, 'historical/mkta_buckets_history') as HistoricalRow;
+    const queries = cache.readStats.queries;
     // 300 commits in one go, as a busy sync makes them: one transaction each, no await in between
-    for (let i = 1; i <= 300; i++) cache.upsertHistorical('mkta_buckets_history', [{ ...template, id: top + i }]);
+    for (let i = 1; i <= 300; i++)
+      cache.resources.upsertHistorical('mkta_buckets_history', [{ ...template, id: top + i }]);
     const frame = await app.until((f) => ids(f)[0] === top + 300, 'the new rows');
     expect(ids(frame).slice(0, 3)).toEqual([top + 300, top + 299, top + 298]);
     // one window read (the pane) for 300 commits, not 300
-    expect(cache.panes.stats.queries - queries).toBeLessThanOrEqual(2);
+    expect(cache.readStats.queries - queries).toBeLessThanOrEqual(2);
     app.unmount();
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { No24Record } from '../../src/contract/strategies.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { openRecords, storedLocks, storedPicks, storedTrades } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 
 let filled: Filled;
@@ -12,7 +13,7 @@ afterAll(() => filled?.close());
 describe('Positions pane', () => {
   it('marks each open record to the newest mkta quote of its bucket: entry, now, stake and unrealised P&L', async () => {
     const cache = filled.copy();
-    const open = cache.reads.strategies('no24', { open: true }) as No24Record[];
+    const open = openRecords<No24Record>(cache, 'no24');
     expect(open.length).toBe(13);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
       columns: 130,
@@ -68,12 +69,12 @@ describe('Positions pane', () => {
     const places = sections.map(at);
     expect(places.every((p) => p >= 0)).toBe(true);
     expect([...places].sort((a, b) => a - b)).toEqual(places);
-    const unresolved = cache.reads.fusionLocks({ resolved: false });
+    const unresolved = storedLocks(cache).filter((lock) => lock.resolved === false);
     expect(rows.slice(places[1], places[2]).filter((l) => l.includes(' peak ')).length).toBe(unresolved.length);
     // the Paris addon (leg C) sits under its primary pick, after the primary's legs A and B
-    const addon = cache.inbox
-      .picks({ status: 'open' })
-      .find((p) => p.trade_kind === 'addon' && p.market_date === '2026-11-21');
+    const addon = storedPicks(cache).find(
+      (p) => p.status === 'open' && p.trade_kind === 'addon' && p.market_date === '2026-11-21',
+    );
     const parent = addon?.parent_pick_id?.slice(0, 8) ?? 'none';
     const parentAt = at(`pick ${parent}`);
     expect(parentAt).toBeGreaterThan(places[2] as number);
@@ -81,7 +82,7 @@ describe('Positions pane', () => {
     expect(rows[parentAt + 2]).toMatch(/ {6}B YES/);
     expect(rows[parentAt + 3]).toContain(`└ addon ${addon?.pick_id.slice(0, 8)}`);
     expect(rows[parentAt + 4]).toMatch(/ {8}C YES/);
-    const openTrades = cache.inbox.trades({ status: 'open' }).filter((t) => t.market_date >= '2026-11-20');
+    const openTrades = storedTrades(cache).filter((t) => t.status === 'open' && t.market_date >= '2026-11-20');
     expect(rows.slice(places[3], places[4]).filter((l) => / x\d/.test(l)).length).toBe(openTrades.length);
     const totals = rows.slice(places[4]);
     expect(totals.find((l) => l.includes('no24'))).toMatch(/no24 +13 +13 +130\.00 +[-+]\d/);
@@ -98,7 +99,7 @@ describe('Positions pane', () => {
     await app.press('2');
     const rows = lines(app.frame());
     // Seattle's record marks itself at 0.845: 11.4286 shares x 0.845 = 9.6572, less the 10.00 stake = -0.34
-    const r = (cache.reads.strategies('no24', { open: true }) as No24Record[])[0] as No24Record;
+    const r = openRecords<No24Record>(cache, 'no24')[0] as No24Record;
     expect([r.city_id, r.shares, r.current_no_price, r.stake]).toEqual(['seattle', 11.4286, 0.845, 10]);
     const row = rows.find((l) => l.includes('no24') && l.includes(' seattle '));
     expect(row).toContain('0.845r');
@@ -125,10 +126,10 @@ describe('Positions pane', () => {
 
   it('counts every open position in the totals, and says when the list (newest 500) holds fewer', async () => {
     const cache = filled.copy();
-    const sample = cache.reads.strategies('no24', { open: true })[0] as No24Record;
+    const sample = openRecords<No24Record>(cache, 'no24')[0] as No24Record;
     const extra = Array.from({ length: 600 }, (_, i) => ({ ...sample, id: 900_000 + i }));
-    cache.upsertStrategy('no24', extra);
-    const total = cache.reads.strategies('no24', { open: true }).length;
+    cache.resources.upsertStrategy('no24', extra);
+    const total = openRecords(cache, 'no24').length;
     expect(total).toBe(613);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
       columns: 130,

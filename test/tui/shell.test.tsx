@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { openCache } from '../../src/cache/index.js';
 import { MonitorApp, renderMonitor } from '../../src/tui/render-monitor.js';
 import { type Filled, fillCache, KEYS, LIVE, lines, now, plain, renderTui, statusSource } from './fixtures.js';
 
@@ -163,7 +162,7 @@ describe('keys', () => {
 
 describe('an empty cache (first start, nothing synced yet)', () => {
   it('every pane says what it is waiting for, and nothing breaks', async () => {
-    const cache = new Cache(openCache(join(filled.root, 'empty', 'cache.db')));
+    const cache = openCache(join(filled.root, 'empty', 'cache.db'));
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
     expect(app.frame()).toContain('No signals cached yet');
     expect(statusBar(app.frame())).toMatch(/sync cty -\? cur -\?/);
@@ -181,7 +180,7 @@ describe('an empty cache (first start, nothing synced yet)', () => {
     expect(app.frame()).toContain('No cities cached yet: the first sync brings them.');
     await app.press(KEYS.enter, KEYS.escape);
     app.unmount();
-    cache.db.close();
+    cache.close();
   });
 });
 

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cache } from '../../src/cache/cache.js';
-import { compareFeed, type Signal } from '../../src/cache/feed-sources.js';
-import type { EdgeTradeView, InsurancePickView } from '../../src/cache/inbox.js';
-import { openCache } from '../../src/cache/open-cache.js';
+import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
+import {
+  type Cache,
+  compareFeed,
+  type EdgeTradeView,
+  type InsurancePickView,
+  openCache,
+  type Signal,
+} from '../../src/cache/index.js';
 import type { City } from '../../src/contract/cities.js';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
 import { addDays, instantAtLocal } from '../../src/domain/city-time.js';
 import { KIND_LABEL } from '../../src/tui/panes/signals/signal-columns.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { storedPicks } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 
 let filled: Filled;
@@ -24,7 +30,7 @@ type Expected = Pick<Signal, 'kind' | 'at' | 'rank' | 'key' | 'city_id'>;
  * queries: what the feed must list, in order.
  */
 function everySignal(cache: Cache): Expected[] {
-  const rows = <T,>(name: string) => cache.exportRows(name).map((json) => JSON.parse(json) as T);
+  const rows = <T,>(name: string) => cache.export.rows(name).map((json) => JSON.parse(json) as T);
   const tz = new Map(rows<City>('cities').map((c) => [c.city_id, c.tz]));
   const out: Expected[] = [];
   for (const p of rows<InsurancePickView>('insurance-picks')) {
@@ -86,29 +92,29 @@ describe('the feed (cache reads)', () => {
     expect(new Set(expected).size).toBe(expected.length);
 
     const forward: Signal[] = [];
-    let page = cache.panes.feed.older(null, 37);
+    let page = cache.feed.older(null, 37);
     while (page.length > 0) {
       forward.push(...page);
-      page = cache.panes.feed.older(page[page.length - 1] as Signal, 37);
+      page = cache.feed.older(page[page.length - 1] as Signal, 37);
     }
     expect(forward.map(ident)).toEqual(expected);
 
     const backward: Signal[] = [];
-    let back = cache.panes.feed.newer(forward[forward.length - 1] as Signal, 41);
+    let back = cache.feed.newer(forward[forward.length - 1] as Signal, 41);
     while (back.length > 0) {
       backward.push(...back);
-      back = cache.panes.feed.newer(back[back.length - 1] as Signal, 41);
+      back = cache.feed.newer(back[back.length - 1] as Signal, 41);
     }
     expect(backward.map(ident)).toEqual(expected.slice(0, -1).reverse());
   });
 
   it('reads about a page a source for a page, as deep in the feed as at its top', () => {
     const cache = filled.copy();
-    const deep = cache.panes.feed.older(null, 2500).at(-1) as Signal;
+    const deep = cache.feed.older(null, 2500).at(-1) as Signal;
     const cost = (after: Signal | null) => {
-      const before = { ...cache.panes.stats };
-      cache.panes.feed.older(after, 30);
-      return cache.panes.stats.rows - before.rows;
+      const before = { ...cache.readStats };
+      cache.feed.older(after, 30);
+      return cache.readStats.rows - before.rows;
     };
     const top = cost(null);
     const far = cost(deep);
@@ -196,7 +202,7 @@ describe('Signals pane', () => {
   it('a kill that arrives while the pane is open appears on top, marked in text', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
-    const pick = cache.inbox.picks({ status: 'open', limit: 1 })[0] as InsurancePickView;
+    const pick = storedPicks(cache).find((p) => p.status === 'open') as InsurancePickView;
     const event = {
       event_id: '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
       event_type: 'insurance.pick.killed' as const,
@@ -222,17 +228,20 @@ describe('Signals pane', () => {
       kill: { sell_at_market: true, reason: 'METAR high so far is above every leg' },
     };
     const body = JSON.stringify(event);
-    cache.intakeWebhooks([
-      {
-        eventId: event.event_id,
-        replayKey: null,
-        eventType: event.event_type,
-        deliveryId: 'd-kill',
-        receivedAt: event.created_at,
-        body,
-        event,
-      },
-    ]);
+    cache.inbox.intake(
+      [
+        {
+          eventId: event.event_id,
+          replayKey: null,
+          eventType: event.event_type,
+          deliveryId: 'd-kill',
+          receivedAt: event.created_at,
+          body,
+          event,
+        },
+      ],
+      INBOX_ALERT_RULES,
+    );
     const frame = await app.until((f) => feedRows(f)[0]?.includes('!! KILL') ?? false, 'the kill on top');
     expect(feedRows(frame)[0]).toContain(pick.city_id);
     expect(feedRows(frame)[0]).toContain('METAR high');
@@ -250,17 +259,20 @@ describe('Signals pane', () => {
       attempt: 1,
       message: 'hello from the webhooks page',
     };
-    cache.intakeWebhooks([
-      {
-        eventId: event.event_id,
-        replayKey: null,
-        eventType: event.event_type,
-        deliveryId: 'd-test',
-        receivedAt: event.created_at,
-        body: JSON.stringify(event),
-        event,
-      },
-    ]);
+    cache.inbox.intake(
+      [
+        {
+          eventId: event.event_id,
+          replayKey: null,
+          eventType: event.event_type,
+          deliveryId: 'd-test',
+          receivedAt: event.created_at,
+          body: JSON.stringify(event),
+          event,
+        },
+      ],
+      INBOX_ALERT_RULES,
+    );
     const frame = await app.until((f) => feedRows(f)[0]?.includes('TEST') ?? false, 'the test event on top');
     expect(feedRows(frame)[0]).toMatch(/TEST .* webhook te/);
     await app.press(KEYS.enter);
@@ -273,7 +285,7 @@ describe('Signals pane', () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
     // a second connection: its commits raise no change event in this one
-    const other = new Cache(openCache(cache.db.name));
+    const other = openCache(cache.file);
     const event = {
       event_id: '6b7c8d9e-0f1a-4b2c-9d3e-4f5a6b7c8d9e',
       event_type: 'webhook.test' as const,
@@ -282,18 +294,21 @@ describe('Signals pane', () => {
       attempt: 1,
       message: 'from another process',
     };
-    other.intakeWebhooks([
-      {
-        eventId: event.event_id,
-        replayKey: null,
-        eventType: event.event_type,
-        deliveryId: 'd-other',
-        receivedAt: event.created_at,
-        body: JSON.stringify(event),
-        event,
-      },
-    ]);
-    other.db.close();
+    other.inbox.intake(
+      [
+        {
+          eventId: event.event_id,
+          replayKey: null,
+          eventType: event.event_type,
+          deliveryId: 'd-other',
+          receivedAt: event.created_at,
+          body: JSON.stringify(event),
+          event,
+        },
+      ],
+      INBOX_ALERT_RULES,
+    );
+    other.close();
     await app.until((f) => feedRows(f)[0]?.includes('TEST') ?? false, 'the other process’s event on top');
     app.unmount();
   });

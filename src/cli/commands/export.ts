@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { Cache } from '../../cache/cache.js';
-import { cacheFailure, openCache } from '../../cache/open-cache.js';
+import { cacheFailure, openCache } from '../../cache/index.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { parseDateOrInstantArg } from '../parse.js';
@@ -48,18 +47,18 @@ export function exportCommand(program: Command): void {
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
       const path = resolveConnection({ db: flags.db }).dbPath;
-      const cache = new Cache(openCache(path, 'read'));
+      const cache = openCache(path, 'read');
       try {
         let rows: string[];
         try {
-          rows = cache.exportRows(name, { cityId: flags.city, since: flags.since, until: flags.until });
+          rows = cache.export.rows(name, { cityId: flags.city, since: flags.since, until: flags.until });
         } catch (error) {
           // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
           throw cacheFailure(path, error);
         }
         process.stdout.write(formatRows(rows, flags.format as Format));
       } finally {
-        cache.db.close();
+        cache.close();
       }
     });
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { desktopNotify } from '../../alerts/notifier.js';
-import { Cache } from '../../cache/cache.js';
-import { openCache } from '../../cache/open-cache.js';
+import { openCache } from '../../cache/index.js';
 import { startListener } from '../../receiver/listener.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
@@ -39,7 +38,7 @@ export function listenCommand(program: Command): void {
           `no webhook secret configured: pass --secret, set SVC_WEBHOOK_SECRET, or put webhook_secrets in ${configFile()}`,
         );
       }
-      const cache = new Cache(openCache(connection.dbPath));
+      const cache = openCache(connection.dbPath);
       const listener = await startListener({
         cache,
         secrets,
@@ -48,7 +47,7 @@ export function listenCommand(program: Command): void {
         notify: flags.notify ? desktopNotify : null,
         log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
       }).catch((error: unknown) => {
-        cache.db.close();
+        cache.close();
         throw error;
       });
       // the handlers go in before the line that tells a supervisor it may signal us
@@ -59,6 +58,6 @@ export function listenCommand(program: Command): void {
       process.stdout.write(`listening on ${listener.url}\n`);
       await stopped;
       await listener.close();
-      cache.db.close();
+      cache.close();
     });
 }

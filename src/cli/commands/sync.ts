@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { Cache } from '../../cache/cache.js';
-import { openCache } from '../../cache/open-cache.js';
+import { openCache } from '../../cache/index.js';
 import { ApiClient } from '../../client/api-client.js';
 import { Cancelled } from '../../client/errors.js';
 import { backfill, backfillTables } from '../../sync/backfill.js';
@@ -52,7 +51,7 @@ export function syncCommand(program: Command): void {
           throw usageError((error as Error).message);
         }
       })();
-      const cache = new Cache(openCache(connection.dbPath));
+      const cache = openCache(connection.dbPath);
       const client = new ApiClient(service);
       const engine = new SyncEngine({ client, cache, intervals: connection.intervals });
       const daemon = !flags.once && !tables;
@@ -91,7 +90,7 @@ export function syncCommand(program: Command): void {
         process.off('SIGTERM', stop);
         await engine.stop();
         await client.close();
-        cache.db.close();
+        cache.close();
       }
       if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       // a daemon reported its failures as they came, and a signal is how it is meant to end

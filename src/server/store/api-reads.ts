@@ -1,9 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { HistoricalTable } from '../../contract/historical.js';
 import type { StrategyFamily } from '../../contract/strategies.js';
+import { statementCache } from '../../sqlite/statement-cache.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
-import { statementCache } from './statements.js';
 
 export interface Page<C> {
   rows: string[];

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
+import { openDatabase, type SqliteDb } from '../../sqlite/open-database.js';
 import { createPrivateFile, ensurePrivateDir, narrowToOwner } from './private-files.js';
-import { MIGRATIONS, STORE_APPLICATION_ID } from './schema.js';
+import { MIGRATIONS } from './schema.js';
 import { identifyStore, NotAStore } from './store-identity.js';
 
-export type Db = Database.Database;
+export type Db = SqliteDb;
 
 export class StoreError extends Error {}
 
@@ -19,23 +21,20 @@ export const storePath = (dataDir: string): string => join(dataDir, 'server.db')
  */
 export function openStore(dataDir: string): Db {
   const path = storePath(dataDir);
-  let db: Db | undefined;
   try {
     ensurePrivateDir(dataDir);
     createPrivateFile(path);
     // a file left with a WAL is first read without a write connection: closing that would checkpoint the WAL into it
     if (existsSync(`${path}-wal`)) probe(path);
-    db = new Database(path, { fileMustExist: true, timeout: 5000 });
-    db.pragma('foreign_keys = ON');
-    identifyStore(db);
-    // from here on the file is ours (or empty): writing pragmas are safe
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    migrate(db);
+    // identified before anything is written to it, then WAL and the migrations it lacks (closed again on failure)
+    const db = openDatabase(
+      path,
+      { applicationId: STORE_APPLICATION_ID, migrations: MIGRATIONS, identify: storeSchemaState },
+      { wal: true, pragmas: ['foreign_keys = ON', 'synchronous = NORMAL'] },
+    );
     narrowToOwner([path, `${path}-wal`, `${path}-shm`]);
     return db;
   } catch (error) {
-    db?.close();
     const reason = error instanceof Error ? error.message : String(error);
     const cause = error instanceof NotAStore ? undefined : error;
     throw new StoreError(`the data dir ${dataDir} does not hold a usable store (${path}: ${reason})`, { cause });
@@ -52,21 +51,12 @@ function probe(path: string): void {
 }
 
 /**
- * Brings the schema up to date and marks the file with the store's application_id (adopting a store of an earlier
- * release, which had none). The file is identified again under the write lock, so two processes opening a new
- * store at once set it up once.
+ * The store's schema version and whether it carries the store's application_id; a store of an earlier release had
+ * none, and is adopted: marked by the migration (sqlite/open-database.ts).
  */
-function migrate(db: Db): void {
+function storeSchemaState(db: Db): { version: number; marked: boolean } {
   const found = identifyStore(db);
-  if (found.kind === 'store' && !found.legacy && found.version === MIGRATIONS.length) return;
-  db.transaction(() => {
-    const now = identifyStore(db);
-    for (let v = now.kind === 'empty' ? 0 : now.version; v < MIGRATIONS.length; v++) {
-      db.exec(MIGRATIONS[v] as string);
-    }
-    db.pragma(`application_id = ${STORE_APPLICATION_ID}`);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-  }).immediate();
+  return found.kind === 'empty' ? { version: 0, marked: false } : { version: found.version, marked: !found.legacy };
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -1,12 +1,6 @@
 import { HISTORICAL_TABLES, type HistoricalTable } from '../../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
 
-/**
- * `PRAGMA application_id` of a server store ("SVMS"): tells a store from the monitor's cache ("SVMC") and from any
- * other SQLite file before anything is written to it.
- */
-export const STORE_APPLICATION_ID = 0x53564d53;
-
 export const historicalSqlTable = (table: HistoricalTable): string => `h_${table}`;
 export const strategySqlTable = (family: StrategyFamily): string => `s_${family.replaceAll('-', '_')}`;
 

@@ -1,6 +1,7 @@
-import { APPLICATION_ID as CACHE_APPLICATION_ID } from '../../cache/schema.js';
+import { CACHE_APPLICATION_ID, STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
+import { readFileIdentity } from '../../sqlite/file-identity.js';
 import type { Db } from './open-store.js';
-import { MIGRATIONS, STORE_APPLICATION_ID } from './schema.js';
+import { MIGRATIONS } from './schema.js';
 
 /** What a `server.db` turned out to be, when it is something the server may write to. */
 export type StoreIdentity =
@@ -25,9 +26,10 @@ export function identifyStore(db: Db): StoreIdentity {
   let version: number;
   let names: Set<string>;
   try {
-    appId = db.pragma('application_id', { simple: true }) as number;
-    version = db.pragma('user_version', { simple: true }) as number;
-    names = new Set(db.prepare('SELECT name FROM sqlite_schema').pluck().all() as string[]);
+    const identity = readFileIdentity(db);
+    appId = identity.applicationId;
+    version = identity.version;
+    names = new Set(identity.names);
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'SQLITE_NOTADB') {
       throw new NotAStore('it is not an SQLite database');

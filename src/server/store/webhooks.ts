@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { LIMITS } from '../../contract/limits.js';
+import { statementCache } from '../../sqlite/statement-cache.js';
 import type { Db } from './open-store.js';
-import { statementCache } from './statements.js';
 
 export interface Webhook {
   id: string;

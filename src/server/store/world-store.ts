@@ -5,10 +5,10 @@ import type { ForecastLayerName } from '../../contract/forecasts.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { HISTORICAL_TABLES, type HistoricalTable } from '../../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../../contract/strategies.js';
+import { statementCache } from '../../sqlite/statement-cache.js';
 import { contractProblem } from './event-contract.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
-import { statementCache } from './statements.js';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 

@@ -1,6 +1,6 @@
 import { useApp } from 'ink';
 import { Component, type ReactNode, useEffect } from 'react';
-import { cacheFailure } from '../../cache/open-cache.js';
+import { cacheFailure } from '../../cache/index.js';
 import { FailureContext } from '../state/failure-context.js';
 
 interface Props {

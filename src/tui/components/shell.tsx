@@ -12,7 +12,7 @@ import { StatusBar } from './status-bar.js';
 import { TabBar } from './tab-bar.js';
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
 
-const readCities = (cache: Cache) => cache.panes.cities();
+const readCities = (cache: Cache) => cache.resources.cities();
 
 /**
  * The screen: tab bar, demo banner, the pane (or the overlay in front of it), status bar. Everything is sized from

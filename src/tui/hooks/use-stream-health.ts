@@ -3,7 +3,7 @@ import type { Cache } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
 import { useCacheQuery } from './use-cache-query.js';
 
-const readStreamStates = (cache: Cache) => cache.streamStates();
+const readStreamStates = (cache: Cache) => cache.streams.states();
 
 /** Every stream's health at `nowMs` (the caller's clock tick), against the configured poll intervals. */
 export function useStreamHealth(nowMs: number): StreamHealth[] {

@@ -105,8 +105,8 @@ export function alertSource(cache: Cache, live: () => LiveItems): KeysetSource<A
     if ('stored' in segment) {
       const rows =
         direction === 'older'
-          ? cache.panes.alerts.older(segment.stored, cursor, limit)
-          : cache.panes.alerts.newer(segment.stored, cursor, limit);
+          ? cache.alerts.older(segment.stored, cursor, limit)
+          : cache.alerts.newer(segment.stored, cursor, limit);
       return rows.map((row) => storedItem(s, row));
     }
     const items = live()[segment.live].map((item, id) => ({ ...item, segment: s, id }));

@@ -40,7 +40,7 @@ export function useAlertsState(listHeight: number): AlertsState {
   const acknowledge = useCallback(
     (id: number) => {
       try {
-        cache.acknowledgeAlert(id, now().toISOString());
+        cache.alerts.acknowledge(id, now().toISOString());
       } catch (error) {
         if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;
         actions.notice('not acknowledged: the cache is read-only here');
@@ -48,6 +48,6 @@ export function useAlertsState(listHeight: number): AlertsState {
     },
     [cache, now, actions],
   );
-  const rejectedDeliveries = useCallback((alert: AlertRow) => cache.panes.alerts.rejectedDeliveries(alert), [cache]);
+  const rejectedDeliveries = useCallback((alert: AlertRow) => cache.alerts.rejectedDeliveries(alert), [cache]);
   return { list, counts, acknowledge, rejectedDeliveries };
 }

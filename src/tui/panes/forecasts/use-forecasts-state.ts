@@ -31,17 +31,17 @@ function readForecastPage(
   const marketUnit = marketUnitOf(city.country);
   const unit = otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit;
   const today = cityToday(nowMs, city.tz);
-  const rows = cache.reads.latestForecasts(city.city_id);
+  const rows = cache.resources.latestForecasts(city.city_id);
   // four snapshots of one market's 11 buckets: enough to find the newest one of the forecast's day
-  const quotes = cache.panes.market.quotes(city.city_id, 44);
+  const quotes = cache.market.quotes(city.city_id, 44);
   const v = forecastView(
     {
       city,
       marketUnit,
       unit,
       nowMs,
-      current: cache.reads.latestCurrent(city.city_id),
-      metar: cache.panes.market.metarSince(city.city_id, today.startMs),
+      current: cache.resources.latestCurrent(city.city_id),
+      metar: cache.market.metarSince(city.city_id, today.startMs),
       quotes: [],
     },
     rows,

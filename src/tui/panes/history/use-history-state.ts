@@ -62,8 +62,8 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
 
   const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(
     () => ({
-      older: (after, limit) => cache.panes.history.older(table, filter, after, limit),
-      newer: (before, limit) => cache.panes.history.newer(table, filter, before, limit),
+      older: (after, limit) => cache.history.older(table, filter, after, limit),
+      newer: (before, limit) => cache.history.newer(table, filter, before, limit),
       keyOf: (r) => r.key,
     }),
     [cache, table, filter],
@@ -72,7 +72,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
   const list = useKeysetWindow(source, summary ? 0 : listHeight, version);
   // computed on demand: the summaries scan every settled row that matches
   const readSummary = useCallback(
-    (c: Cache) => (summary ? summaryLines(c.panes.summary(filter)) : []),
+    (c: Cache) => (summary ? summaryLines(c.history.summary(filter)) : []),
     [filter, summary],
   );
   const summaryText = useCacheQuery(SUMMARY_TOPICS, readSummary);

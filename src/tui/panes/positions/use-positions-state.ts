@@ -26,7 +26,7 @@ function readPositions(cache: Cache, cities: readonly City[], now: Date, width: 
   const since = addDays(now.toISOString().slice(0, 10), -1);
   const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
   const nowMs = now.getTime();
-  const read = cache.panes.positions.open(since);
+  const read = cache.positions.open(since);
   const open = {
     ...read,
     picks: read.picks.filter((p) => p.market_date >= localDate(nowMs, zones.get(p.city_id) ?? 'UTC')),
@@ -36,7 +36,7 @@ function readPositions(cache: Cache, cities: readonly City[], now: Date, width: 
   const quotes = (cityId: string) => {
     let book = books.get(cityId);
     if (!book) {
-      book = cache.panes.market.quotes(cityId);
+      book = cache.market.quotes(cityId);
       books.set(cityId, book);
     }
     return book;

@@ -3,6 +3,7 @@ import { cellOf, type Column as TableColumn, titleCells } from '../../format/col
 import { price, usd } from '../../format/numbers.js';
 import { localClock, utcStamp } from '../../format/time.js';
 import { type Line, seg, type Tone } from '../../theme.js';
+import { signalNote } from './signal-note.js';
 
 /** The kind as the trader reads it; a kill is marked in text, never by colour alone. */
 export const KIND_LABEL: Record<SignalKind, string> = {
@@ -71,6 +72,6 @@ export function signalLine(s: Signal, columns: Column[]): Line {
     const text = cellOf(c, s) + gap;
     return c === COLUMNS.kind ? seg(text, tone, s.kind === 'kill') : seg(text, c === COLUMNS.utc ? 'muted' : undefined);
   });
-  out.push(seg(s.note, s.kind === 'kill' ? 'alarm' : 'muted'));
+  out.push(seg(signalNote(s), s.kind === 'kill' ? 'alarm' : 'muted'));
   return out;
 }

@@ -6,6 +6,7 @@ import { wrap } from '../../format/text.js';
 import { localDayClock, offsetLabel, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
 import { KIND_LABEL } from './signal-columns.js';
+import { signalNote } from './signal-note.js';
 
 /** The full story of one signal: when, where, the legs, the reasoning, and what arrived, byte for byte. */
 export function signalDetail(s: Signal, payloads: SignalPayload[], width: number): Line[] {
@@ -39,7 +40,7 @@ export function signalDetail(s: Signal, payloads: SignalPayload[], width: number
       out.push([], line(seg('KILL ', 'alarm', true), event.kill.sell_at_market ? 'sell at market' : 'exit'));
   }
   out.push([], line(seg('REASONING', 'accent', true)));
-  for (const text of wrap(s.note, Math.max(20, width - 4))) out.push(line(`  ${text}`));
+  for (const text of wrap(signalNote(s), Math.max(20, width - 4))) out.push(line(`  ${text}`));
   for (const p of payloads) {
     out.push([], line(seg(`RAW PAYLOAD (${p.label})`, 'accent', true)));
     for (const text of prettyJson(p.text)) out.push(line(seg(`  ${text}`, 'muted')));

@@ -29,13 +29,13 @@ export function useSignalsState(listHeight: number): SignalsState {
   const version = useCacheVersion(FEED_TOPICS);
   const source = useMemo<KeysetSource<Signal, FeedKey>>(
     () => ({
-      older: (after, limit) => cache.panes.feed.older(after, limit),
-      newer: (before, limit) => cache.panes.feed.newer(before, limit),
+      older: (after, limit) => cache.feed.older(after, limit),
+      newer: (before, limit) => cache.feed.newer(before, limit),
       keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
     }),
     [cache],
   );
   const list = useKeysetWindow(source, listHeight, version);
-  const payloads = useCallback((s: Signal) => cache.panes.feed.payloads(s), [cache]);
+  const payloads = useCallback((s: Signal) => cache.feed.payloads(s), [cache]);
   return { list, payloads };
 }

@@ -1,0 +1,167 @@
+import type { Statement } from 'better-sqlite3';
+import type { ChangeEvents } from './change-events.js';
+import { CacheError } from './db/cache-error.js';
+import type { CountedQueries } from './db/counted-queries.js';
+import { instantMs } from './db/time.js';
+
+export type AlertSeverity = 'info' | 'warning' | 'high';
+
+/** An alert to store; which alert a fact raises is decided in alerts/, the cache only keeps the rows. */
+export interface NewAlert {
+  severity: AlertSeverity;
+  kind: string;
+  message: string;
+  ref?: string;
+  /** Optional addition: the city the alert concerns, so `export alerts --city` can filter. */
+  city_id?: string;
+  created_at: string;
+}
+
+export interface AlertRow {
+  id: number;
+  severity: string;
+  kind: string;
+  message: string;
+  ref: string | null;
+  city_id: string | null;
+  created_at: string;
+  acknowledged_at: string | null;
+}
+
+export const ALERT_COLUMNS = 'id, severity, kind, message, ref, city_id, created_at, acknowledged_at';
+
+/**
+ * The Alerts pane lists stored alerts in segments: unacknowledged kills first, then rejected webhooks, then every
+ * other unacknowledged alert, then the acknowledged ones; newest first within each.
+ */
+export const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
+export type AlertSegment = (typeof ALERT_SEGMENTS)[number];
+
+const SEGMENT_WHERE: Record<AlertSegment, string> = {
+  kill: "acknowledged_at IS NULL AND kind = 'kill'",
+  rejected: "acknowledged_at IS NULL AND kind = 'webhook-rejected'",
+  other: "acknowledged_at IS NULL AND kind NOT IN ('kill', 'webhook-rejected')",
+  acknowledged: 'acknowledged_at IS NOT NULL',
+};
+
+/** A signed delivery the receiver could not accept, as kept: its raw bytes, for inspection. */
+export interface RejectedDelivery {
+  id: number;
+  received_at: string;
+  reason: string;
+  event_type: string | null;
+  event_id: string | null;
+  delivery_id: string | null;
+  body: Buffer;
+}
+
+/** The stored alerts: raised, acknowledged, their kill notifications marked, and listed for the Alerts pane. */
+export class AlertRepository {
+  constructor(
+    private readonly prepared: (sql: string) => Statement<unknown[]>,
+    private readonly q: CountedQueries,
+    private readonly changes: ChangeEvents,
+  ) {}
+
+  /** Stores an alert and announces it; returns its id. */
+  add(alert: NewAlert): number {
+    const id = this.insert(alert);
+    this.changes.emit({ table: 'alerts', ids: [id] });
+    return id;
+  }
+
+  /** Stores an alert inside the caller's transaction, which announces the change after its commit. */
+  insert(alert: NewAlert): number {
+    const createdMs = instantMs(alert.created_at);
+    if (createdMs === null) throw new CacheError(`alert created_at '${alert.created_at}' is not an ISO 8601 instant`);
+    const info = this.prepared(
+      `INSERT INTO alerts (severity, kind, message, ref, city_id, created_at, created_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      alert.severity,
+      alert.kind,
+      alert.message,
+      alert.ref ?? null,
+      alert.city_id ?? null,
+      alert.created_at,
+      createdMs,
+    );
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Whether an alert of this kind about this ref was raised already. */
+  raised(kind: string, ref: string): boolean {
+    return this.prepared('SELECT 1 FROM alerts WHERE kind = ? AND ref = ? LIMIT 1').get(kind, ref) !== undefined;
+  }
+
+  /** False when it was acknowledged already (or is not there). */
+  acknowledge(id: number, at: string): boolean {
+    const done =
+      this.prepared('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(at, id)
+        .changes > 0;
+    if (done) this.changes.emit({ table: 'alerts', ids: [id] });
+    return done;
+  }
+
+  /**
+   * Kill alerts whose desktop notification has not run yet, oldest first; with `refs`, only those about these picks.
+   * (The partial index holds only these.)
+   */
+  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string }[] {
+    const about = refs ? ' AND ref IN (SELECT value FROM json_each(?))' : '';
+    return this.prepared(
+      `SELECT id, ref FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
+    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string }[];
+  }
+
+  /** The kill alert's notification ran (or there was none to run); false when it was marked already. */
+  markNotified(id: number, at: string): boolean {
+    return (
+      this.prepared('UPDATE alerts SET notified_at = ? WHERE id = ? AND notified_at IS NULL').run(at, id).changes > 0
+    );
+  }
+
+  /** Up to `limit` alerts of a segment older than `afterId` (null: from the newest), newest first. */
+  older(segment: AlertSegment, afterId: number | null, limit: number): AlertRow[] {
+    if (limit <= 0) return [];
+    return this.q.all<AlertRow>(
+      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${SEGMENT_WHERE[segment]} AND id < ? ORDER BY id DESC LIMIT ?`,
+      afterId ?? Number.MAX_SAFE_INTEGER,
+      limit,
+    );
+  }
+
+  /** Up to `limit` alerts of a segment newer than `beforeId` (null: none), nearest first. */
+  newer(segment: AlertSegment, beforeId: number | null, limit: number): AlertRow[] {
+    if (limit <= 0) return [];
+    return this.q.all<AlertRow>(
+      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${SEGMENT_WHERE[segment]} AND id > ? ORDER BY id ASC LIMIT ?`,
+      beforeId ?? 0,
+      limit,
+    );
+  }
+
+  /** Unacknowledged alerts and how many of them are kills (the partial index holds only these). */
+  counts(): { unacknowledged: number; kills: number } {
+    const row = this.q.get<{ n: number; kills: number }>(
+      "SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE acknowledged_at IS NULL",
+    );
+    return { unacknowledged: row?.n ?? 0, kills: row?.kills ?? 0 };
+  }
+
+  /**
+   * The rejected deliveries a `webhook-rejected` alert was raised for. The rejection and its alert are written in
+   * one transaction from the same delivery (inbox.reject, the rule in alerts/rejected-webhook-alert.ts): its
+   * received_at is the alert's created_at and its delivery id the alert's ref. Oldest first; normally exactly one.
+   */
+  rejectedDeliveries(alert: Pick<AlertRow, 'kind' | 'created_at' | 'ref'>): RejectedDelivery[] {
+    if (alert.kind !== 'webhook-rejected') return [];
+    const rows = this.q.all<RejectedDelivery & { body: Buffer | string }>(
+      `SELECT id, received_at, reason, event_type, event_id, delivery_id, body FROM rejected_webhooks
+       WHERE received_at = ? AND delivery_id IS ? ORDER BY id LIMIT 10`,
+      alert.created_at,
+      alert.ref,
+    );
+    return rows.map((r) => ({ ...r, body: typeof r.body === 'string' ? Buffer.from(r.body) : r.body }));
+  }
+}

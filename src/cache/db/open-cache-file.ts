@@ -1,0 +1,139 @@
+import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CACHE_APPLICATION_ID, STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
+import { readFileIdentity } from '../../sqlite/file-identity.js';
+import { openDatabase, type SqliteDb } from '../../sqlite/open-database.js';
+import { CacheError, cacheFailure, damaged } from './cache-error.js';
+import { MIGRATIONS } from './migrations.js';
+
+/**
+ * How a command uses the cache. `write` (sync, listen, the live and demo monitor): a missing file is created (its
+ * folders 0700, the file 0600, and so its -wal and -shm, which SQLite creates with the file's mode), and the file
+ * must be writable and pass `PRAGMA quick_check`, so nothing is written into a file that is damaged or that would
+ * refuse every write later. `read` (export, the offline monitor): the file must exist (a mistyped --db never becomes
+ * a new empty cache) and is read as it is, damaged or read-only: what can be read is shown, and a read that meets
+ * the damage fails with a CacheError (see cacheFailure).
+ */
+export type CacheAccess = 'write' | 'read';
+
+/** Tables of a server store from before it had an application_id. */
+const SERVER_STORE_TABLES = ['meta', 'api_keys', 'webhooks'];
+
+/**
+ * Opens the monitor's cache file. The file is identified by its application_id and tables before anything is
+ * written to it (not even WAL mode, which rewrites the header), so another program's database or a server store is
+ * refused unchanged. Then WAL (the TUI, `sync`, `listen` and `export` share the file) and versioned migrations
+ * (`PRAGMA user_version`), through sqlite/open-database.ts. Every refusal is a one-line CacheError naming the path.
+ * `:memory:` opens a private in-memory cache. synchronous=NORMAL: what sync might lose to a power cut is fetched
+ * again, and the webhook inbox fsyncs the WAL itself before it acknowledges (receiver/wal-sync.ts).
+ */
+export function openCacheFile(path: string, access: CacheAccess = 'write'): SqliteDb {
+  try {
+    if (path !== ':memory:') prepareFile(path, access);
+    return openDatabase(
+      path,
+      { applicationId: CACHE_APPLICATION_ID, migrations: MIGRATIONS, identify: (db) => identify(db, path, access) },
+      {
+        beforeWrite(db, version) {
+          if (access === 'write' && version > 0) refuseDamaged(db, path);
+          if (access === 'write') refuseReadOnly(db);
+        },
+        wal: access === 'write',
+        pragmas: [
+          'synchronous = NORMAL',
+          'busy_timeout = 5000',
+          'foreign_keys = ON',
+          'cache_size = -32768', // 32 MiB: index pages of large backfills stay in memory
+          // checkpoint every 64 MiB of WAL rather than 4 MiB (backfills write ~18% faster), and truncate it back after
+          'wal_autocheckpoint = 16384',
+          'journal_size_limit = 67108864',
+        ],
+        // a reader upgrades an older cache when it can; one it cannot write stays as it is
+        migrationFailure: (error) =>
+          access === 'read'
+            ? new CacheError(
+                `${path} is an older cache that cannot be upgraded here: ${error instanceof Error ? error.message : String(error)}`,
+              )
+            : error,
+      },
+    );
+  } catch (error) {
+    throw cacheFailure(path, error);
+  }
+}
+
+/** Readers need the file; writers create it (and its folders) with modes only the owner can use. */
+function prepareFile(path: string, access: CacheAccess): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new CacheError(`${path} is a folder, not a cache file`);
+  if (access === 'read') {
+    if (!stat) throw new CacheError(`no cache at ${path}: run svc-monitor sync first, or pass --db`);
+    return;
+  }
+  if (stat) return;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    // created here rather than by SQLite, which would make it 0644; its -wal and -shm then follow this mode
+    closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600));
+  } catch (error) {
+    // another process created it first: it is identified like any existing file
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * What the file is, from reads alone: its schema version when it is a cache (0 when it is empty and may become
+ * one); a CacheError saying what it is otherwise.
+ */
+function identify(db: SqliteDb, path: string, access: CacheAccess): { version: number; marked: boolean } {
+  const { applicationId: appId, version, tables } = readFileIdentity(db);
+  const refuse = (what: string) => new CacheError(`${path} is not a usable svc-monitor cache: ${what}`);
+  const serverTables = SERVER_STORE_TABLES.every((t) => tables.includes(t));
+  if (appId === STORE_APPLICATION_ID || (appId === 0 && serverTables)) {
+    throw refuse('it is a svc-monitor server store, not a cache (a server store belongs to server --data-dir)');
+  }
+  if (appId === 0 && (tables.length > 0 || version !== 0)) {
+    throw refuse(`it is an SQLite database of another program (its tables: ${list(tables)})`);
+  }
+  if (appId !== 0 && appId !== CACHE_APPLICATION_ID) {
+    throw refuse(`it is an SQLite database of another program (application_id 0x${appId.toString(16)})`);
+  }
+  if (version > MIGRATIONS.length) {
+    throw refuse(`cache version ${version} is newer than this program's (${MIGRATIONS.length}): update svc-monitor`);
+  }
+  if (appId === 0 && access === 'read') throw new CacheError(`no cache at ${path} (the file is empty)`);
+  return { version, marked: appId !== 0 };
+}
+
+const list = (names: string[]) => (names.length > 5 ? `${names.slice(0, 5).join(', ')}, …` : names.join(', '));
+
+/** A writer does not add to damage: `PRAGMA quick_check` reads every page (about 1 s a GB) and must say ok. */
+function refuseDamaged(db: SqliteDb, path: string): void {
+  const [first] = db.pragma('quick_check(1)', { simple: false }) as { quick_check: string }[];
+  const verdict = first?.quick_check ?? 'no answer';
+  if (verdict !== 'ok') throw new CacheError(damaged(path, `quick_check: ${verdict.split('\n')[0]}`));
+}
+
+/**
+ * A writer must be able to write: a write to the header, rolled back, fails as every later write would (a read-only
+ * file, a folder where the -wal and -shm cannot be made, a read-only mount), whoever the process runs as. Another
+ * process holding the write lock only shows that the file is in use; busy is not read-only.
+ */
+function refuseReadOnly(db: SqliteDb): void {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return;
+    throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  try {
+    db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+}

@@ -1,0 +1,171 @@
+import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import { round } from '../../domain/units.js';
+import type { Signal, Zones } from './signal.js';
+
+type Row = Record<string, unknown>;
+
+/** A source of the feed whose instant is an indexed column: keyset on (ms, key) directly. */
+export interface ExactSource {
+  rank: number;
+  table: string;
+  ms: string;
+  key: string;
+  columns: string;
+  where: string;
+  toSignal(row: Row, zones: Zones): Signal;
+}
+
+const legsText = (event: InsuranceEvent) => event.legs.map((l) => `${l.leg} ${l.bucket_label}`).join(' + ');
+
+function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: number, event: InsuranceEvent): Signal {
+  const { market, trade } = event;
+  const columns = {
+    rank,
+    at,
+    key: trade.pick_id,
+    estimated: false,
+    city_id: market.city,
+    tz: market.market_tz,
+    market_date: market.market_date,
+    bucket: legsText(event),
+    side: 'YES' as const,
+    prices: kind === 'kill' ? [] : event.legs.map((l) => l.snapshot_price),
+    stake: trade.total_cost_usd,
+    ref: trade.pick_id,
+  };
+  if (kind === 'kill') return { ...columns, kind, reason: event.kill?.reason ?? null };
+  if (kind === 'addon') return { ...columns, kind, parent_pick_id: trade.parent_pick_id ?? null };
+  return { ...columns, kind, legs: event.legs.length };
+}
+
+function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zones: Zones): Signal {
+  const entry = typeof row.entry_json === 'string' ? (JSON.parse(row.entry_json) as EdgeEvent) : undefined;
+  const own = JSON.parse(String(kind === 'edge-entry' ? row.entry_json : row.exit_json)) as EdgeEvent;
+  const { trade, market } = own;
+  const columns = {
+    rank,
+    at: Number(row.at_ms),
+    key: trade.engine_trade_id,
+    estimated: false,
+    city_id: market.city,
+    tz: zones.get(market.city) ?? null,
+    market_date: market.market_date,
+    bucket: trade.bucket_label,
+    side: trade.side,
+    prices: [trade.price],
+    stake: trade.total_usd,
+    ref: String(trade.engine_trade_id),
+  };
+  if (kind === 'edge-entry') return { ...columns, kind, reason: trade.reason };
+  const pnl = entry ? round(trade.total_usd - entry.trade.total_usd) : null;
+  return { ...columns, kind, operation: trade.operation, reason: trade.reason, pnl_usd: pnl };
+}
+
+/** A fusion lock, as locked (at its lock time) or as settled (after its local midnight). */
+export function lockSignal(
+  kind: 'lock' | 'lock-resolved',
+  rank: number,
+  at: number,
+  lock: FusionLock,
+  zones: Zones,
+): Signal {
+  const columns = {
+    rank,
+    at,
+    key: lock.id,
+    estimated: kind === 'lock-resolved',
+    city_id: lock.city_id,
+    tz: zones.get(lock.city_id) ?? null,
+    market_date: lock.local_date,
+    bucket: lock.bucket_label,
+    side: 'YES' as const,
+    prices: [lock.yes_price],
+    stake: round(lock.yes_price * lock.tokens),
+    ref: lock.id,
+  };
+  if (kind === 'lock') return { ...columns, kind, peak_hour: lock.peak_hour };
+  return { ...columns, kind, hit: Boolean(lock.hit), pnl_usd: lock.pnl_usd ?? 0 };
+}
+
+/** A `webhook.test` from the webhooks page: no market, only proof that deliveries reach the listener. */
+function testSignal(at: number, seq: number, body: string): Signal {
+  const message = (JSON.parse(body) as { message?: unknown }).message;
+  return {
+    kind: 'test',
+    rank: 4,
+    at,
+    key: seq,
+    estimated: false,
+    city_id: '',
+    tz: null,
+    market_date: '',
+    bucket: '',
+    side: null,
+    prices: [],
+    stake: null,
+    message: typeof message === 'string' ? message : null,
+    ref: String(seq),
+  };
+}
+
+export const EXACT_SOURCES: ExactSource[] = [
+  {
+    rank: 0,
+    table: 'insurance_picks',
+    ms: 'killed_ms',
+    key: 'pick_id',
+    columns: 'pick_id, kill_json',
+    // a kill is the primary's: the addons it took along show in its detail, not as copies of the same row
+    where: "status = 'killed' AND kill_json IS NOT NULL AND parent_pick_id IS NULL",
+    toSignal: (row) => insuranceSignal('kill', 0, Number(row.at_ms), JSON.parse(String(row.kill_json))),
+  },
+  {
+    rank: 1,
+    table: 'insurance_picks',
+    ms: 'created_ms',
+    key: 'pick_id',
+    columns: 'pick_id, created_json',
+    where: 'created_json IS NOT NULL',
+    toSignal: (row) => {
+      const event = JSON.parse(String(row.created_json)) as InsuranceEvent;
+      return insuranceSignal(event.trade.trade_kind === 'addon' ? 'addon' : 'pick', 1, Number(row.at_ms), event);
+    },
+  },
+  {
+    rank: 2,
+    table: 'edge_trades',
+    ms: 'exited_ms',
+    key: 'engine_trade_id',
+    columns: 'entry_json, exit_json',
+    where: 'exit_json IS NOT NULL',
+    toSignal: (row, zones) => edgeSignal('edge-exit', 2, row, zones),
+  },
+  {
+    rank: 3,
+    table: 'edge_trades',
+    ms: 'entered_ms',
+    key: 'engine_trade_id',
+    columns: 'entry_json, exit_json',
+    where: 'entry_json IS NOT NULL',
+    toSignal: (row, zones) => edgeSignal('edge-entry', 3, row, zones),
+  },
+  {
+    rank: 4,
+    table: 'webhook_events',
+    ms: 'received_ms',
+    key: 'seq',
+    columns: 'seq, body',
+    where: "event_type = 'webhook.test'",
+    toSignal: (row) => testSignal(Number(row.at_ms), Number(row.seq), String(row.body)),
+  },
+  {
+    rank: 5,
+    table: 'fusion_locks',
+    ms: 'locked_ms',
+    key: 'id',
+    columns: 'json',
+    where: '1',
+    toSignal: (row, zones) => lockSignal('lock', 5, Number(row.at_ms), JSON.parse(String(row.json)), zones),
+  },
+];

@@ -1,0 +1,161 @@
+import type { CountedQueries } from '../db/counted-queries.js';
+import { strategySqlTable } from '../db/tables.js';
+import { EXACT_SOURCES, type ExactSource } from './exact-sources.js';
+import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
+import { SKEWED_SOURCES, type SkewedSource } from './skewed-sources.js';
+
+/** A stored text behind a signal, for its detail view. */
+export interface SignalPayload {
+  label: string;
+  text: string;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
+ * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
+ * are merged here; so a page costs about `limit` rows a source however many rows the tables hold.
+ */
+export class FeedRepository {
+  constructor(private readonly q: CountedQueries) {}
+
+  /** Up to `limit` signals after `after` in feed order (null: from the newest). */
+  older(after: FeedKey | null, limit: number): Signal[] {
+    if (limit <= 0) return [];
+    const zones = this.zones();
+    const all: Signal[] = [];
+    for (const source of EXACT_SOURCES) all.push(...this.exact(source, after, limit, 'older', zones));
+    for (const source of SKEWED_SOURCES) all.push(...this.skewedOlder(source, after, limit, zones));
+    return all.sort(compareFeed).slice(0, limit);
+  }
+
+  /** Up to `limit` signals before `before` in feed order, nearest first. */
+  newer(before: FeedKey, limit: number): Signal[] {
+    if (limit <= 0) return [];
+    const zones = this.zones();
+    const all: Signal[] = [];
+    for (const source of EXACT_SOURCES) all.push(...this.exact(source, before, limit, 'newer', zones));
+    for (const source of SKEWED_SOURCES) all.push(...this.skewedNewer(source, before, limit, zones));
+    return all.sort((a, b) => compareFeed(b, a)).slice(0, limit);
+  }
+
+  /** What the signal was made from, as stored: the webhook body as received where there is one. */
+  payloads(signal: Signal): SignalPayload[] {
+    switch (signal.kind) {
+      case 'pick':
+      case 'addon':
+      case 'kill': {
+        const column = signal.kind === 'kill' ? 'kill_json' : 'created_json';
+        const json = this.q.get<{ json: string | null }>(
+          `SELECT ${column} AS json FROM insurance_picks WHERE pick_id = ?`,
+          signal.ref,
+        )?.json;
+        if (!json) return [];
+        const eventId = (JSON.parse(json) as { event_id?: string }).event_id;
+        const raw = this.q.get<{ body: string }>('SELECT body FROM webhook_events WHERE event_id = ?', eventId);
+        return [{ label: 'webhook body as received', text: raw?.body ?? json }];
+      }
+      case 'edge-entry':
+      case 'edge-exit': {
+        const row = this.q.get<{ entry_json: string | null; exit_json: string | null }>(
+          'SELECT entry_json, exit_json FROM edge_trades WHERE engine_trade_id = ?',
+          Number(signal.ref),
+        );
+        const out: SignalPayload[] = [];
+        if (row?.entry_json) out.push({ label: 'entry event', text: row.entry_json });
+        if (row?.exit_json) out.push({ label: 'exit event', text: row.exit_json });
+        return out;
+      }
+      case 'test': {
+        const body = this.q.get<{ body: string }>('SELECT body FROM webhook_events WHERE seq = ?', Number(signal.ref));
+        return body ? [{ label: 'webhook body as received', text: body.body }] : [];
+      }
+      case 'lock':
+      case 'lock-resolved': {
+        const json = this.q.get<{ json: string }>('SELECT json FROM fusion_locks WHERE id = ?', signal.ref)?.json;
+        return json ? [{ label: 'fusion lock as served', text: json }] : [];
+      }
+      default: {
+        const sql = `SELECT json FROM ${strategySqlTable(signal.kind)} WHERE id = ?`;
+        const json = this.q.get<{ json: string }>(sql, Number(signal.ref))?.json;
+        return json ? [{ label: `${signal.kind} record as served`, text: json }] : [];
+      }
+    }
+  }
+
+  /** Every city's zone: a handful of rows, read once a page, before its scans start. */
+  private zones(): Zones {
+    const rows = this.q.all<{ json: string }>('SELECT json FROM cities ORDER BY city_id');
+    return new Map(
+      rows.map((r) => JSON.parse(r.json) as { city_id: string; tz: string }).map((c) => [c.city_id, c.tz]),
+    );
+  }
+
+  private exact(
+    s: ExactSource,
+    cursor: FeedKey | null,
+    limit: number,
+    direction: 'older' | 'newer',
+    zones: Zones,
+  ): Signal[] {
+    const older = direction === 'older';
+    const args: unknown[] = [];
+    let bound = '';
+    if (cursor) {
+      const [strict, loose] = older ? ['<', '<='] : ['>', '>='];
+      if (s.rank === cursor.rank) {
+        // a range on the index column first, so SQLite seeks instead of scanning
+        bound = ` AND ${s.ms} ${loose} ? AND (${s.ms} ${strict} ? OR ${s.key} ${strict} ?)`;
+        args.push(cursor.at, cursor.at, cursor.key);
+      } else {
+        // at the same instant a higher rank comes later in the feed
+        const sameInstantIncluded = older === s.rank > cursor.rank;
+        bound = ` AND ${s.ms} ${sameInstantIncluded ? loose : strict} ?`;
+        args.push(cursor.at);
+      }
+    }
+    const order = older ? 'DESC' : 'ASC';
+    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} IS NOT NULL${bound}
+      ORDER BY ${s.ms} ${order}, ${s.key} ${order} LIMIT ?`;
+    return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
+  }
+
+  private skewedOlder(s: SkewedSource, after: FeedKey | null, limit: number, zones: Zones): Signal[] {
+    const rows = after
+      ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
+      : this.q.iterate<Row>(s.olderSql(false));
+    const kept: Signal[] = [];
+    for (const row of rows) {
+      const signal = s.toSignal(row, zones);
+      if (after && compareFeed(after, signal) >= 0) continue;
+      keep(kept, signal, limit, compareFeed);
+      const last = kept[limit - 1];
+      // every later row is at most proxy + hi: older than the page's last, so the page is complete
+      if (last && s.proxyOf(row) + s.hi < last.at) break;
+    }
+    return kept;
+  }
+
+  private skewedNewer(s: SkewedSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
+    const nearestFirst = (a: Signal, b: Signal) => compareFeed(b, a);
+    const kept: Signal[] = [];
+    for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
+      const signal = s.toSignal(row, zones);
+      if (compareFeed(signal, before) >= 0) continue;
+      keep(kept, signal, limit, nearestFirst);
+      const last = kept[limit - 1];
+      if (last && s.proxyOf(row) + s.lo > last.at) break;
+    }
+    return kept;
+  }
+}
+
+/** Inserts into a sorted array bounded to `limit` entries. */
+function keep(kept: Signal[], signal: Signal, limit: number, order: (a: Signal, b: Signal) => number): void {
+  let i = kept.length;
+  while (i > 0 && order(signal, kept[i - 1] as Signal) < 0) i--;
+  if (i >= limit) return;
+  kept.splice(i, 0, signal);
+  if (kept.length > limit) kept.pop();
+}

@@ -1,0 +1,74 @@
+import type { Outcome, StrategyFamily } from '../../contract/strategies.js';
+
+export type SignalKind =
+  | 'kill'
+  | 'pick'
+  | 'addon'
+  | 'edge-exit'
+  | 'edge-entry'
+  | 'lock-resolved'
+  | 'lock'
+  | 'svc-max-picks'
+  | 'yescore'
+  | 'no24'
+  | 'test';
+
+/**
+ * A position in the Signals feed. The feed is ordered newest first by `at`, then by `rank` (the kind's place when
+ * two signals share an instant), then by `key` descending: a total order, so keyset paging never skips or repeats.
+ */
+export interface FeedKey {
+  at: number;
+  rank: number;
+  key: string | number;
+}
+
+/** What every signal shows, whatever it came from. */
+interface SignalColumns extends FeedKey {
+  /** `at` follows from the market's rules (strategy entry times, settlement at local midnight), not from the data. */
+  estimated: boolean;
+  city_id: string;
+  /** The city's IANA zone, when known. */
+  tz: string | null;
+  market_date: string;
+  bucket: string;
+  side: 'YES' | 'NO' | null;
+  /** One price per leg (a pick has two), none for a kill (it sells at market). */
+  prices: number[];
+  stake: number | null;
+  /** The id of the underlying row: pick_id, engine_trade_id, lock id or record id. */
+  ref: string;
+}
+
+/** What a strategy record's model believed: svc-max picks by probability and edge, the others by exact-hit rate. */
+export type StrategyBelief = { model_prob: number; edge: number } | { model: string; model_exact_pct: number };
+
+/**
+ * What each kind of signal says beyond its columns, as the fields it was given: the Signals pane words them (its
+ * note column and the detail's reasoning), the cache holds no display text.
+ */
+export type SignalFacts =
+  | { kind: 'kill'; reason: string | null }
+  | { kind: 'pick'; legs: number }
+  | { kind: 'addon'; parent_pick_id: string | null }
+  | { kind: 'edge-entry'; reason: string }
+  /** `pnl_usd`: exit proceeds less entry cost, to the cent; null while the entry is not in the cache. */
+  | { kind: 'edge-exit'; operation: string; reason: string; pnl_usd: number | null }
+  | { kind: 'test'; message: string | null }
+  | { kind: 'lock'; peak_hour: number }
+  | { kind: 'lock-resolved'; hit: boolean; pnl_usd: number }
+  /** `outcome` and `roi`: the settled record's result, both null while it is open. */
+  | { kind: StrategyFamily; belief: StrategyBelief; outcome: Outcome | null; roi: number | null };
+
+/** One row of the Signals feed, whatever it came from. */
+export type Signal = SignalColumns & SignalFacts;
+
+/** Negative when `a` comes first in the feed (is newer). */
+export function compareFeed(a: FeedKey, b: FeedKey): number {
+  if (a.at !== b.at) return b.at - a.at;
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  return a.key < b.key ? 1 : a.key > b.key ? -1 : 0;
+}
+
+/** The IANA zone of each city, by city id. */
+export type Zones = ReadonlyMap<string, string>;

@@ -1,0 +1,148 @@
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../../contract/historical.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
+import { timeBounds } from '../db/time.js';
+import { Where } from '../db/where.js';
+import { type HistorySummary, historySummary } from './history-summary.js';
+
+/** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
+export const BROWSE_TABLES = [...STRATEGY_FAMILIES, 'fusion-locks', ...HISTORICAL_TABLES] as const;
+export type BrowseTable = (typeof BROWSE_TABLES)[number];
+
+/** `since`/`until`: inclusive, YYYY-MM-DD or an ISO instant, on the table's own date or time column. */
+export interface BrowseFilter {
+  cityId?: string;
+  since?: string;
+  until?: string;
+}
+
+/** A row's place in its list: `a` the sort column, `b` the tie-break. */
+export interface BrowseKey {
+  a: number | string;
+  b: number | string;
+}
+
+export interface BrowseRow {
+  key: BrowseKey;
+  row: Record<string, unknown>;
+}
+
+/**
+ * How one table is paged: an indexed order and the keyset conditions that continue it. Every plan reads rows in
+ * index order and stops at the limit, so a page costs the same a million rows deep as on page one.
+ */
+interface Plan {
+  from: string;
+  select: string;
+  where: Where;
+  /** Columns of the key, in list order. */
+  order: [string, 'ASC' | 'DESC'][];
+  keyOf(row: Record<string, unknown>): BrowseKey;
+}
+
+const flip = (dir: 'ASC' | 'DESC') => (dir === 'ASC' ? 'DESC' : 'ASC');
+
+/** What the History pane browses: keyset pages of any browsable table, and the summaries. */
+export class HistoryRepository {
+  constructor(private readonly q: CountedQueries) {}
+
+  /** Up to `limit` rows after `after` in list order (null: from the first). */
+  older(table: BrowseTable, filter: BrowseFilter, after: BrowseKey | null, limit: number): BrowseRow[] {
+    return this.page(table, filter, after, limit, 'older');
+  }
+
+  /** Up to `limit` rows before `before` in list order, nearest first. */
+  newer(table: BrowseTable, filter: BrowseFilter, before: BrowseKey, limit: number): BrowseRow[] {
+    return this.page(table, filter, before, limit, 'newer');
+  }
+
+  /** The summaries of every settled row the filter matches (history-summary.ts): on demand, not per frame. */
+  summary(filter: BrowseFilter): HistorySummary {
+    return historySummary(this.q, filter);
+  }
+
+  private page(
+    table: BrowseTable,
+    filter: BrowseFilter,
+    cursor: BrowseKey | null,
+    limit: number,
+    direction: 'older' | 'newer',
+  ): BrowseRow[] {
+    if (limit <= 0) return [];
+    const plan = planFor(table, filter);
+    const order =
+      direction === 'older' ? plan.order : plan.order.map(([c, d]) => [c, flip(d)] as [string, 'ASC' | 'DESC']);
+    const op = (dir: 'ASC' | 'DESC', strict: boolean) => (dir === 'ASC' ? '>' : '<') + (strict ? '' : '=');
+    const [first, second] = order;
+    if (cursor && first && !second) plan.where.add(`${first[0]} ${op(first[1], true)} ?`, cursor.a);
+    if (cursor && first && second) {
+      // a range on the leading column first, so SQLite seeks instead of scanning
+      plan.where.add(
+        `${first[0]} ${op(first[1], false)} ? AND (${first[0]} ${op(first[1], true)} ? OR ${second[0]} ${op(second[1], true)} ?)`,
+        cursor.a,
+        cursor.a,
+        cursor.b,
+      );
+    }
+    const orderBy = order.map(([c, d]) => `${c} ${d}`).join(', ');
+    const sql = `SELECT ${plan.select} FROM ${plan.from}${plan.where} ORDER BY ${orderBy} LIMIT ?`;
+    return this.q.all<Record<string, unknown>>(sql, ...plan.where.args, limit).map((r) => ({
+      key: plan.keyOf(r),
+      row: JSON.parse(String(r.json)) as Record<string, unknown>,
+    }));
+  }
+}
+
+function planFor(table: BrowseTable, filter: BrowseFilter): Plan {
+  const where = new Where(filter.cityId);
+  const dated = filter.since !== undefined || filter.until !== undefined;
+  if ((STRATEGY_FAMILIES as readonly string[]).includes(table)) {
+    where.bounds('local_date', timeBounds('date', filter.since, filter.until));
+    return {
+      from: strategySqlTable(table as StrategyFamily),
+      select: 'id, json',
+      where,
+      order: [['id', 'DESC']],
+      keyOf: (r) => ({ a: Number(r.id), b: Number(r.id) }),
+    };
+  }
+  if (table === 'fusion-locks') {
+    where.bounds('local_date', timeBounds('date', filter.since, filter.until));
+    return {
+      from: 'fusion_locks',
+      select: 'locked_ms, id, json',
+      where,
+      order: [
+        ['locked_ms', 'DESC'],
+        ['id', 'DESC'],
+      ],
+      keyOf: (r) => ({ a: Number(r.locked_ms), b: String(r.id) }),
+    };
+  }
+  if (!isHistoricalTable(table)) throw new Error(`unknown table ${table}`);
+  const name = historicalSqlTable(table);
+  if (!dated) {
+    // rid = -id: ascending rid is the API's newest-first order
+    return {
+      from: name,
+      select: 'rid, json',
+      where,
+      order: [['rid', 'ASC']],
+      keyOf: (r) => ({ a: Number(r.rid), b: 0 }),
+    };
+  }
+  where.bounds('t', timeBounds(HISTORICAL_TIME_COLUMN[table].kind, filter.since, filter.until));
+  return {
+    // the time index holds (t DESC, rowid): the date range is one seek, newest first; a city filter is checked
+    // on the way (at worst one row in thirteen matches), which beats sorting the whole city's rows
+    from: `${name} INDEXED BY ${name}_t`,
+    select: 't, rid, json',
+    where,
+    order: [
+      ['t', 'DESC'],
+      ['rid', 'ASC'],
+    ],
+    keyOf: (r) => ({ a: r.t as number | string, b: Number(r.rid) }),
+  };
+}

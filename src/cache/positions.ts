@@ -1,0 +1,82 @@
+import type { FusionLock } from '../contract/fusion-locks.js';
+import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
+import type { CountedQueries } from './db/counted-queries.js';
+import { strategySqlTable } from './db/tables.js';
+import {
+  type EdgeTradeView,
+  type InsurancePickView,
+  PICK_COLUMNS,
+  type PickRow,
+  pickView,
+  TRADE_COLUMNS,
+  type TradeRow,
+  tradeView,
+} from './inbox/pick-trade-views.js';
+
+export interface OpenPositions {
+  strategies: { family: StrategyFamily; record: StrategyRecord }[];
+  locks: FusionLock[];
+  /** Picks not killed whose market is not older than `sinceDate`, addons included. */
+  picks: InsurancePickView[];
+  trades: EdgeTradeView[];
+  /** How many are open of each kind, counted in SQL: the lists above stop at `limit`. */
+  counts: { strategies: Record<StrategyFamily, number>; locks: number; picks: number; trades: number };
+}
+
+/**
+ * Open positions are bounded by the market day (each city's records, locks, picks and trades of a day or two), not
+ * by the tables' size; `limit` caps each list anyway, so a cache that somehow holds thousands still reads a page.
+ */
+export const POSITION_LIMIT = 500;
+
+/** What the trader holds now: the Positions pane's one read. */
+export class PositionRepository {
+  constructor(private readonly q: CountedQueries) {}
+
+  /**
+   * Everything open. Picks have no settled state of their own (a pick that is never killed stays `open`), so only
+   * those whose market date is `sinceDate` or later count as live; edge trades close with their exit event.
+   */
+  open(sinceDate: string, limit = POSITION_LIMIT): OpenPositions {
+    const strategies = STRATEGY_FAMILIES.flatMap((family) =>
+      this.q
+        .all<{ json: string }>(
+          `SELECT json FROM ${strategySqlTable(family)} WHERE open = 1 ORDER BY id DESC LIMIT ?`,
+          limit,
+        )
+        .map((r) => ({ family, record: JSON.parse(r.json) as StrategyRecord })),
+    );
+    const locks = this.q
+      .all<{ json: string }>(
+        'SELECT json FROM fusion_locks WHERE resolved = 0 ORDER BY locked_ms DESC, id DESC LIMIT ?',
+        limit,
+      )
+      .map((r) => JSON.parse(r.json) as FusionLock);
+    const picks = this.q
+      .all<PickRow>(
+        `SELECT ${PICK_COLUMNS} FROM insurance_picks WHERE status = 'open' AND market_date >= ?
+         ORDER BY created_ms DESC, pick_id LIMIT ?`,
+        sinceDate,
+        limit,
+      )
+      .map(pickView);
+    const trades = this.q
+      .all<TradeRow>(
+        `SELECT ${TRADE_COLUMNS} FROM edge_trades WHERE status = 'open' AND market_date >= ?
+         ORDER BY engine_trade_id DESC LIMIT ?`,
+        sinceDate,
+        limit,
+      )
+      .map(tradeView);
+    const count = (sql: string, ...args: unknown[]) => this.q.get<{ n: number }>(sql, ...args)?.n ?? 0;
+    const counts = {
+      strategies: Object.fromEntries(
+        STRATEGY_FAMILIES.map((f) => [f, count(`SELECT count(*) AS n FROM ${strategySqlTable(f)} WHERE open = 1`)]),
+      ) as Record<StrategyFamily, number>,
+      locks: count('SELECT count(*) AS n FROM fusion_locks WHERE resolved = 0'),
+      picks: count("SELECT count(*) AS n FROM insurance_picks WHERE status = 'open' AND market_date >= ?", sinceDate),
+      trades: count("SELECT count(*) AS n FROM edge_trades WHERE status = 'open' AND market_date >= ?", sinceDate),
+    };
+    return { strategies, locks, picks, trades, counts };
+  }
+}

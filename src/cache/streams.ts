@@ -1,0 +1,62 @@
+import type { Statement } from 'better-sqlite3';
+import type { ChangeEvents } from './change-events.js';
+import { CacheError } from './db/cache-error.js';
+
+export interface StreamState {
+  stream: string;
+  last_success_at: string | null;
+  last_error_at: string | null;
+  last_error: string | null;
+  /** Rows the last successful poll of the stream delivered. */
+  rows: number;
+}
+
+/** Where an incremental stream stopped: written with the page it follows, in the same transaction. */
+export interface Checkpoint {
+  stream: string;
+  value: string;
+}
+
+/** The sync's own bookkeeping: each stream's checkpoint, and when it last succeeded or failed. */
+export class StreamRepository {
+  constructor(
+    private readonly prepared: (sql: string) => Statement<unknown[]>,
+    private readonly changes: ChangeEvents,
+  ) {}
+
+  /** The checkpoint as the server wrote it (handed back unchanged), or undefined before the first page. */
+  checkpoint(stream: string): string | undefined {
+    return this.prepared('SELECT value FROM checkpoints WHERE stream = ?').pluck().get(stream) as string | undefined;
+  }
+
+  /** Run inside the caller's transaction when it goes with a page (resources.ts). */
+  setCheckpoint(stream: string, value: string): void {
+    if (typeof value !== 'string') throw new CacheError(`checkpoint of ${stream} must be a string`);
+    this.prepared(
+      'INSERT INTO checkpoints (stream, value) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET value = excluded.value',
+    ).run(stream, value);
+  }
+
+  recordSuccess(stream: string, at: string, rows: number): void {
+    this.prepared(
+      `INSERT INTO stream_state (stream, last_success_at, rows) VALUES (?, ?, ?)
+       ON CONFLICT (stream) DO UPDATE SET last_success_at = excluded.last_success_at, rows = excluded.rows`,
+    ).run(stream, at, rows);
+    this.changes.emit({ table: 'streams', ids: [stream] });
+  }
+
+  recordError(stream: string, at: string, error: string): void {
+    this.prepared(
+      `INSERT INTO stream_state (stream, last_error_at, last_error) VALUES (?, ?, ?)
+       ON CONFLICT (stream) DO UPDATE SET last_error_at = excluded.last_error_at, last_error = excluded.last_error`,
+    ).run(stream, at, error);
+    this.changes.emit({ table: 'streams', ids: [stream] });
+  }
+
+  /** Every stream that ever ran, by name. */
+  states(): StreamState[] {
+    return this.prepared(
+      'SELECT stream, last_success_at, last_error_at, last_error, rows FROM stream_state ORDER BY stream',
+    ).all() as StreamState[];
+  }
+}
