@@ -19,6 +19,7 @@ export {
   compareFeed,
   type FeedKey,
   type Signal,
+  type SignalBucket,
   type SignalFacts,
   type SignalKind,
   type StrategyBelief,

@@ -16,8 +16,6 @@ export interface ExactSource {
   toSignal(row: Row, zones: Zones): Signal;
 }
 
-const legsText = (event: InsuranceEvent) => event.legs.map((l) => `${l.leg} ${l.bucket_label}`).join(' + ');
-
 function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: number, event: InsuranceEvent): Signal {
   const { market, trade } = event;
   const columns = {
@@ -28,7 +26,7 @@ function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: numb
     city_id: market.city,
     tz: market.market_tz,
     market_date: market.market_date,
-    bucket: legsText(event),
+    buckets: event.legs.map((l) => ({ leg: l.leg, label: l.bucket_label })),
     side: 'YES' as const,
     prices: kind === 'kill' ? [] : event.legs.map((l) => l.snapshot_price),
     stake: trade.total_cost_usd,
@@ -36,7 +34,7 @@ function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: numb
   };
   if (kind === 'kill') return { ...columns, kind, reason: event.kill?.reason ?? null };
   if (kind === 'addon') return { ...columns, kind, parent_pick_id: trade.parent_pick_id ?? null };
-  return { ...columns, kind, legs: event.legs.length };
+  return { ...columns, kind };
 }
 
 function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zones: Zones): Signal {
@@ -51,7 +49,7 @@ function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zo
     city_id: market.city,
     tz: zones.get(market.city) ?? null,
     market_date: market.market_date,
-    bucket: trade.bucket_label,
+    buckets: [{ leg: null, label: trade.bucket_label }],
     side: trade.side,
     prices: [trade.price],
     stake: trade.total_usd,
@@ -78,7 +76,7 @@ export function lockSignal(
     city_id: lock.city_id,
     tz: zones.get(lock.city_id) ?? null,
     market_date: lock.local_date,
-    bucket: lock.bucket_label,
+    buckets: [{ leg: null, label: lock.bucket_label }],
     side: 'YES' as const,
     prices: [lock.yes_price],
     stake: round(lock.yes_price * lock.tokens),
@@ -100,7 +98,7 @@ function testSignal(at: number, seq: number, body: string): Signal {
     city_id: '',
     tz: null,
     market_date: '',
-    bucket: '',
+    buckets: [],
     side: null,
     prices: [],
     stake: null,

@@ -23,6 +23,12 @@ export interface FeedKey {
   key: string | number;
 }
 
+/** A bucket a signal is about: by its leg (A, B, a hedge's C) when it is a leg of an insurance pick. */
+export interface SignalBucket {
+  leg: string | null;
+  label: string;
+}
+
 /** What every signal shows, whatever it came from. */
 interface SignalColumns extends FeedKey {
   /** `at` follows from the market's rules (strategy entry times, settlement at local midnight), not from the data. */
@@ -31,7 +37,8 @@ interface SignalColumns extends FeedKey {
   /** The city's IANA zone, when known. */
   tz: string | null;
   market_date: string;
-  bucket: string;
+  /** One bucket for most signals; a pick's, addon's or kill's legs; none for a test delivery. */
+  buckets: SignalBucket[];
   side: 'YES' | 'NO' | null;
   /** One price per leg (a pick has two), none for a kill (it sells at market). */
   prices: number[];
@@ -49,7 +56,7 @@ export type StrategyBelief = { model_prob: number; edge: number } | { model: str
  */
 export type SignalFacts =
   | { kind: 'kill'; reason: string | null }
-  | { kind: 'pick'; legs: number }
+  | { kind: 'pick' }
   | { kind: 'addon'; parent_pick_id: string | null }
   | { kind: 'edge-entry'; reason: string }
   /** `pnl_usd`: exit proceeds less entry cost, to the cent; null while the entry is not in the cache. */

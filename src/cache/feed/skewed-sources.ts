@@ -85,7 +85,7 @@ function strategySource(family: StrategyFamily, rank: number): SkewedSource {
         city_id: r.city_id,
         tz,
         market_date: r.local_date,
-        bucket: r.bucket_label,
+        buckets: [{ leg: null, label: r.bucket_label }],
         side: r.side,
         prices: [r.strategy === 'no24' ? r.no_ask : r.yes_ask],
         stake: r.stake,

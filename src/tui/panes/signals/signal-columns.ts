@@ -3,7 +3,7 @@ import { cellOf, type Column as TableColumn, titleCells } from '../../format/col
 import { price, usd } from '../../format/numbers.js';
 import { localClock, utcStamp } from '../../format/time.js';
 import { type Line, seg, type Tone } from '../../theme.js';
-import { signalNote } from './signal-note.js';
+import { signalBuckets, signalNote } from './signal-text.js';
 
 /** The kind as the trader reads it; a kill is marked in text, never by colour alone. */
 export const KIND_LABEL: Record<SignalKind, string> = {
@@ -37,7 +37,7 @@ const COLUMNS: Record<string, Column> = {
   city: { title: 'city', width: 10, value: (s) => s.city_id },
   date: { title: 'market', width: 11, value: (s) => s.market_date },
   kind: { title: 'signal', width: 13, value: (s) => KIND_LABEL[s.kind] },
-  bucket: { title: 'bucket', width: 22, value: (s) => s.bucket },
+  bucket: { title: 'bucket', width: 22, value: signalBuckets },
   side: { title: 'side', width: 4, value: (s) => s.side ?? '' },
   price: {
     title: 'price',

@@ -6,7 +6,7 @@ import { wrap } from '../../format/text.js';
 import { localDayClock, offsetLabel, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
 import { KIND_LABEL } from './signal-columns.js';
-import { signalNote } from './signal-note.js';
+import { signalBuckets, signalNote } from './signal-text.js';
 
 /** The full story of one signal: when, where, the legs, the reasoning, and what arrived, byte for byte. */
 export function signalDetail(s: Signal, payloads: SignalPayload[], width: number): Line[] {
@@ -18,7 +18,7 @@ export function signalDetail(s: Signal, payloads: SignalPayload[], width: number
   out.push(
     line(seg('time     ', 'muted'), when, s.estimated ? seg('  (from the market rules, not reported)', 'muted') : ''),
   );
-  out.push(line(seg('bucket   ', 'muted'), `${s.side ?? ''} ${s.bucket}`));
+  out.push(line(seg('bucket   ', 'muted'), `${s.side ?? ''} ${signalBuckets(s)}`));
   out.push(line(seg('price    ', 'muted'), s.prices.length ? s.prices.map(price).join(' / ') : 'sell at market'));
   out.push(line(seg('stake    ', 'muted'), usd(s.stake)));
   out.push(line(seg('ref      ', 'muted'), s.ref));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Signal, SignalFacts } from '../../../../src/cache/index.js';
-import { signalNote } from '../../../../src/tui/panes/signals/signal-note.js';
+import { signalBuckets, signalNote } from '../../../../src/tui/panes/signals/signal-text.js';
 
-/** A signal's columns do not reach its note: only its facts do. */
-const signal = (facts: SignalFacts): Signal =>
+/** A signal's columns do not reach its note (but a pick's legs): its facts do. */
+const signal = (facts: SignalFacts, buckets: Signal['buckets'] = []): Signal =>
   ({
     at: 0,
     rank: 0,
@@ -12,7 +12,7 @@ const signal = (facts: SignalFacts): Signal =>
     city_id: 'nyc',
     tz: null,
     market_date: '2026-11-21',
-    bucket: '',
+    buckets,
     side: null,
     prices: [],
     stake: null,
@@ -20,13 +20,29 @@ const signal = (facts: SignalFacts): Signal =>
     ...facts,
   }) as Signal;
 
+describe('the buckets of a signal', () => {
+  it('names a pick’s legs by leg, joined; a single bucket by its label; a test delivery none', () => {
+    const legs = [
+      { leg: 'A', label: '64-65°F' },
+      { leg: 'B', label: '66-67°F' },
+    ];
+    expect(signalBuckets(signal({ kind: 'pick' }, legs))).toBe('A 64-65°F + B 66-67°F');
+    expect(signalBuckets(signal({ kind: 'lock', peak_hour: 15 }, [{ leg: null, label: '30°C' }]))).toBe('30°C');
+    expect(signalBuckets(signal({ kind: 'test', message: null }))).toBe('');
+  });
+});
+
 describe('the note of a signal, in the trader’s words', () => {
   it('insurance: the kill’s reason (or that it is one), the legs of a pick, the pick an addon hedges', () => {
     expect(signalNote(signal({ kind: 'kill', reason: 'running high above both legs' }))).toBe(
       'running high above both legs',
     );
     expect(signalNote(signal({ kind: 'kill', reason: null }))).toBe('kill signal');
-    expect(signalNote(signal({ kind: 'pick', legs: 2 }))).toBe('2 legs');
+    const legs = [
+      { leg: 'A', label: '64-65°F' },
+      { leg: 'B', label: '66-67°F' },
+    ];
+    expect(signalNote(signal({ kind: 'pick' }, legs))).toBe('2 legs');
     expect(signalNote(signal({ kind: 'addon', parent_pick_id: '0e1f2a3b-4c5d-4e6f' }))).toBe('hedge of pick 0e1f2a3b');
     expect(signalNote(signal({ kind: 'addon', parent_pick_id: null }))).toBe('hedge of pick ?');
   });

@@ -5,13 +5,18 @@ const wholePercent = (n: number) => `${Math.round(n * 100)}%`;
 
 const money = (n: number) => n.toFixed(2);
 
+/** The buckets of a signal: a pick's legs by leg and joined (`A 64-65°F + B 66-67°F`), or its one bucket. */
+export function signalBuckets(s: Signal): string {
+  return s.buckets.map((b) => (b.leg === null ? b.label : `${b.leg} ${b.label}`)).join(' + ');
+}
+
 /** What the signal says beyond its columns, in the trader's words: the list's note and the detail's reasoning. */
 export function signalNote(s: Signal): string {
   switch (s.kind) {
     case 'kill':
       return s.reason ?? 'kill signal';
     case 'pick':
-      return `${s.legs} legs`;
+      return `${s.buckets.length} legs`;
     case 'addon':
       return `hedge of pick ${s.parent_pick_id?.slice(0, 8) ?? '?'}`;
     case 'edge-entry':
