@@ -1,13 +1,17 @@
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import {
+  type CityDay,
+  type DayQuote,
+  dayQuotes,
+  type MetarDay,
+  type MetarPoint,
+  metarDay,
+  type Venue,
+} from './day-reads.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
 
-/** A METAR reading of the chart: from `/current` polls and, when backfilled, `metar_observations_history`. */
-export interface MetarPoint {
-  ms: number;
-  temp_f: number;
-  temp_c: number | null;
-}
+export type { MetarPoint };
 
 /**
  * Rows of a city's newest quotes to read: 11 buckets an hour is 264 a day, so this covers every market of the last
@@ -30,6 +34,16 @@ export class MarketRepository {
       rows,
     );
     return new QuoteBook(quotes);
+  }
+
+  /** The newest quote of each bucket of a city-day on a venue, lowest bucket first (day-reads.ts). */
+  dayQuotes(venue: Venue, cityId: string, date: string): DayQuote[] {
+    return dayQuotes(this.q, venue, cityId, date);
+  }
+
+  /** Every METAR reading of a city's local day and its running high (day-reads.ts). */
+  metarDay(cityId: string, day: CityDay): MetarDay {
+    return metarDay(this.q, cityId, day);
   }
 
   /** METAR readings of a city from `sinceMs` on, oldest first, one a distinct instant. */
