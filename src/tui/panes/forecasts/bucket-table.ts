@@ -1,7 +1,7 @@
 import type { DayQuote } from '../../../cache/index.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import { parseBucketLabel } from '../../../domain/bucket-label.js';
-import { bucketIsDead, bucketProbability, effectiveEdge } from '../../../domain/bucket-probability.js';
+import { bucketIsDead, bucketProbability, effectiveEdge, settledWhole } from '../../../domain/bucket-probability.js';
 import { type Bucket, marketBuckets } from '../../../domain/buckets.js';
 import { bar } from '../../format/charts.js';
 import { percent, price } from '../../format/numbers.js';
@@ -90,7 +90,7 @@ const newestAt = (quotes: DayQuote[]): number | null => {
   return times.length ? Math.max(...times) : null;
 };
 
-/** The table's title note: the distribution, each venue's newest snapshot and the running high. */
+/** The table's title note: the distribution and each venue's newest snapshot. */
 export function bucketTableNote(v: BucketTableInput): string {
   const u = `°${v.marketUnit}`;
   const venues = (['mkta', 'mktb'] as const).map((venue) => {
@@ -100,9 +100,7 @@ export function bucketTableNote(v: BucketTableInput): string {
   const source = venues.some(Boolean)
     ? venues.filter(Boolean).join(' · ')
     : 'no mkta snapshot cached: buckets laid out around the forecast';
-  // the running high goes first: a narrow column cuts the end of the note
-  const high = v.runningHigh === undefined ? '' : ` · high so far ${v.runningHigh.toFixed(1)}${u}`;
-  return `N(${v.mu.toFixed(1)}, ${v.sigma.toFixed(2)}) ${u}${high} · ${source}`;
+  return `N(${v.mu.toFixed(1)}, ${v.sigma.toFixed(2)}) ${u} · ${source}`;
 }
 
 /**
@@ -111,14 +109,24 @@ export function bucketTableNote(v: BucketTableInput): string {
  */
 export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
   const barWidth = Math.max(4, Math.min(14, width - 58));
-  const out: Line[] = [
+  const out: Line[] = [];
+  if (v.runningHigh !== undefined) {
+    const whole = settledWhole(v.runningHigh);
+    out.push(
+      line(
+        seg(`  METAR high so far ${v.runningHigh.toFixed(1)}°${v.marketUnit} (settles at ${whole} or more):`, 'muted'),
+        seg(` buckets below ${whole}°${v.marketUnit} are dead`, 'muted'),
+      ),
+    );
+  }
+  out.push(
     line(
       seg(
         `  ${cell('bucket', 16)}${cell('model', 7, 'right')} ${cell('', barWidth)} ${cell('mkta', 6, 'right')} ${cell('mktb', 6, 'right')} ${cell('edge', 11, 'right')}`,
         'muted',
       ),
     ),
-  ];
+  );
   for (const r of bucketRows(v)) {
     const edge = r.edge ? `${r.edge.side} ${signedPoints(r.edge.value)}${r.edge.venue}` : '—';
     out.push(

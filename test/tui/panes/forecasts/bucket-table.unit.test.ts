@@ -38,7 +38,8 @@ describe('the Forecasts buckets table', () => {
     expect(rows[1]?.edge?.value).toBeCloseTo(0.14379, 4);
     expect(rows[3]).toMatchObject({ p: null, dead: false, edge: null });
 
-    const lines = bucketTableLines(input, 63).map(text);
+    const [high, ...lines] = bucketTableLines(input, 63).map(text);
+    expect(high).toBe('  METAR high so far 72.4°F (settles at 72 or more): buckets below 72°F are dead');
     expect(lines[0]).toMatch(/bucket +model +mkta +mktb +edge/);
     expect(lines[1]).toMatch(/70-71°F +0\.0% dead +0\.050 +— +NO \+3\.0a/);
     expect(lines[2]).toMatch(/72-73°F +55\.4% \S+ +0\.400 +0\.450 +YES \+14\.4a/);
@@ -46,9 +47,7 @@ describe('the Forecasts buckets table', () => {
     expect(lines[3]).toMatch(/74-75°F +35\.0% \S+ +0\.300 +— +YES \+4\.0a/);
     // a row that names no bucket and has no prices: dashes, not dropped
     expect(lines[4]).toMatch(/^ {2}— +— +— +— +—$/);
-    expect(bucketTableNote(input)).toBe(
-      'N(72.5, 2.00) °F · high so far 72.4°F · mkta snapshot 11-21 15:00Z · mktb snapshot 11-21 15:00Z',
-    );
+    expect(bucketTableNote(input)).toBe('N(72.5, 2.00) °F · mkta snapshot 11-21 15:00Z · mktb snapshot 11-21 15:00Z');
   });
 
   it('lays the buckets out around the forecast when no venue is cached, and says so', () => {
@@ -58,6 +57,7 @@ describe('the Forecasts buckets table', () => {
     // 72-73 under N(72.5, 2): 0.691462 - 0.308538 = 0.382925
     expect(rows.find((r) => r.label === '72-73°F')?.p).toBeCloseTo(0.382925, 5);
     expect(rows.every((r) => r.edge === null && !r.dead)).toBe(true);
+    expect(bucketTableLines(bare, 63).map(text)[0]).toMatch(/^ {2}bucket/);
     expect(bucketTableNote(bare)).toBe(
       'N(72.5, 2.00) °F · no mkta snapshot cached: buckets laid out around the forecast',
     );
