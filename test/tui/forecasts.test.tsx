@@ -35,6 +35,13 @@ function snapshot(cache: ReturnType<Filled['copy']>, city: string, date: string)
 
 const f1 = (n: number) => n.toFixed(1);
 
+/** The running high the buckets table states it conditions on (one decimal, as shown). */
+function runningHigh(frame: string): number {
+  const m = frame.match(/METAR high so far (-?\d+\.\d)°[FC] \(settles at/);
+  if (!m) throw new Error('no running high on the Forecasts pane');
+  return Number(m[1]);
+}
+
 describe('Forecasts pane', () => {
   it('shows the primary forecast in the market unit with sigma, pacing and reasoning, the ensemble, every model and the four sources', async () => {
     const cache = filled.copy();
@@ -70,11 +77,13 @@ describe('Forecasts pane', () => {
     });
     await app.press('4');
     const rows = lines(app.frame());
+    const high = runningHigh(app.frame());
     let total = 0;
     for (const q of quotes) {
       const bucket = parseBucketLabel(q.bucket_label);
       if (!bucket) throw new Error(`unreadable label ${q.bucket_label}`);
-      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f);
+      // conditioned on the running high the pane states: its buckets' probabilities still sum to one
+      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f, high);
       total += p;
       const row = rows.find((l) => l.includes(`   ${q.bucket_label} `));
       expect(row, q.bucket_label).toContain(`${(p * 100).toFixed(1)}%`);
@@ -109,7 +118,13 @@ describe('Forecasts pane', () => {
     // mkta's p - yes - cost whenever mkta's YES is over 0.001
     const row = rows.find((l) => l.includes(`   ${modal.q.bucket_label} `)) ?? '';
     expect(row).toContain(`${modal.q.yes_price.toFixed(3)}  0.001`);
-    expect(row).toMatch(new RegExp(`YES \\+${((modal.p - 0.011) * 100).toFixed(1)}b$`));
+    const p = bucketProbability(
+      parseBucketLabel(modal.q.bucket_label) as Bucket,
+      primary.predicted_max_f,
+      primary.sigma_f,
+      runningHigh(app.frame()),
+    );
+    expect(row).toMatch(new RegExp(`YES \\+${((p - 0.011) * 100).toFixed(1)}b$`));
     // every other bucket has no mktb quote: a dash, and an edge from mkta alone
     for (const q of quotes.filter((x) => x !== modal.q)) {
       const other = rows.find((l) => l.includes(`   ${q.bucket_label} `)) ?? '';
