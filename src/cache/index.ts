@@ -40,6 +40,7 @@ export type {
   StoredKill,
 } from './inbox/inbox-entry.js';
 export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
+export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export { type MetarPoint, RECENT_QUOTE_ROWS } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
 export { type OpenPositions, POSITION_LIMIT } from './positions.js';

@@ -1,5 +1,4 @@
 import type { MarketUnit } from '../contract/common.js';
-import { normalCdf } from './normal.js';
 
 /**
  * One outcome of a daily-high market. `low`/`high` are the whole degrees the bucket settles on (inclusive);
@@ -51,15 +50,8 @@ export function bucketFor(buckets: readonly Bucket[], settled: number): Bucket {
   return hit;
 }
 
-/**
- * Probability that a value drawn from N(mu, sigma) settles in the bucket: the settled value is rounded to whole
- * degrees, so a bucket [low, high] covers [low - 0.5, high + 0.5).
- */
-export function bucketProbability(bucket: Bucket, mu: number, sigma: number): number {
-  const upper = bucket.high === OPEN_HIGH ? 1 : normalCdf(bucket.high + 0.5, mu, sigma);
-  const lower = bucket.low === OPEN_LOW ? 0 : normalCdf(bucket.low - 0.5, mu, sigma);
-  return Math.max(0, upper - lower);
-}
+/** DESIGN 4's bucket probability lives in bucket-probability.ts, the one place of that rule. */
+export { bucketProbability } from './bucket-probability.js';
 
 /** The settled whole-degree value of a market from the METAR high (whole degrees C). */
 export function settledValue(metarMaxC: number, unit: MarketUnit): number {

@@ -23,11 +23,20 @@ export interface Priced<T> {
   mark: Mark;
 }
 
-/** A bucket's newest quote: what YES and NO trade at. */
+/**
+ * A bucket's newest quote: what YES and NO trade at. A stored row may lack either price (a real service promises only
+ * `id`, `city_id` and `local_date`): that side is then unquoted, never a NaN.
+ */
 export interface Quote {
-  yes_price: number;
-  no_price: number;
+  yes_price: number | null;
+  no_price: number | null;
 }
+
+/** The price of one side of a quote, or null when the quote or that side's price is missing. */
+const sidePrice = (quote: Quote | undefined, side: 'YES' | 'NO'): number | null => {
+  const value = side === 'NO' ? quote?.no_price : quote?.yes_price;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+};
 
 /** The newest quotes of one city's markets: by market date and bucket slug, or bucket label (edge trades). */
 export interface Quotes {
@@ -100,7 +109,7 @@ const sum = (marks: Mark[]): Mark => {
 
 /**
  * Marks every open position to market. The current price is the newest mkta quote of the position's bucket in the
- * cache; without one, no24 and yescore fall back to the record's own `current_*_price` (marked hourly by the
+ * cache (`m`); without one (or without that side's price), no24 and yescore fall back to the record's own `current_*_price` (marked hourly by the
  * service); svc-max-picks, locks, picks and edge trades then have no current price.
  */
 export function pricePositions<Pick extends PickPosition, Trade extends TradePosition>(
@@ -109,7 +118,7 @@ export function pricePositions<Pick extends PickPosition, Trade extends TradePos
 ): PricedPositions<Pick, Trade> {
   const strategies = open.strategies.map(({ family, record: r }): Priced<typeof r> => {
     const quote = quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
-    const quoted = quote ? (r.side === 'NO' ? quote.no_price : quote.yes_price) : null;
+    const quoted = sidePrice(quote, r.side === 'NO' ? 'NO' : 'YES');
     const own = r.strategy === 'no24' ? r.current_no_price : r.strategy === 'yescore' ? r.current_yes_price : null;
     const entry = r.strategy === 'no24' ? r.no_ask : r.yes_ask;
     const current = quoted ?? own;
@@ -118,11 +127,11 @@ export function pricePositions<Pick extends PickPosition, Trade extends TradePos
   const locks = open.locks.map((l): Priced<typeof l> => {
     const quote = quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
     const stake = round(l.yes_price * l.tokens);
-    return { family: 'fusion-locks', item: l, mark: mark(l.yes_price, l.tokens, stake, quote?.yes_price ?? null, 'm') };
+    return { family: 'fusion-locks', item: l, mark: mark(l.yes_price, l.tokens, stake, sidePrice(quote, 'YES'), 'm') };
   });
   const trades = open.trades.map((t): Priced<typeof t> => {
     const quote = quotes(t.city_id).byLabelOf(t.market_date, t.bucket_label);
-    const current = quote ? (t.side === 'NO' ? quote.no_price : quote.yes_price) : null;
+    const current = sidePrice(quote, t.side);
     const entry = t.entry?.price ?? 0;
     return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
   });
@@ -133,7 +142,7 @@ function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: strin
   const book = quotes(pick.city_id);
   const legs = pick.legs.map((leg) => {
     const q = book.bySlugOf(pick.market_date, leg.bucket_slug);
-    return { leg, mark: mark(leg.snapshot_price, leg.shares, leg.stake_usd, q?.yes_price ?? null, 'm') };
+    return { leg, mark: mark(leg.snapshot_price, leg.shares, leg.stake_usd, sidePrice(q, 'YES'), 'm') };
   });
   return { pick, legs, mark: sum(legs.map((l) => l.mark)), addons: [] };
 }

@@ -101,6 +101,21 @@ describe('P&L: open positions marked to market', () => {
     expect(s).toEqual({ entry: 0.5, current: null, source: null, stake: 5, pnl: null });
   });
 
+  it('treats a stored quote missing a side’s price as no quote for that side: the own mark, never a NaN', () => {
+    // the row has YES 0.30 but no NO price: no24 (a NO position) falls back to its own 0.75, 12.5 x 0.75 = 9.375
+    // less 10.00 = -0.625, rounded half up to the cent: -0.62; the lock (YES) still marks to 0.30; a row with neither price leaves it unpriced
+    const partial = (yes: number | null, no: number | null) => (): Quotes => ({
+      bySlugOf: () => ({ yes_price: yes, no_price: no }),
+      byLabelOf: () => ({ yes_price: yes, no_price: no }),
+    });
+    const half = pricePositions({ ...book, picks: [] }, partial(0.3, null));
+    expect(half.strategies[0]?.mark).toEqual({ entry: 0.8, current: 0.75, source: 'r', stake: 10, pnl: -0.62 });
+    expect(half.locks[0]?.mark).toMatchObject({ current: 0.3, source: 'm' });
+    const bare = pricePositions({ ...book, picks: [] }, partial(null, null));
+    expect(bare.locks[0]?.mark).toEqual({ entry: 0.333, current: null, source: null, stake: 9.99, pnl: null });
+    expect(bare.trades[0]?.mark).toMatchObject({ current: null, pnl: null });
+  });
+
   it('stakes a lock at price x tokens to the cent and marks it to YES', () => {
     // 0.333 x 30 = 9.99 staked; 30 x 0.30 = 9.00 now
     expect(priced.locks[0]?.mark).toEqual({ entry: 0.333, current: 0.3, source: 'm', stake: 9.99, pnl: -0.99 });

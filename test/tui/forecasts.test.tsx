@@ -3,8 +3,9 @@ import type { BucketQuote } from '../../src/cache/index.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
 import { parseBucketLabel } from '../../src/domain/bucket-label.js';
-import { bucketProbability } from '../../src/domain/buckets.js';
+import { type Bucket, bucketProbability } from '../../src/domain/buckets.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { exported } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
 
 let filled: Filled;
@@ -33,6 +34,13 @@ function snapshot(cache: ReturnType<Filled['copy']>, city: string, date: string)
 }
 
 const f1 = (n: number) => n.toFixed(1);
+
+/** The running high the buckets table states it conditions on (one decimal, as shown). */
+function runningHigh(frame: string): number {
+  const m = frame.match(/METAR high so far (-?\d+\.\d)°[FC] \(settles at/);
+  if (!m) throw new Error('no running high on the Forecasts pane');
+  return Number(m[1]);
+}
 
 describe('Forecasts pane', () => {
   it('shows the primary forecast in the market unit with sigma, pacing and reasoning, the ensemble, every model and the four sources', async () => {
@@ -69,11 +77,13 @@ describe('Forecasts pane', () => {
     });
     await app.press('4');
     const rows = lines(app.frame());
+    const high = runningHigh(app.frame());
     let total = 0;
     for (const q of quotes) {
       const bucket = parseBucketLabel(q.bucket_label);
       if (!bucket) throw new Error(`unreadable label ${q.bucket_label}`);
-      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f);
+      // conditioned on the running high the pane states: its buckets' probabilities still sum to one
+      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f, high);
       total += p;
       const row = rows.find((l) => l.includes(`   ${q.bucket_label} `));
       expect(row, q.bucket_label).toContain(`${(p * 100).toFixed(1)}%`);
@@ -81,6 +91,76 @@ describe('Forecasts pane', () => {
     }
     expect(total).toBeCloseTo(1, 6);
     app.unmount();
+  });
+
+  it('shows mktb beside mkta, the larger side of the effective edge with its venue, and dead buckets in words', async () => {
+    const cache = filled.copy();
+    const { primary } = layers(cache, 'nyc');
+    const quotes = snapshot(cache, 'nyc', primary.local_date);
+    // the bucket the forecast likes best, quoted on mktb at 0.001 YES / 0.999 NO through the cache's own write
+    const modal = quotes
+      .map((q) => ({
+        q,
+        p: bucketProbability(parseBucketLabel(q.bucket_label) as Bucket, primary.predicted_max_f, primary.sigma_f),
+      }))
+      .reduce((a, b) => (b.p > a.p ? b : a));
+    cache.resources.upsertHistorical('mktb_buckets_history', [
+      { ...modal.q, id: 90_000_001, yes_price: 0.001, no_price: 0.999 } as unknown as HistoricalRow,
+    ]);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 130,
+      rows: 60,
+    });
+    await app.press('4');
+    const rows = lines(app.frame());
+    expect(rows.join('\n')).toMatch(/bucket +model +mkta +mktb +edge/);
+    // cost max(0.01, (0.001 + 0.999 - 1) / 2) = 0.01, so mktb's YES edge is p - 0.001 - 0.01 = p - 0.011, above
+    // mkta's p - yes - cost whenever mkta's YES is over 0.001
+    const row = rows.find((l) => l.includes(`   ${modal.q.bucket_label} `)) ?? '';
+    expect(row).toContain(`${modal.q.yes_price.toFixed(3)}  0.001`);
+    const p = bucketProbability(
+      parseBucketLabel(modal.q.bucket_label) as Bucket,
+      primary.predicted_max_f,
+      primary.sigma_f,
+      runningHigh(app.frame()),
+    );
+    expect(row).toMatch(new RegExp(`YES \\+${((p - 0.011) * 100).toFixed(1)}b$`));
+    // every other bucket has no mktb quote: a dash, and an edge from mkta alone
+    for (const q of quotes.filter((x) => x !== modal.q)) {
+      const other = rows.find((l) => l.includes(`   ${q.bucket_label} `)) ?? '';
+      expect(other, q.bucket_label).toMatch(new RegExp(`${q.yes_price.toFixed(3)} +— +(YES|NO) [+-]\\d+\\.\\da$`));
+    }
+    app.unmount();
+
+    // Paris at 16:00 local: the METAR high so far settles at a whole degree; every bucket whose top is below it is
+    // dead, in words, with no probability left
+    const paris = layers(cache, 'paris').primary;
+    const highC = Math.max(
+      ...exported<HistoricalRow & { temp_c: number }>(cache, 'historical/metar_observations_history', {
+        cityId: 'paris',
+        since: paris.local_date,
+      })
+        .filter((r) => r.local_date === paris.local_date)
+        .map((r) => r.temp_c),
+    );
+    const parisApp = await renderTui(
+      <MonitorApp cache={cache} source={statusSource()} now={now} initialCity="paris" />,
+      { columns: 130, rows: 60 },
+    );
+    await parisApp.press('4');
+    const frame = parisApp.frame();
+    expect(frame).toContain(`METAR high so far ${highC.toFixed(1)}°C (settles at ${Math.round(highC)} or more)`);
+    let dead = 0;
+    for (const q of snapshot(cache, 'paris', paris.local_date)) {
+      const b = parseBucketLabel(q.bucket_label) as Bucket;
+      const r = lines(frame).find((l) => l.includes(`   ${q.bucket_label} `)) ?? '';
+      if (b.high < Math.round(highC)) {
+        dead++;
+        expect(r, q.bucket_label).toMatch(/ 0\.0% dead /);
+      } else expect(r, q.bucket_label).not.toContain('dead');
+    }
+    expect(dead).toBeGreaterThan(0);
+    parisApp.unmount();
   });
 
   it('charts the hourly forecast against today’s METAR readings, with distinct marks and a now marker', async () => {

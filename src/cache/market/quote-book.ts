@@ -33,11 +33,4 @@ export class QuoteBook {
   byLabelOf(date: string, label: string): BucketQuote | undefined {
     return this.byLabel.get(`${date}|${label}`);
   }
-
-  /** The buckets of the newest snapshot of one market, in the venue's order (lowest bucket first). */
-  latestSnapshot(date: string): BucketQuote[] {
-    const newest = this.quotes.find((q) => q.local_date === date)?.snapshot_at;
-    if (newest === undefined) return [];
-    return this.quotes.filter((q) => q.local_date === date && q.snapshot_at === newest).reverse();
-  }
 }

@@ -1,15 +1,14 @@
-import type { BucketQuote, CurrentRow, ForecastRow, MetarPoint } from '../../../cache/index.js';
+import type { CurrentRow, DayQuote, ForecastRow, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
-import { parseBucketLabel } from '../../../domain/bucket-label.js';
-import { bucketProbability, marketBuckets } from '../../../domain/buckets.js';
 import { localHour } from '../../../domain/city-time.js';
 import { bar, hourlyChart } from '../../format/charts.js';
-import { convert, percent, price, temp, tempDelta } from '../../format/numbers.js';
+import { convert, temp, tempDelta } from '../../format/numbers.js';
 import { cell, wrap } from '../../format/text.js';
 import { localDayClock, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
+import { bucketTableLines, bucketTableNote } from './bucket-table.js';
 
 export interface ForecastView {
   city: City;
@@ -20,8 +19,13 @@ export interface ForecastView {
   ensemble?: EdgeEnsembleDaily;
   range?: ModelTmaxRange;
   current: CurrentRow[];
+  /** Every METAR reading of the city's local day. */
   metar: MetarPoint[];
-  quotes: BucketQuote[];
+  /** The METAR high so far in the market's unit, when the forecast's market is today's. */
+  runningHigh?: number;
+  /** The newest quote of each bucket of the forecast's market on each venue. */
+  mkta: DayQuote[];
+  mktb: DayQuote[];
 }
 
 export function forecastView(
@@ -154,45 +158,19 @@ export function hourlyLines(v: ForecastView, width: number, height: number): Lin
 }
 
 /**
- * Each bucket's probability under N(forecast, sigma) in the market's unit, beside the newest mkta quote: the
- * venue's own buckets when a snapshot is cached, else the buckets laid out around the forecast as venues do.
+ * Each bucket's probability under N(forecast, sigma) in the market's unit, conditioned on the running high, beside
+ * the newest quote of both venues and the effective edge (bucket-table.ts).
  */
 export function bucketLines(v: ForecastView, width: number): Line[] {
   const p = v.primary;
   if (!p) return [title('MARKET BUCKETS', 'no forecast to price them with')];
-  const mu = v.marketUnit === 'F' ? p.predicted_max_f : p.predicted_max_c;
-  const sigma = v.marketUnit === 'F' ? p.sigma_f : p.sigma_c;
-  const snapshot = v.quotes;
-  const buckets = snapshot.length
-    ? snapshot.map((q) => ({ q, b: parseBucketLabel(q.bucket_label, q.bucket_slug) }))
-    : marketBuckets(v.marketUnit, mu).map((b) => ({ q: undefined, b }));
-  const source = snapshot[0]
-    ? `mkta snapshot ${utcStamp(Date.parse(snapshot[0].snapshot_at))}`
-    : 'no mkta snapshot cached: buckets laid out around the forecast';
-  const out: Line[] = [
-    title('MARKET BUCKETS', `N(${mu.toFixed(1)}, ${sigma.toFixed(2)}) °${v.marketUnit} · ${source}`),
-  ];
-  out.push(
-    line(
-      seg(
-        `  ${cell('bucket', 16)}${cell('model', 7, 'right')} ${cell('', 16)} ${cell('mkta', 6, 'right')} ${cell('edge', 7, 'right')}`,
-        'muted',
-      ),
-    ),
-  );
-  const barWidth = Math.max(4, Math.min(16, width - 44));
-  for (const { q, b } of buckets) {
-    if (!b) continue;
-    const prob = bucketProbability(b, mu, sigma);
-    const quote = q ? price(q.yes_price) : '—';
-    const edge = q ? `${prob - q.yes_price >= 0 ? '+' : ''}${((prob - q.yes_price) * 100).toFixed(1)}` : '';
-    out.push(
-      line(
-        `  ${cell(b.label, 16)}${cell(percent(prob, 1), 7, 'right')} `,
-        seg(bar(prob, barWidth), 'good'),
-        ` ${cell(quote, 6, 'right')} ${cell(edge, 7, 'right')}`,
-      ),
-    );
-  }
-  return out;
+  const input = {
+    marketUnit: v.marketUnit,
+    mu: v.marketUnit === 'F' ? p.predicted_max_f : p.predicted_max_c,
+    sigma: v.marketUnit === 'F' ? p.sigma_f : p.sigma_c,
+    runningHigh: v.runningHigh,
+    mkta: v.mkta,
+    mktb: v.mktb,
+  };
+  return [title('MARKET BUCKETS', bucketTableNote(input)), ...bucketTableLines(input, width)];
 }

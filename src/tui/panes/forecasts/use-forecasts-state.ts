@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { marketUnitOf } from '../../../domain/units.js';
+import { addDays, instantAtLocal } from '../../../domain/city-time.js';
+import { fToC, marketUnitOf } from '../../../domain/units.js';
 import { cityToday } from '../../format/time.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
@@ -16,6 +17,7 @@ const FORECAST_TOPICS: readonly CacheTopic[] = [
   'forecasts',
   'current',
   'historical/mkta_buckets_history',
+  'historical/mktb_buckets_history',
   'historical/metar_observations_history',
 ];
 
@@ -31,9 +33,8 @@ function readForecastPage(
   const marketUnit = marketUnitOf(city.country);
   const unit = otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit;
   const today = cityToday(nowMs, city.tz);
-  const rows = cache.resources.latestForecasts(city.city_id);
-  // four snapshots of one market's 11 buckets: enough to find the newest one of the forecast's day
-  const quotes = cache.market.quotes(city.city_id, 44);
+  const day = { ...today, endMs: instantAtLocal(addDays(today.date, 1), 0, 0, city.tz) };
+  const metar = cache.market.metarDay(city.city_id, day);
   const v = forecastView(
     {
       city,
@@ -41,12 +42,18 @@ function readForecastPage(
       unit,
       nowMs,
       current: cache.resources.latestCurrent(city.city_id),
-      metar: cache.market.metarSince(city.city_id, today.startMs),
-      quotes: [],
+      metar: metar.points,
+      mkta: [],
+      mktb: [],
     },
-    rows,
+    cache.resources.latestForecasts(city.city_id),
   );
-  v.quotes = quotes.latestSnapshot(v.primary?.local_date ?? today.date);
+  const market = v.primary?.local_date ?? today.date;
+  v.mkta = cache.market.dayQuotes('mkta', city.city_id, market);
+  v.mktb = cache.market.dayQuotes('mktb', city.city_id, market);
+  // the running high conditions only today's market: another day's high is not known yet, or already settled
+  if (market === today.date && metar.high)
+    v.runningHigh = marketUnit === 'F' ? metar.high.f : (metar.high.c ?? fToC(metar.high.f));
   return forecastPage(v, width, height);
 }
 

@@ -1,0 +1,122 @@
+import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable } from '../db/tables.js';
+
+/** The two venues whose bucket prices the cache keeps (`mkta_buckets_history`, `mktb_buckets_history`). */
+export type Venue = 'mkta' | 'mktb';
+
+/**
+ * The newest quote of one bucket of a city-day on a venue. Only `id`, `city_id` and `local_date` are promised by a
+ * real service, so every field the screen shows may be null: the row is still shown, with dashes.
+ */
+export interface DayQuote {
+  id: number;
+  bucket_slug: string | null;
+  bucket_label: string | null;
+  yes_price: number | null;
+  no_price: number | null;
+  snapshot_at: string | null;
+}
+
+/** A city's local day: its date and the instants it spans, [startMs, endMs). */
+export interface CityDay {
+  date: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** A METAR reading of the chart: from `/current` polls and `metar_observations_history`. */
+export interface MetarPoint {
+  ms: number;
+  temp_f: number;
+  temp_c: number | null;
+}
+
+/** The METAR readings of a city's local day, oldest first, and the running high so far in both units. */
+export interface MetarDay {
+  points: MetarPoint[];
+  /** Null before the day's first reading. */
+  high: { f: number; c: number | null } | null;
+}
+
+/** Rows a keyset page of a city's quotes reads: a bit under one hour of both tails and nine buckets, twice over. */
+export const QUOTE_PAGE = 256;
+
+/**
+ * A city's quote rows newer than `rid` (newest first: `rid = -id`), by the `(city_id, rid)` index. The day of a row is
+ * only in its JSON, so the reader walks newest first and stops once it meets an older day.
+ */
+export const cityQuotePageSql = (venue: Venue): string =>
+  `SELECT rid, json_extract(json, '$.local_date') AS local_date, json_extract(json, '$.bucket_slug') AS bucket_slug,
+     json_extract(json, '$.bucket_label') AS bucket_label, json_extract(json, '$.yes_price') AS yes_price,
+     json_extract(json, '$.no_price') AS no_price, json_extract(json, '$.snapshot_at') AS snapshot_at
+   FROM ${historicalSqlTable(`${venue}_buckets_history`)} INDEXED BY ${historicalSqlTable(`${venue}_buckets_history`)}_city
+   WHERE city_id = ? AND rid > ? ORDER BY rid LIMIT ?`;
+
+const METAR = historicalSqlTable('metar_observations_history');
+
+/** One day of METAR history across all cities by the `t` index (about 48 readings a city), filtered to the city. */
+export const METAR_DAY_SQL = `SELECT t AS ms, json_extract(json, '$.temp_f') AS temp_f, json_extract(json, '$.temp_c') AS temp_c
+  FROM ${METAR} INDEXED BY ${METAR}_t WHERE t >= ? AND t < ? AND city_id = ? ORDER BY t`;
+
+/** The METAR readings polled from `/current` within the day, by the `current_obs_fetched` index. */
+export const POLLED_METAR_DAY_SQL = `SELECT fetched_ms AS ms, temp_f, json_extract(json, '$.temp_c') AS temp_c
+  FROM current_obs INDEXED BY current_obs_fetched
+  WHERE fetched_ms >= ? AND fetched_ms < ? AND city_id = ? AND source = 'metar_observations' ORDER BY fetched_ms`;
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The newest quote of each bucket of a city-day on one venue, lowest bucket first (the venue lists its buckets in
+ * that order, so a snapshot's rows ascend in id). A bucket is known by its slug, else its label; a row naming
+ * neither stands alone. Newest means highest id, the service's own order, which holds when `snapshot_at` is missing.
+ */
+export function dayQuotes(q: CountedQueries, venue: Venue, cityId: string, date: string, maxPages = 40): DayQuote[] {
+  const newest = new Map<string, DayQuote>();
+  let after = Number.MIN_SAFE_INTEGER;
+  for (let page = 0; page < maxPages; page++) {
+    const rows = q.all<Record<string, unknown> & { rid: number }>(cityQuotePageSql(venue), cityId, after, QUOTE_PAGE);
+    let older = false;
+    for (const r of rows) {
+      const day = text(r.local_date);
+      if (day !== null && day < date) older = true;
+      if (day !== date) continue;
+      const quote: DayQuote = {
+        id: -r.rid,
+        bucket_slug: text(r.bucket_slug),
+        bucket_label: text(r.bucket_label),
+        yes_price: num(r.yes_price),
+        no_price: num(r.no_price),
+        snapshot_at: text(r.snapshot_at),
+      };
+      const key = quote.bucket_slug ?? quote.bucket_label ?? `#${quote.id}`;
+      if (!newest.has(key)) newest.set(key, quote);
+    }
+    const last = rows[rows.length - 1];
+    if (older || rows.length < QUOTE_PAGE || !last) break;
+    after = last.rid;
+  }
+  return [...newest.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Every METAR reading of a city's local day (history and polls, one a distinct instant, history first) and the
+ * running high. A reading without a number for `temp_f` cannot be charted and is left out; one without `observed_at`
+ * has no place on the day's axis either.
+ */
+export function metarDay(q: CountedQueries, cityId: string, day: CityDay): MetarDay {
+  const read = (sql: string) =>
+    q.all<{ ms: number; temp_f: unknown; temp_c: unknown }>(sql, day.startMs, day.endMs, cityId);
+  const byMs = new Map<number, MetarPoint>();
+  for (const p of [...read(METAR_DAY_SQL), ...read(POLLED_METAR_DAY_SQL)]) {
+    const f = num(p.temp_f);
+    if (f !== null && !byMs.has(p.ms)) byMs.set(p.ms, { ms: p.ms, temp_f: f, temp_c: num(p.temp_c) });
+  }
+  const points = [...byMs.values()].sort((a, b) => a.ms - b.ms);
+  if (points.length === 0) return { points, high: null };
+  const cs = points.map((p) => p.temp_c).filter((c): c is number => c !== null);
+  return {
+    points,
+    high: { f: Math.max(...points.map((p) => p.temp_f)), c: cs.length ? Math.max(...cs) : null },
+  };
+}
