@@ -123,3 +123,28 @@ describe('the other live streams', () => {
     expect(stored('market_brief_daily').every((r) => (r.local_date as string) >= '2026-11-19')).toBe(true);
   });
 });
+
+describe('what a steady pass costs (README: requests a minute)', () => {
+  it('one request a table for all 13 cities once the window is cached: 3 a minute and 4 every 30 minutes', async () => {
+    gate.seen.length = 0;
+    const rows: Record<string, number> = {};
+    for (const name of ['mkta-buckets', 'mktb-buckets', 'metar', 'daily'] as const) {
+      rows[name] = (await liveHistoryPass(name)(client, cache, context)).fetched;
+    }
+    // snapshots on the hour, newest 11:00 minus 2 h = 09:00: 3 instants of every bucket of 13 events, one page;
+    // METAR: 09:30 .. 11:30 = 5 readings x 13 cities (+ the late one) = 66, one page; the daily tables: 20th and
+    // 21st, one page each
+    expect(gate.seen.map((path) => path.split('?')[0])).toEqual([
+      '/historical/mkta_buckets_history',
+      '/historical/mktb_buckets_history',
+      '/historical/metar_observations_history',
+      '/historical/forecast_accuracy_daily',
+      '/historical/market_brief_daily',
+      '/historical/edge_resolved',
+      '/historical/model_forecasts_daily',
+    ]);
+    // 3 instants x 13 events x 11 buckets = 429 on each venue, well inside one page of 1000
+    expect(rows).toMatchObject({ 'mkta-buckets': 429, 'mktb-buckets': 429, metar: 66 });
+    expect(rows.daily).toBeLessThan(4 * 1000);
+  });
+});
