@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
+import { HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from '../contract/historical.js';
 import type { ChangeEvents } from './change-events.js';
 import { CacheError } from './db/cache-error.js';
+import { historicalSqlTable } from './db/tables.js';
 
 export interface StreamState {
   stream: string;
@@ -35,6 +37,22 @@ export class StreamRepository {
     this.prepared(
       'INSERT INTO checkpoints (stream, value) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET value = excluded.value',
     ).run(stream, value);
+  }
+
+  /**
+   * The newest value of the table's time column stored, exactly as the server wrote it (a live history stream
+   * resumes from it): one seek of the time index, rows without a time being sorted last.
+   */
+  newestTime(table: HistoricalTable): string | undefined {
+    if (!isHistoricalTable(table)) throw new CacheError(`'${table}' is not a whitelisted historical table`);
+    const name = historicalSqlTable(table);
+    const path = `$.${HISTORICAL_TIME_COLUMN[table].column}`;
+    const value = this.prepared(
+      `SELECT json_extract(json, '${path}') FROM ${name} INDEXED BY ${name}_t WHERE t IS NOT NULL ORDER BY t DESC LIMIT 1`,
+    )
+      .pluck()
+      .get();
+    return typeof value === 'string' ? value : undefined;
   }
 
   recordSuccess(stream: string, at: string, rows: number): void {

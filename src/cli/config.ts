@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { apiKeyProblem, baseUrlProblem } from '../client/api-key.js';
-import { INTERVAL_BOUNDS_S, MonitorConfig, STREAM_NAMES } from '../contract/config.js';
+import { HISTORY_HOURS_BOUNDS, INTERVAL_BOUNDS_S, MonitorConfig, STREAM_NAMES } from '../contract/config.js';
+import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import { usageError } from './exit-codes.js';
 import { configFile, dataDir } from './paths.js';
 
@@ -24,6 +25,8 @@ export interface Connection {
   dbPath: string;
   /** Poll intervals by stream, in ms. */
   intervals: Record<string, number>;
+  /** The live history streams' first window (hours). */
+  historyHours: number;
 }
 
 const validator = Compile(MonitorConfig);
@@ -93,6 +96,8 @@ function describeSchemaErrors(errors: SchemaError[]): string {
   if (!first || first.instancePath === '') return 'must be a JSON object';
   if (first.instancePath.startsWith('/intervals/'))
     return `${dotted(first.instancePath)} must be a number of seconds from ${INTERVAL_BOUNDS_S.min} to ${INTERVAL_BOUNDS_S.max}`;
+  if (first.instancePath === '/history_hours')
+    return `history_hours must be a whole number of hours from ${HISTORY_HOURS_BOUNDS.min} to ${HISTORY_HOURS_BOUNDS.max}`;
   return `${dotted(first.instancePath)} ${first.message}`;
 }
 
@@ -134,6 +139,7 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
     intervals: Object.fromEntries(
       Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, (seconds as number) * 1000]),
     ),
+    historyHours: file.history_hours ?? DEFAULT_HISTORY_HOURS,
   };
   if (flags.save) {
     checkService(connection);

@@ -107,7 +107,7 @@ export async function openSession(
     const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });
     closers.push(() => client.close());
     const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
-    const engine = new SyncEngine({ client, cache, intervals, now });
+    const engine = new SyncEngine({ client, cache, intervals, now, historyHours: connection.historyHours });
     // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
     closers.push(() => engine.stop());
     const tracker = new ConnectionTracker();

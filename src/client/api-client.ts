@@ -7,9 +7,9 @@ import { type CurrentObservations, CurrentResponse } from '../contract/current.j
 import { type Forecasts, ForecastsResponse } from '../contract/forecasts.js';
 import { type FusionLock, FusionLocksResponse } from '../contract/fusion-locks.js';
 import {
+  HISTORICAL_RESPONSE,
   type HistoricalResponse,
   type HistoricalRow,
-  HistoricalResponse as HistoricalSchema,
   type HistoricalTable,
 } from '../contract/historical.js';
 import { API_PREFIX, LIMITS } from '../contract/limits.js';
@@ -102,7 +102,7 @@ export class ApiClient {
   }
 
   async historicalPage(table: HistoricalTable, query: Query = {}): Promise<Page<HistoricalRow>> {
-    const body = await this.get<HistoricalResponse>(`/historical/${table}`, query, HistoricalSchema);
+    const body = await this.get<HistoricalResponse>(`/historical/${table}`, query, HISTORICAL_RESPONSE[table]);
     return { rows: body.data as HistoricalRow[], nextCursor: body.next_cursor };
   }
 

@@ -25,6 +25,12 @@ export type StreamName = (typeof STREAM_NAMES)[number];
  */
 export const INTERVAL_BOUNDS_S = { min: 1, max: 86_400 } as const;
 
+/**
+ * The live history streams' first window, in hours (DESIGN 4): at least one, at most 30 days (the service's
+ * history; a longer window would only ask for rows that are not there).
+ */
+export const HISTORY_HOURS_BOUNDS = { min: 1, max: 720 } as const;
+
 const Interval = Type.Number({ minimum: INTERVAL_BOUNDS_S.min, maximum: INTERVAL_BOUNDS_S.max });
 
 /** `<config dir>/svc-monitor/config.json`. Unknown keys are refused, so a typo is an error, not a silent default. */
@@ -40,6 +46,9 @@ export const MonitorConfig = Type.Object(
       Type.Object(Object.fromEntries(STREAM_NAMES.map((name) => [name, Type.Optional(Interval)])), {
         additionalProperties: false,
       }),
+    ),
+    history_hours: Type.Optional(
+      Type.Integer({ minimum: HISTORY_HOURS_BOUNDS.min, maximum: HISTORY_HOURS_BOUNDS.max }),
     ),
   },
   { additionalProperties: false },

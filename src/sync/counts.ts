@@ -15,3 +15,14 @@ export function addCounts(into: StreamCounts, fetched: number, written: WriteCou
   into.updated += written.updated;
   return into;
 }
+
+/** Some of a stream's fetches failed after the others were stored; carries what was stored. */
+export class PartialFailure extends Error {
+  constructor(
+    message: string,
+    readonly failures: string[],
+    readonly counts: StreamCounts,
+  ) {
+    super(message);
+  }
+}

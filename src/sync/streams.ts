@@ -4,22 +4,14 @@ import { AuthRejected } from '../client/errors.js';
 import type { StreamName } from '../contract/config.js';
 import { LIMITS } from '../contract/limits.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
-import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
-import { addCounts, noCounts, type StreamCounts } from './counts.js';
+import { DEFAULT_INTERVALS_MS, LIVE_HISTORY_TABLES, type LiveHistoryStream } from '../domain/streams.js';
+import { addCounts, noCounts, PartialFailure, type StreamCounts } from './counts.js';
+import { liveHistoryPass, type PassContext } from './history-streams.js';
 import { pollFusionLocks } from './lock-poller.js';
 
-/** Some of a stream's fetches failed after the others were stored; carries what was stored. */
-export class PartialFailure extends Error {
-  constructor(
-    message: string,
-    readonly failures: string[],
-    readonly counts: StreamCounts,
-  ) {
-    super(message);
-  }
-}
+export { PartialFailure };
 
-export type StreamPass = (client: ApiClient, cache: Cache) => Promise<StreamCounts>;
+export type StreamPass = (client: ApiClient, cache: Cache, context: PassContext) => Promise<StreamCounts>;
 
 /** The cities the other streams walk: the cache's, fetched first when it has none yet. */
 async function cityIds(client: ApiClient, cache: Cache): Promise<string[]> {
@@ -108,4 +100,10 @@ export const STREAMS: { name: StreamName; everyMs: number; pass: StreamPass }[] 
     pass: strategyPass(family),
   })),
   { name: 'fusion-locks', everyMs: DEFAULT_INTERVALS_MS['fusion-locks'], pass: pollFusionLocks },
+  // DESIGN 4's live history streams: bucket prices, METAR readings and the daily tables without a manual backfill
+  ...(Object.keys(LIVE_HISTORY_TABLES) as LiveHistoryStream[]).map((name) => ({
+    name,
+    everyMs: DEFAULT_INTERVALS_MS[name],
+    pass: liveHistoryPass(name),
+  })),
 ];

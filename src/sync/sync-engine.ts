@@ -1,6 +1,7 @@
 import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
+import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import type { StreamCounts } from './counts.js';
 import { PartialFailure, STREAMS } from './streams.js';
 
@@ -37,7 +38,10 @@ export interface SyncOptions {
   cache: Cache;
   /** Interval overrides by stream name (ms). */
   intervals?: Record<string, number>;
+  /** The service's clock (the demo's world clock); the live history streams' first window ends at it. */
   now?: () => Date;
+  /** The live history streams' first window (config `history_hours`, default 48). */
+  historyHours?: number;
 }
 
 type Stream = (typeof STREAMS)[number];
@@ -172,7 +176,11 @@ export class SyncEngine {
     const { cache, client } = this.opts;
     const at = () => (this.opts.now?.() ?? new Date()).toISOString();
     try {
-      const counts = await stream.pass(client, cache);
+      const context = {
+        now: this.opts.now?.() ?? new Date(),
+        historyHours: this.opts.historyHours ?? DEFAULT_HISTORY_HOURS,
+      };
+      const counts = await stream.pass(client, cache, context);
       cache.streams.recordSuccess(stream.name, at(), counts.fetched);
       return { stream: stream.name, counts };
     } catch (error) {

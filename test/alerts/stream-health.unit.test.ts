@@ -58,6 +58,10 @@ describe('stream health', () => {
       'yescore',
       'svc-max-picks',
       'fusion-locks',
+      'mkta-buckets',
+      'mktb-buckets',
+      'metar',
+      'daily',
       'zz-extra',
     ]);
     expect(all.find((h) => h.stream === 'no24')?.health).toBe('ok');

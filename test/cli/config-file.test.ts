@@ -44,6 +44,18 @@ describe('the config file', () => {
     }
   });
 
+  it('bounds history_hours to whole hours 1 .. 720', async () => {
+    for (const hours of [0, 721, 1.5, -48]) {
+      const h = home({ base_url: svc.baseUrl, api_key: TEST_KEY, history_hours: hours });
+      const result = await syncOnce(h);
+      expect(result.code, `${hours}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toBe(
+        `svc-monitor: ${h.file}: history_hours must be a whole number of hours from 1 to 720\n`,
+      );
+      expect(existsSync(h.db)).toBe(false);
+    }
+  });
+
   it('refuses a stream DESIGN 3 does not name, and takes every one it does', async () => {
     const typo = home({ base_url: svc.baseUrl, api_key: TEST_KEY, intervals: { curent: 60 } });
     const refused = await syncOnce(typo);

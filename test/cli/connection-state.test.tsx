@@ -43,6 +43,7 @@ function liveConnection(apiKey = TEST_KEY): Connection {
     webhookSecrets: [],
     dbPath: join(root, `cache-${++files}.db`),
     intervals,
+    historyHours: 48,
   };
 }
 

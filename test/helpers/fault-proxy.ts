@@ -18,6 +18,8 @@ export async function startFaultProxy(targetBaseUrl: string) {
   const target = new URL(targetBaseUrl);
   const requests: ProxiedRequest[] = [];
   let plan: (path: string, index: number) => Fault = () => 'pass';
+  /** Rewrites the JSON body of passed-through answers (a row a real service might send), when set. */
+  let rewrite: ((path: string, body: any) => unknown) | undefined;
   const hung = new Set<ServerResponse>();
 
   const forward = async (request: IncomingMessage) => {
@@ -49,6 +51,7 @@ export async function startFaultProxy(targetBaseUrl: string) {
     let text = upstream.text;
     if (fault === 'malformed') text = text.slice(0, Math.floor(text.length / 2));
     if (fault === 'bad-row') text = breakFirstRow(text);
+    if (fault === 'pass' && rewrite && upstream.status === 200) text = JSON.stringify(rewrite(path, JSON.parse(text)));
     response
       .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
       .end(text);
@@ -60,6 +63,9 @@ export async function startFaultProxy(targetBaseUrl: string) {
     requests,
     setPlan(next: (path: string, index: number) => Fault) {
       plan = next;
+    },
+    setRewrite(next: ((path: string, body: any) => unknown) | undefined) {
+      rewrite = next;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -53,6 +53,10 @@ describe('a sync pass', () => {
       'yescore',
       'svc-max-picks',
       'fusion-locks',
+      'mkta-buckets',
+      'mktb-buckets',
+      'metar',
+      'daily',
     ]);
 
     const cities = (await svc.get('/cities')).body.data.map((c: unknown) => JSON.stringify(c));

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { expect } from 'vitest';
@@ -10,7 +11,7 @@ import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js
 import { type Cache, type InboxEntry, openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
 import type { EventType, WebhookEvent } from '../../src/contract/events.js';
-import type { HistoricalRow, HistoricalTable } from '../../src/contract/historical.js';
+import { HISTORICAL_TABLES, type HistoricalRow, type HistoricalTable } from '../../src/contract/historical.js';
 import { replayKey } from '../../src/receiver/identity.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
 import type { MonitorSource, MonitorStatus } from '../../src/tui/render-monitor.js';
@@ -75,6 +76,12 @@ export async function fillCache(): Promise<Filled> {
     for (let i = 0; i < entries.length; i += 500) cache.inbox.intake(entries.slice(i, i + 500), INBOX_ALERT_RULES);
     cache.checkpoint();
     copyFileSync(file, bare);
+    // the sync pass's live history streams filled their window; a monitor that never backfilled nor ran them holds
+    // no historical row at all
+    const bareDb = new Database(bare);
+    for (const table of HISTORICAL_TABLES) bareDb.exec(`DELETE FROM h_${table}`);
+    bareDb.exec("DELETE FROM checkpoints WHERE stream LIKE 'live/%'");
+    bareDb.close();
     for (const table of COPIED) {
       const rows = (
         svc.service.db.prepare(`SELECT json FROM h_${table} ORDER BY id DESC`).pluck().all() as string[]

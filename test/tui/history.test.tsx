@@ -86,11 +86,12 @@ describe('History pane', () => {
   it('browses strategy families and fusion locks too', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('5', KEYS.right);
-    expect(app.frame()).toContain('◂ mktb_buckets_history ▸');
+    // neither copied in nor kept by a live history stream
+    await app.press('5', KEYS.left, KEYS.left);
+    expect(app.frame()).toContain('◂ pws_observations_history ▸');
     expect(app.frame()).toContain('No rows cached here');
     // the tables go round: the strategy families come first
-    await app.press(...Array(10).fill(KEYS.left));
+    await app.press(...Array(7).fill(KEYS.left));
     expect(app.frame()).toContain('◂ no24 ▸');
     const newest = exported<StrategyRecord>(cache, 'no24').slice(0, 3);
     expect(ids(app.frame()).slice(0, 3)).toEqual(newest.map((r) => r.id));

@@ -53,7 +53,12 @@ export function syncCommand(program: Command): void {
       })();
       const cache = openCache(connection.dbPath);
       const client = new ApiClient(service);
-      const engine = new SyncEngine({ client, cache, intervals: connection.intervals });
+      const engine = new SyncEngine({
+        client,
+        cache,
+        intervals: connection.intervals,
+        historyHours: connection.historyHours,
+      });
       const daemon = !flags.once && !tables;
       let signalled = false;
       // the engine cancels the client's requests in flight: a backfill stops after its last committed page too

@@ -1,4 +1,5 @@
 import type { City } from '../../contract/cities.js';
+import { LIVE_HISTORY_TABLES } from '../../domain/streams.js';
 import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
@@ -50,10 +51,14 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
   const groups: Line[] = [];
   groups.push([MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')]);
   groups.push(...connectionGroups(status.connection));
+  // the live history streams in a group of their own, last: where the bar is short of room, the connection, the
+  // listener, the clocks and a notice come first
   const streams: Line = [seg('sync', 'muted')];
+  const history: Line = [seg('hist', 'muted')];
   for (const h of health) {
     const when = h.ageMs === null ? '-' : age(h.ageMs);
-    streams.push(seg(` ${STREAM_SHORT[h.stream] ?? h.stream} ${when}${HEALTH_MARK[h.health]}`, HEALTH_TONE[h.health]));
+    const into = h.stream in LIVE_HISTORY_TABLES ? history : streams;
+    into.push(seg(` ${STREAM_SHORT[h.stream] ?? h.stream} ${when}${HEALTH_MARK[h.health]}`, HEALTH_TONE[h.health]));
   }
   groups.push(streams);
   groups.push(listenerGroup(status.listener));
@@ -63,6 +68,7 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
     seg(selected ? ` ${selected.city_id} ${localDayClock(nowMs, selected.tz)}` : '', 'accent'),
   ]);
   if (notice) groups.push([seg(notice, 'warn', true)]);
+  if (history.length > 1) groups.push(history);
   return <LineView lines={flow(groups, width, height)} width={width} height={height} />;
 }
 

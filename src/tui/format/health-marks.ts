@@ -10,6 +10,10 @@ export const STREAM_SHORT: Readonly<Record<string, string>> = {
   yescore: 'yes',
   'svc-max-picks': 'max',
   'fusion-locks': 'lock',
+  'mkta-buckets': 'mka',
+  'mktb-buckets': 'mkb',
+  metar: 'mtr',
+  daily: 'day',
 };
 
 /** A stream's health as the status bar marks it after its age (`*` amber, `!` red) and as the Alerts pane words it. */
