@@ -55,22 +55,14 @@ export interface RejectedDelivery {
   body: Buffer;
 }
 
-/** The stored alerts: raised, acknowledged, their kill notifications marked, and listed for the Alerts pane. */
-export class AlertRepository {
-  constructor(
-    private readonly prepared: (sql: string) => Statement<unknown[]>,
-    private readonly q: CountedQueries,
-    private readonly changes: ChangeEvents,
-  ) {}
+/**
+ * The alert rows as the inbox writes them, inside its own transactions (it announces the change after the commit):
+ * not on `cache.alerts`, where every write is announced.
+ */
+export class AlertRows {
+  constructor(private readonly prepared: (sql: string) => Statement<unknown[]>) {}
 
-  /** Stores an alert and announces it; returns its id. */
-  add(alert: NewAlert): number {
-    const id = this.insert(alert);
-    this.changes.emit({ table: 'alerts', ids: [id] });
-    return id;
-  }
-
-  /** Stores an alert inside the caller's transaction, which announces the change after its commit. */
+  /** Stores an alert; returns its id. */
   insert(alert: NewAlert): number {
     const createdMs = instantMs(alert.created_at);
     if (createdMs === null) throw new CacheError(`alert created_at '${alert.created_at}' is not an ISO 8601 instant`);
@@ -94,15 +86,6 @@ export class AlertRepository {
     return this.prepared('SELECT 1 FROM alerts WHERE kind = ? AND ref = ? LIMIT 1').get(kind, ref) !== undefined;
   }
 
-  /** False when it was acknowledged already (or is not there). */
-  acknowledge(id: number, at: string): boolean {
-    const done =
-      this.prepared('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(at, id)
-        .changes > 0;
-    if (done) this.changes.emit({ table: 'alerts', ids: [id] });
-    return done;
-  }
-
   /**
    * Kill alerts whose desktop notification has not run yet, oldest first; with `refs`, only those about these picks.
    * (The partial index holds only these.)
@@ -112,6 +95,32 @@ export class AlertRepository {
     return this.prepared(
       `SELECT id, ref FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
     ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string }[];
+  }
+}
+
+/** The stored alerts: raised, acknowledged, their kill notifications marked, and listed for the Alerts pane. */
+export class AlertRepository {
+  constructor(
+    private readonly prepared: (sql: string) => Statement<unknown[]>,
+    private readonly rows: AlertRows,
+    private readonly q: CountedQueries,
+    private readonly changes: ChangeEvents,
+  ) {}
+
+  /** Stores an alert and announces it; returns its id. */
+  add(alert: NewAlert): number {
+    const id = this.rows.insert(alert);
+    this.changes.emit({ table: 'alerts', ids: [id] });
+    return id;
+  }
+
+  /** False when it was acknowledged already (or is not there). */
+  acknowledge(id: number, at: string): boolean {
+    const done =
+      this.prepared('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(at, id)
+        .changes > 0;
+    if (done) this.changes.emit({ table: 'alerts', ids: [id] });
+    return done;
   }
 
   /** The kill alert's notification ran (or there was none to run); false when it was marked already. */

@@ -1,6 +1,6 @@
 import type { SqliteDb } from '../sqlite/open-database.js';
 import { statementCache } from '../sqlite/statement-cache.js';
-import { AlertRepository } from './alerts.js';
+import { AlertRepository, AlertRows } from './alerts.js';
 import { ChangeEvents, type ChangeListener } from './change-events.js';
 import { CountedQueries, type ReadStats } from './db/counted-queries.js';
 import { type CacheAccess, openCacheFile } from './db/open-cache-file.js';
@@ -51,8 +51,9 @@ export class Cache {
     this.counted = new CountedQueries(prepared);
     this.streams = new StreamRepository(prepared, this.changes);
     this.resources = new ResourceRepository(db, prepared, this.streams, this.changes);
-    this.alerts = new AlertRepository(prepared, this.counted, this.changes);
-    this.inbox = new InboxRepository(db, prepared, this.alerts, this.changes);
+    const alertRows = new AlertRows(prepared);
+    this.alerts = new AlertRepository(prepared, alertRows, this.counted, this.changes);
+    this.inbox = new InboxRepository(db, prepared, alertRows, this.changes);
     this.feed = new FeedRepository(this.counted);
     this.positions = new PositionRepository(this.counted);
     this.market = new MarketRepository(this.counted);

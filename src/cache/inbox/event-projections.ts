@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { KillSignal } from '../../domain/kill-signal.js';
-import type { AlertRepository } from '../alerts.js';
+import type { AlertRows } from '../alerts.js';
 import { CacheError } from '../db/cache-error.js';
 import { instantMs } from '../db/time.js';
 import type { InboxAlertRules, InboxEntry, IntakeOutcome } from './inbox-entry.js';
@@ -16,7 +16,7 @@ import { killNotice } from './kill-notices.js';
 export class EventProjections {
   constructor(
     private readonly prepared: (sql: string) => Statement<unknown[]>,
-    private readonly alerts: AlertRepository,
+    private readonly alerts: AlertRows,
   ) {}
 
   /** Stores one entry unless its event id or replay key was seen. */

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { KillSignal } from '../../domain/kill-signal.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
-import type { AlertRepository, NewAlert } from '../alerts.js';
+import type { AlertRows, NewAlert } from '../alerts.js';
 import type { ChangeEvent, ChangeEvents } from '../change-events.js';
 import { instantMs } from '../db/time.js';
 import { EventProjections } from './event-projections.js';
@@ -16,7 +16,7 @@ export class InboxRepository {
   constructor(
     private readonly db: SqliteDb,
     private readonly prepared: (sql: string) => Statement<unknown[]>,
-    private readonly alerts: AlertRepository,
+    private readonly alerts: AlertRows,
     private readonly changes: ChangeEvents,
   ) {
     this.projections = new EventProjections(prepared, alerts);
