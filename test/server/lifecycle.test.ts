@@ -20,16 +20,17 @@ describe('as the world moves on', () => {
     const openBefore = new Map<string, any[]>();
     for (const family of families)
       openBefore.set(family, (await svc.get(`/${family}?status=open&limit=1000`)).body.data);
-    // no24 and yescore: one record a city a day, 13 cities, today's not settled; svc-max-picks: the four cities of
-    // this seed's day whose ask was within 0.50..0.85 and below the model probability at 11:00 local
+    // no24 and yescore: one record a city a day, 13 cities, today's not settled; svc-max-picks: none on this seed's
+    // day, where every city's ask at 11:00 local was outside 0.50..0.85 or not below the model probability (the next
+    // day's picks are checked below)
     expect(Object.fromEntries(families.map((f) => [f, openBefore.get(f)?.length]))).toEqual({
       no24: 13,
       yescore: 13,
-      'svc-max-picks': 4,
+      'svc-max-picks': 0,
     });
 
     svc.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
-    const checked: Record<string, number> = {};
+    const checked: Record<string, number> = Object.fromEntries(families.map((f) => [f, 0]));
 
     for (const family of families) {
       const resolved = new Map<number, any>(
@@ -48,7 +49,27 @@ describe('as the world moves on', () => {
         checked[family] = (checked[family] ?? 0) + 1;
       }
     }
-    expect(checked).toEqual({ no24: 13, yescore: 13, 'svc-max-picks': 4 });
+    expect(checked).toEqual({ no24: 13, yescore: 13, 'svc-max-picks': 0 });
+  });
+
+  it('settles svc-max picks in place too: the next day’s, open at 20:00Z and settled after local midnight', async () => {
+    const fresh = await startTestService();
+    fresh.service.world.advanceTo(TEMPLATE_START + 32 * HOUR);
+    const open = (await fresh.get('/svc-max-picks?status=open&limit=1000')).body.data;
+    expect(open.length).toBeGreaterThan(0);
+    // 09:00Z two days on: local midnight has passed in every city, Seattle's last
+    fresh.service.world.advanceTo(TEMPLATE_START + 45 * HOUR);
+    const resolved = new Map<number, any>(
+      (await fresh.get('/svc-max-picks?status=resolved&limit=1000')).body.data.map((r: any) => [r.id, r]),
+    );
+    for (const before of open) {
+      const after = resolved.get(before.id);
+      expect(after, `svc-max-picks ${before.id} resolved`).toBeDefined();
+      expect(['win', 'loss']).toContain(after.outcome);
+      expect(typeof after.roi).toBe('number');
+      expect({ ...after, outcome: null, roi: null }).toEqual(before);
+    }
+    await fresh.close();
   });
 
   it('re-serves resolved fusion locks with the same id and their outcome, found by an incremental poll', async () => {

@@ -45,9 +45,9 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
   for (const position of open) {
     const quote = quotes.find((q) => q.bucket.slug === position.bucket_slug);
     if (!quote) continue;
-    const edge = position.side === 'YES' ? quote.prob - quote.yes : quote.yes - quote.prob;
+    const edge = position.side === 'YES' ? quote.prob - quote.yes : 1 - quote.prob - quote.no;
     if (edge < EXIT_EDGE) {
-      const price = position.side === 'YES' ? quote.yes : round(1 - quote.yes, 3);
+      const price = position.side === 'YES' ? quote.yes : quote.no;
       close(ctx, city, position, 'SELL', price, ms, `edge faded to ${round(edge * 100, 1)} pts`);
     }
   }
@@ -56,7 +56,7 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const edge = best.prob - best.yes;
   if (Math.abs(edge) < ENTRY_EDGE) return;
   const side = edge > 0 ? 'YES' : 'NO';
-  const price = askOf(side === 'YES' ? best.yes : 1 - best.yes);
+  const price = askOf(side === 'YES' ? best.yes : best.no);
   const position: EdgePosition = {
     engine_trade_id: ctx.store.nextEdgeTradeId(),
     city_id: city.city_id,

@@ -2,59 +2,116 @@ import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
 import { cToF, deltaCToF, round, withAliases } from '../../domain/units.js';
-import { dayConfidence } from './market.js';
 import { MODELS, type Models } from './models.js';
+import { TrackRecord } from './track-record.js';
 import { Weather } from './weather.js';
 
 export const PACING_SOURCE = 'metar_pacing_v2';
+const HALF_HOUR = 30 * 60_000;
+/** Even a day decided by the observed high keeps a little doubt: a late report can still lift it. */
+const MIN_SIGMA_C = 0.15;
+const MEMO_SIZE = 2000;
 
 export interface PrimaryForecast {
   date: string;
   muC: number;
   sigmaC: number;
+  /**
+   * The highest temperature the desk expects METAR to sample from now to midnight, paced on the last two hours of
+   * readings (steadier than the headline pacing): the whole day's high before the peak. Not published; the venues
+   * price on it.
+   */
+  stillToComeC: number;
   pacingC: number;
   ensembleC: number;
+  /** The ensemble less its 30-day bias: the forecast before pacing and the observed high. */
+  correctedC: number;
   runningMaxC: number | null;
   hourly: { h: string; t: number }[];
 }
 
 /** The three forecast layers the service publishes, computed for a city at an instant. */
 export class ForecastDesk {
+  readonly record: TrackRecord;
+  private readonly memo = new Map<string, PrimaryForecast>();
+
   constructor(
-    private readonly seed: number,
     private readonly weather: Weather,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.record = new TrackRecord(weather, (city, ms) => this.forecastHigh(city, ms));
+  }
 
   /**
    * The primary forecast: the skill-weighted ensemble, minus its 30-day bias, paced by how far today's METAR runs
-   * ahead of or behind the expected curve; never below the METAR high already observed.
+   * ahead of or behind the expected curve; never below the METAR high already observed. Its sigma is the desk's own
+   * error at this hour of the day over the last 30 days (its track record), so its probabilities are honest.
    */
   primary(city: CityAsset, ms: number): PrimaryForecast {
+    const key = `${city.city_id}|${ms}`;
+    const cached = this.memo.get(key);
+    if (cached) return cached;
+    const high = this.forecastHigh(city, ms);
+    const sigmaC = Math.max(MIN_SIGMA_C, this.record.at(city, high.date, localHour(ms, city.tz)).highRmseC);
+    const forecast = { ...high, sigmaC: round(sigmaC, 2) };
+    // the world asks for the same instant from several jobs and every venue quote: keep the latest few
+    if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+    this.memo.set(key, forecast);
+    return forecast;
+  }
+
+  /**
+   * The forecast of the day's high without its sigma. Before the peak it is the paced, bias-corrected ensemble; after
+   * the peak the expected curve only falls, so what is still to come is the curve from now on, and the running METAR
+   * high soon decides the day.
+   */
+  private forecastHigh(city: CityAsset, ms: number): Omit<PrimaryForecast, 'sigmaC'> {
     const date = localDate(ms, city.tz);
     const hour = localHour(ms, city.tz);
     const peak = city.climate.peak_hour;
     const ensembleC = this.models.ensembleC(city, date, ms);
-    const corrected = ensembleC - this.models.ensembleBiasC(city, date);
-    const lowC = corrected - city.climate.diurnal_range_c * 0.8;
-    const expectedAt = (h: number) => Weather.diurnalC(lowC, corrected, lowC, peak, h);
+    const correctedC = ensembleC - this.models.ensembleBiasC(city, date);
+    const lowC = correctedC - city.climate.diurnal_range_c * 0.8;
+    const expectedAt = (h: number) => Weather.diurnalC(lowC, correctedC, lowC, peak, h);
 
-    let pacingC = 0;
-    if (hour >= 8 && hour < peak + 3) {
-      const slotHour = Math.floor(hour * 2) / 2;
-      const gap = this.weather.metarC(city, ms) - expectedAt(slotHour);
-      pacingC = round(Math.max(-3, Math.min(3, gap)) * Math.min(0.9, ((hour - 8) / (peak - 8)) * 0.9), 1);
-    }
+    // the headline pacing reacts to the newest reading until the afternoon is over; the steadier read of what is
+    // still to come, which venues price on, weighs the last two hours and runs until midnight
+    const pacingC = hour < peak + 3 ? this.pacedC(city, ms, expectedAt, [1], 0.9) : 0;
+    const steadyC = this.pacedC(city, ms, expectedAt, [4, 3, 2, 1], 0.6);
     const runningMaxC = this.weather.runningMaxC(city, date, ms);
-    const muC = Math.max(corrected + pacingC, runningMaxC ?? Number.NEGATIVE_INFINITY);
-    const confidence = dayConfidence(this.seed, city, date);
-    const hoursToPeak = Math.max(0, peak - hour);
-    const sigmaC = hour > peak + 2 ? 0.3 * confidence : Math.max(0.3, confidence * (0.3 + 0.09 * hoursToPeak));
+    const curveFromNowC = expectedAt(Math.max(hour, peak));
+    const muC = Math.max(curveFromNowC + pacingC, runningMaxC ?? Number.NEGATIVE_INFINITY);
+    const stillToComeC = curveFromNowC + steadyC;
     const hourly = Array.from({ length: 24 }, (_, h) => ({
       h: `${String(h).padStart(2, '0')}:00`,
       t: round(expectedAt(h) + pacingC, 1),
     }));
-    return { date, muC: round(muC, 2), sigmaC: round(sigmaC, 2), pacingC, ensembleC, runningMaxC, hourly };
+    return { date, muC: round(muC, 2), stillToComeC, pacingC, ensembleC, correctedC, runningMaxC, hourly };
+  }
+
+  /**
+   * How far METAR runs ahead of (or behind) the expected curve, as a correction to the forecast: the gap of the last
+   * readings (newest first, by `weights`), clamped to 3 degrees, times a weight that grows from 08:00 to `cap` at the
+   * peak hour. Zero before 08:00, when the morning low says little about the afternoon.
+   */
+  private pacedC(
+    city: CityAsset,
+    ms: number,
+    expectedAt: (hour: number) => number,
+    weights: readonly number[],
+    cap: number,
+  ): number {
+    const hour = localHour(ms, city.tz);
+    if (hour < 8) return 0;
+    const slotHour = Math.floor(hour * 2) / 2;
+    let gap = 0;
+    let total = 0;
+    weights.forEach((weight, i) => {
+      gap += weight * (this.weather.metarC(city, ms - i * HALF_HOUR) - expectedAt(slotHour - i / 2));
+      total += weight;
+    });
+    const share = Math.min(cap, ((hour - 8) / (city.climate.peak_hour - 8)) * cap);
+    return round(Math.max(-3, Math.min(3, gap / total)) * share, 1);
   }
 
   svcPro(city: CityAsset, ms: number): SvcProForecast {
@@ -144,7 +201,7 @@ export class ForecastDesk {
 
   private reasoning(city: CityAsset, p: PrimaryForecast, hottest: string, hottestF: number): string {
     const parts = [
-      `Skill-weighted ensemble of ${MODELS.length} models puts the ${p.date} high at ${round(cToF(p.ensembleC), 1)}°F at ${city.icao}; the 30-day bias correction brings it to ${round(cToF(p.muC - p.pacingC), 1)}°F.`,
+      `Skill-weighted ensemble of ${MODELS.length} models puts the ${p.date} high at ${round(cToF(p.ensembleC), 1)}°F at ${city.icao}; the 30-day bias correction brings it to ${round(cToF(p.correctedC), 1)}°F.`,
     ];
     if (p.pacingC !== 0) {
       parts.push(

@@ -24,7 +24,7 @@ export function lockAtPeak(ctx: WorldContext, city: CityAsset, ms: number): void
     fused > toMarketUnit(forecast.muC, city.market_unit)
       ? (event.buckets.find((b) => Math.round(fused) >= b.low && Math.round(fused) <= b.high) ?? bucket)
       : bucket;
-  const yesPrice = Math.max(0.01, markets.quote('mkta', city, forecast.date, ms, lockedBucket.slug));
+  const yesPrice = Math.max(0.01, markets.quote('mkta', city, forecast.date, ms, lockedBucket.slug).yes);
   store.upsertLock({
     id: `fl-${city.city_id}-${forecast.date.replaceAll('-', '')}`,
     city_id: city.city_id,

@@ -132,7 +132,7 @@ function leg(
   name: InsuranceLeg['leg'],
   ms: number,
 ): InsuranceLeg {
-  const price = ctx.markets.quote('mkta', city, event.date, ms, bucket.slug);
+  const price = ctx.markets.quote('mkta', city, event.date, ms, bucket.slug).yes;
   return {
     leg: name,
     bucket_slug: bucket.slug,

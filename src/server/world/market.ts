@@ -1,12 +1,11 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { type Bucket, bucketFor, bucketProbability, marketBuckets, settledValue } from '../../domain/buckets.js';
-import { addDays, instantAtLocal, slugDate } from '../../domain/city-time.js';
-import { deltaToMarketUnit, round, toMarketUnit } from '../../domain/units.js';
+import { type Bucket, bucketFor, marketBuckets, settledValue } from '../../domain/buckets.js';
+import { addDays, slugDate } from '../../domain/city-time.js';
+import { round, toMarketUnit } from '../../domain/units.js';
+import type { ForecastDesk } from './forecast.js';
 import { type Models, type Product, SKILL_WINDOW_DAYS } from './models.js';
-import { gaussian, uniform } from './noise.js';
+import { type BucketQuote, type Venue, venueQuotes } from './venue-pricing.js';
 import type { Weather } from './weather.js';
-
-export type Venue = 'mkta' | 'mktb';
 
 export interface MarketEvent {
   city: CityAsset;
@@ -16,19 +15,23 @@ export interface MarketEvent {
   buckets: Bucket[];
 }
 
-export interface BucketQuote {
-  bucket: Bucket;
-  yes: number;
-}
+export type { BucketQuote, Venue };
 
-/** One daily-high market a city a day, and the venues' prices for its buckets, drifting toward the truth. */
+const QUOTE_MEMO_SIZE = 500;
+
+/**
+ * One daily-high market a city a day, and the venues' prices for its buckets: as skilled as the forecast desk and
+ * drifting with it toward the running METAR high as the day goes on.
+ */
 export class Markets {
   private readonly events = new Map<string, MarketEvent>();
+  private readonly quoteMemo = new Map<string, BucketQuote[]>();
 
   constructor(
     private readonly seed: number,
     private readonly weather: Weather,
     private readonly models: Models,
+    private readonly desk: ForecastDesk,
   ) {}
 
   event(city: CityAsset, date: string): MarketEvent {
@@ -74,42 +77,31 @@ export class Markets {
     return round(hits / SKILL_WINDOW_DAYS, 4);
   }
 
-  /**
-   * YES prices at an instant. The venue's belief starts at the day-ahead forecast (with the venue's own bias) and
-   * moves to the METAR high as the local day goes on; prices are steady within an hour.
-   */
+  /** Both venues' prices at an instant (see venue-pricing.ts); the last few instants are kept, as many jobs ask. */
   quotes(venue: Venue, city: CityAsset, date: string, ms: number): BucketQuote[] {
-    const event = this.event(city, date);
-    const hoursIntoDay = (ms - instantAtLocal(date, 0, 0, city.tz)) / 3_600_000;
-    const w = Math.min(0.97, Math.max(0, (hoursIntoDay - 4) / 12));
-    const believedC =
-      (1 - w) *
-        (this.models.productDayAheadC('svc_pro', city, date) + 0.7 * gaussian(this.seed, venue, city.city_id, date)) +
-      w * this.weather.metarMaxC(city, date);
-    const mu = toMarketUnit(believedC, city.market_unit);
-    // a calm day is calm for the venue too: it shares the forecast desk's confidence of the day
-    const sigma = deltaToMarketUnit(
-      Math.max(0.35, 1.9 * (1 - w) * dayConfidence(this.seed, city, date)),
-      city.market_unit,
+    const key = `${venue}|${city.city_id}|${date}|${ms}`;
+    const cached = this.quoteMemo.get(key);
+    if (cached) return cached;
+    const quotes = venueQuotes(
+      { seed: this.seed, desk: this.desk, weather: this.weather },
+      venue,
+      city,
+      date,
+      this.event(city, date).buckets,
+      ms,
     );
-    const hour = Math.floor(ms / 3_600_000);
-    return event.buckets.map((bucket) => {
-      const noise = 0.025 * gaussian(this.seed, 'px', venue, city.city_id, date, bucket.slug, hour);
-      const yes = Math.min(0.999, Math.max(0.001, round(bucketProbability(bucket, mu, sigma) + noise, 3)));
-      return { bucket, yes };
-    });
+    if (this.quoteMemo.size >= QUOTE_MEMO_SIZE) this.quoteMemo.clear();
+    this.quoteMemo.set(key, quotes);
+    return quotes;
   }
 
-  quote(venue: Venue, city: CityAsset, date: string, ms: number, slug: string): number {
+  /** One bucket's quote: `.yes` is what a YES costs before the ask's cent, `.no` the same for NO. */
+  quote(venue: Venue, city: CityAsset, date: string, ms: number, slug: string): BucketQuote {
     const found = this.quotes(venue, city, date, ms).find((q) => q.bucket.slug === slug);
     if (!found) throw new Error(`no bucket ${slug} in ${city.city_id} ${date}`);
-    return found.yes;
+    return found;
   }
 }
-
-/** How forecastable a city's day is (0.6 calm .. 1.4 volatile); scales both the desk's and the venues' sigma. */
-export const dayConfidence = (seed: number, city: CityAsset, date: string): number =>
-  0.6 + 0.8 * uniform(seed, 'conf', city.city_id, date);
 
 /** Asks are a cent above the mid, never above 0.999. */
 export const askOf = (price: number): number => Math.min(0.999, round(price + 0.01, 3));

@@ -1,6 +1,5 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { isoUtc, localDate } from '../../domain/city-time.js';
-import { round } from '../../domain/units.js';
 import type { WorldContext } from './context.js';
 import type { Venue } from './market.js';
 import { markOpenRecords } from './strategies.js';
@@ -25,7 +24,7 @@ export function snapshotMarkets(ctx: WorldContext, city: CityAsset, ms: number):
         bucket_slug: quote.bucket.slug,
         bucket_label: quote.bucket.label,
         yes_price: quote.yes,
-        no_price: round(1 - quote.yes, 3),
+        no_price: quote.no,
       });
     }
   }

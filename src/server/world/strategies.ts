@@ -35,7 +35,7 @@ export function openMidnightPicks(ctx: WorldContext, city: CityAsset, date: stri
 
   const worstC = models.productDayAheadC(worst.product, city, date);
   const noBucket = markets.forecastBucket(city, date, worstC);
-  const noPrice = round(1 - markets.quote('mkta', city, date, ms, noBucket.slug), 3);
+  const noPrice = markets.quote('mkta', city, date, ms, noBucket.slug).no;
   const noAsk = askOf(noPrice);
   store.insertStrategy<No24Record>('no24', {
     city_id: city.city_id,
@@ -58,7 +58,7 @@ export function openMidnightPicks(ctx: WorldContext, city: CityAsset, date: stri
   const biasC = city.market_unit === 'C' ? C_MARKET_CORRECTION : 0;
   const correctedC = bestC + biasC;
   const yesBucket = markets.forecastBucket(city, date, correctedC);
-  const yesPrice = markets.quote('mkta', city, date, ms, yesBucket.slug);
+  const yesPrice = markets.quote('mkta', city, date, ms, yesBucket.slug).yes;
   const yesAsk = askOf(yesPrice);
   const sigma = deltaToMarketUnit(desk.primary(city, ms).sigmaC, city.market_unit);
   const prob = bucketProbability(yesBucket, toMarketUnit(correctedC, city.market_unit), sigma);
@@ -92,7 +92,7 @@ export function svcMaxPick(ctx: WorldContext, city: CityAsset, ms: number): void
   const best = buckets
     .map((bucket) => ({ bucket, prob: bucketProbability(bucket, mu, sigma) }))
     .reduce((a, b) => (b.prob > a.prob ? b : a));
-  const ask = askOf(markets.quote('mkta', city, forecast.date, ms, best.bucket.slug));
+  const ask = askOf(markets.quote('mkta', city, forecast.date, ms, best.bucket.slug).yes);
   if (ask < LIMITS.svcMaxAskMin || ask > LIMITS.svcMaxAskMax || best.prob <= ask) return;
   store.insertStrategy<SvcMaxPickRecord>('svc-max-picks', {
     city_id: city.city_id,
@@ -119,15 +119,16 @@ export function markOpenRecords(ctx: WorldContext, city: CityAsset, date: string
   for (const family of STRATEGY_FAMILIES) {
     for (const record of ctx.store.openStrategies<StrategyRecord>(family, city.city_id)) {
       if (record.local_date !== date) continue;
-      const yes = ctx.markets.quote('mkta', city, date, ms, record.bucket_slug);
-      ctx.store.updateStrategy(family, withCurrentPrice(record, yes));
+      const quote = ctx.markets.quote('mkta', city, date, ms, record.bucket_slug);
+      ctx.store.updateStrategy(family, withCurrentPrice(record, quote));
     }
   }
 }
 
-function withCurrentPrice(record: StrategyRecord, yes: number): StrategyRecord {
-  if (record.strategy === 'no24') return { ...record, current_no_price: round(1 - yes, 3) };
-  if (record.strategy === 'yescore') return { ...record, current_yes_price: yes };
+/** The venue's price of the record's side now; a settled market pays 1 or 0 on each side. */
+function withCurrentPrice(record: StrategyRecord, quote: { yes: number; no: number }): StrategyRecord {
+  if (record.strategy === 'no24') return { ...record, current_no_price: quote.no };
+  if (record.strategy === 'yescore') return { ...record, current_yes_price: quote.yes };
   return record;
 }
 
@@ -141,7 +142,7 @@ export function settleStrategies(ctx: WorldContext, city: CityAsset, beforeDate:
       const win = record.side === 'YES' ? bucketHit : !bucketHit;
       const payout = win ? record.shares : 0;
       const resolved = {
-        ...withCurrentPrice(record, bucketHit ? 1 : 0),
+        ...withCurrentPrice(record, { yes: bucketHit ? 1 : 0, no: bucketHit ? 0 : 1 }),
         outcome: win ? 'win' : 'loss',
         roi: round((payout - record.stake) / record.stake, 4),
       } as StrategyRecord;

@@ -13,6 +13,7 @@ export class Weather {
   private readonly maxCache = new Map<string, number>();
   private readonly metarMaxCache = new Map<string, number>();
   private readonly readingCache = new Map<string, number>();
+  private readonly sampledHighs = new Map<string, { first: number; fromSlot: number[] }>();
 
   constructor(private readonly seed: number) {}
 
@@ -63,6 +64,26 @@ export class Weather {
     const value = this.runningMaxC(city, date, Number.POSITIVE_INFINITY) as number;
     this.metarMaxCache.set(key, value);
     return value;
+  }
+
+  /**
+   * The highest temperature METAR will sample after an instant until the local day ends, before its rounding to whole
+   * degrees; null after the day's last report. What a forecast of the rest of the day is measured against.
+   */
+  sampledHighAfterC(city: CityAsset, date: string, afterMs: number): number | null {
+    const key = `${city.city_id}|${date}`;
+    let day = this.sampledHighs.get(key);
+    if (day === undefined) {
+      day = { first: Math.ceil(instantAtLocal(date, 0, 0, city.tz) / HALF_HOUR), fromSlot: [] };
+      const end = instantAtLocal(addDays(date, 1), 0, 0, city.tz);
+      for (let t = day.first * HALF_HOUR; t < end; t += HALF_HOUR) day.fromSlot.push(this.temperatureC(city, t));
+      // running from the evening back, each slot holds the highest sample from it to midnight
+      for (let i = day.fromSlot.length - 2; i >= 0; i--)
+        day.fromSlot[i] = Math.max(day.fromSlot[i] as number, day.fromSlot[i + 1] as number);
+      this.sampledHighs.set(key, day);
+    }
+    const next = Math.max(0, Math.floor(afterMs / HALF_HOUR) + 1 - day.first);
+    return day.fromSlot[next] ?? null;
   }
 
   /** METAR high of the local day up to an instant; null before the day's first report. */

@@ -40,8 +40,9 @@ export class World {
   constructor(store: WorldStore, cities: readonly CityAsset[], seed: number) {
     const weather = new Weather(seed);
     const models = new Models(seed, weather);
-    const markets = new Markets(seed, weather, models);
-    this.ctx = { seed, cities, weather, models, markets, desk: new ForecastDesk(seed, weather, models), store };
+    const desk = new ForecastDesk(weather, models);
+    const markets = new Markets(seed, weather, models, desk);
+    this.ctx = { seed, cities, weather, models, markets, desk, store };
     const storedSeed = getMeta(store.db, META_SEED);
     if (storedSeed !== undefined && Number(storedSeed) !== seed) {
       throw new WorldMismatchError(`this data dir holds a world made with --seed ${storedSeed}, not ${seed}`);
