@@ -73,10 +73,13 @@ async function snapshot(): Promise<Snapshot> {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'cache-test-'));
   svc = await startTestService();
-  svc.service.world.advanceTo(TEMPLATE_START + 12 * HOUR);
+  // 20:00Z the day after the template's: every family holds open records (this seed's svc-max picks of the template
+  // day all stayed out of the ask range; the next day's were taken at 11:00 local)
+  svc.service.world.advanceTo(TEMPLATE_START + 32 * HOUR);
   early = await snapshot();
   for (const t of HISTORICAL_TABLES) historical.set(t, await pages(`/historical/${t}?limit=1000`, MAX_PAGES));
-  svc.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
+  // 09:00Z two days on: local midnight has passed in every city (Seattle's last), so those records have settled
+  svc.service.world.advanceTo(TEMPLATE_START + 45 * HOUR);
   late = await snapshot();
 });
 
@@ -176,7 +179,7 @@ describe('writes', () => {
     for (const c of early.current)
       expect(cache.resources.addCurrent(c)).toEqual({ inserted: 0, updated: 0, unchanged: 4 });
     const one = early.current[0] as CurrentObservations;
-    const moved = { ...one, wxa_current: { ...one.wxa_current, fetched_at: '2026-11-22T00:00:30Z', temp_f: 1 } };
+    const moved = { ...one, wxa_current: { ...one.wxa_current, fetched_at: '2026-11-22T20:00:30Z', temp_f: 1 } };
     expect(cache.resources.addCurrent(moved)).toEqual({ inserted: 1, updated: 0, unchanged: 3 });
     for (const c of late.current) cache.resources.addCurrent(c);
     expect(cache.export.rows('current')).toHaveLength(2 * n + 1);
@@ -187,7 +190,7 @@ describe('writes', () => {
       .map(({ source, fetched_at, temp_f }) => ({ source, fetched_at, temp_f }));
     expect(series).toEqual([
       { source: 'wxa_current', fetched_at: one.wxa_current.fetched_at, temp_f: one.wxa_current.temp_f },
-      { source: 'wxa_current', fetched_at: '2026-11-22T00:00:30Z', temp_f: 1 },
+      { source: 'wxa_current', fetched_at: '2026-11-22T20:00:30Z', temp_f: 1 },
       expect.objectContaining({ fetched_at: late.current[0]?.wxa_current.fetched_at }),
     ]);
     expect(cache.resources.latestCurrent(one.city_id)).toHaveLength(4);
@@ -226,7 +229,7 @@ describe('writes', () => {
       }),
       JSON.stringify({ ...Object.assign({ city_id: one.city_id, layer: 'model_tmax_range' }, range), fetched_at: at }),
     ]);
-    const later = { ...one.svc_pro_forecast, fetched_at: '2026-11-22T01:05:00Z' };
+    const later = { ...one.svc_pro_forecast, fetched_at: '2026-11-22T21:05:00Z' };
     expect(cache.resources.addForecasts({ ...bare, svc_pro_forecast: later })).toEqual({
       inserted: 3,
       updated: 0,

@@ -56,19 +56,23 @@ describe('as the world moves on', () => {
     const fresh = await startTestService();
     fresh.service.world.advanceTo(TEMPLATE_START + 32 * HOUR);
     const open = (await fresh.get('/svc-max-picks?status=open&limit=1000')).body.data;
-    expect(open.length).toBeGreaterThan(0);
+    // this seed's two picks of that day whose 11:00 ask was in 0.50..0.85 and below the desk's probability
+    expect(open.length).toBe(2);
     // 09:00Z two days on: local midnight has passed in every city, Seattle's last
     fresh.service.world.advanceTo(TEMPLATE_START + 45 * HOUR);
     const resolved = new Map<number, any>(
       (await fresh.get('/svc-max-picks?status=resolved&limit=1000')).body.data.map((r: any) => [r.id, r]),
     );
+    let settled = 0;
     for (const before of open) {
       const after = resolved.get(before.id);
       expect(after, `svc-max-picks ${before.id} resolved`).toBeDefined();
       expect(['win', 'loss']).toContain(after.outcome);
       expect(typeof after.roi).toBe('number');
       expect({ ...after, outcome: null, roi: null }).toEqual(before);
+      settled++;
     }
+    expect(settled).toBe(2);
     await fresh.close();
   });
 
