@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BucketQuote } from '../../src/cache/index.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
@@ -95,6 +96,10 @@ describe('Forecasts pane', () => {
 
   it('shows mktb beside mkta, the larger side of the effective edge with its venue, and dead buckets in words', async () => {
     const cache = filled.copy();
+    // the live mktb stream filled the fixture too: nyc's mktb quotes go, so the one written below is its only one
+    const side = new Database(cache.file);
+    side.prepare("DELETE FROM h_mktb_buckets_history WHERE city_id = 'nyc'").run();
+    side.close();
     const { primary } = layers(cache, 'nyc');
     const quotes = snapshot(cache, 'nyc', primary.local_date);
     // the bucket the forecast likes best, quoted on mktb at 0.001 YES / 0.999 NO through the cache's own write
