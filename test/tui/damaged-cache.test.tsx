@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js
 import { Cache, CacheError, openCache, type RejectedWebhook } from '../../src/cache/index.js';
 import { MonitorApp, renderMonitor } from '../../src/tui/render-monitor.js';
 import { damagePage } from '../cli/damaged-cache.js';
-import { LIVE, plain, renderTui, statusSource } from './fixtures.js';
+import { fakeTerminal, LIVE, plain, renderTui, statusSource } from './fixtures.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tui-damaged-'));
 const opened: Cache[] = [];
@@ -108,40 +107,3 @@ describe('a cache this user cannot write, reviewed offline', () => {
     app.unmount();
   });
 });
-
-function fakeTerminal() {
-  const stdout = Object.assign(new EventEmitter(), {
-    columns: 100,
-    rows: 30,
-    isTTY: true,
-    written: [] as string[],
-    write(chunk: string) {
-      stdout.written.push(chunk);
-      return true;
-    },
-  });
-  const stdin = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    data: null as string | null,
-    write(data: string) {
-      stdin.data = data;
-      stdin.emit('readable');
-      stdin.emit('data', data);
-    },
-    read() {
-      const d = stdin.data;
-      stdin.data = null;
-      return d;
-    },
-    setEncoding() {},
-    setRawMode() {},
-    resume() {},
-    pause() {},
-    ref() {},
-    unref() {},
-  });
-  return {
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stdout: stdout as unknown as NodeJS.WriteStream & { written: string[] },
-  };
-}

@@ -1,4 +1,4 @@
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,3 +217,41 @@ function resize(stdout: EventEmitter, columns: number, rows: number): void {
 
 /** Lines of a frame, without trailing blanks. */
 export const lines = (frame: string) => frame.split('\n').map((l) => l.trimEnd());
+
+/** Streams enough like a terminal for Ink's `render`: what the CLI passes in. */
+export function fakeTerminal() {
+  const stdout = Object.assign(new EventEmitter(), {
+    columns: 100,
+    rows: 30,
+    isTTY: true,
+    written: [] as string[],
+    write(chunk: string) {
+      stdout.written.push(chunk);
+      return true;
+    },
+  });
+  const stdin = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    data: null as string | null,
+    write(data: string) {
+      stdin.data = data;
+      stdin.emit('readable');
+      stdin.emit('data', data);
+    },
+    read() {
+      const d = stdin.data;
+      stdin.data = null;
+      return d;
+    },
+    setEncoding() {},
+    setRawMode() {},
+    resume() {},
+    pause() {},
+    ref() {},
+    unref() {},
+  });
+  return {
+    stdout: stdout as unknown as NodeJS.WriteStream & { written: string[] },
+    stdin: stdin as unknown as NodeJS.ReadStream & { write(d: string): void },
+  };
+}

@@ -1,9 +1,19 @@
-import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { MonitorApp, renderMonitor } from '../../src/tui/render-monitor.js';
-import { type Filled, fillCache, KEYS, LIVE, lines, now, plain, renderTui, statusSource } from './fixtures.js';
+import {
+  type Filled,
+  fakeTerminal,
+  fillCache,
+  KEYS,
+  LIVE,
+  lines,
+  now,
+  plain,
+  renderTui,
+  statusSource,
+} from './fixtures.js';
 
 let filled: Filled;
 beforeAll(async () => {
@@ -219,41 +229,3 @@ describe('terminal size', () => {
     app.unmount();
   });
 });
-
-/** Streams enough like a terminal for Ink's `render`: what the CLI passes in. */
-function fakeTerminal() {
-  const stdout = Object.assign(new EventEmitter(), {
-    columns: 100,
-    rows: 30,
-    isTTY: true,
-    written: [] as string[],
-    write(chunk: string) {
-      stdout.written.push(chunk);
-      return true;
-    },
-  });
-  const stdin = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    data: null as string | null,
-    write(data: string) {
-      stdin.data = data;
-      stdin.emit('readable');
-      stdin.emit('data', data);
-    },
-    read() {
-      const d = stdin.data;
-      stdin.data = null;
-      return d;
-    },
-    setEncoding() {},
-    setRawMode() {},
-    resume() {},
-    pause() {},
-    ref() {},
-    unref() {},
-  });
-  return {
-    stdout: stdout as unknown as NodeJS.WriteStream & { written: string[] },
-    stdin: stdin as unknown as NodeJS.ReadStream & { write(d: string): void },
-  };
-}
