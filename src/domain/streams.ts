@@ -1,5 +1,5 @@
+import type { StreamName } from '../contract/config.js';
 import type { HistoricalTable } from '../contract/historical.js';
-import type { StrategyFamily } from '../contract/strategies.js';
 
 /**
  * The streams the monitor polls, in the order a sync pass runs them, each with its default poll interval (ms).
@@ -19,10 +19,8 @@ export const DEFAULT_INTERVALS_MS = {
   'mktb-buckets': 60_000,
   metar: 60_000,
   daily: 1_800_000,
-} as const satisfies Record<
-  'cities' | 'current' | 'forecasts' | StrategyFamily | 'fusion-locks' | LiveHistoryStream,
-  number
->;
+  // exactly the names the config contract accepts: a stream added to one list and not the other does not compile
+} as const satisfies Record<StreamName, number>;
 
 export type PolledStream = keyof typeof DEFAULT_INTERVALS_MS;
 
