@@ -2,16 +2,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { TEMPLATE_START } from '../helpers/world-template.js';
 import { CLI } from './run-cli.js';
 
 const HOUR = 3_600_000;
 const TABLE = 'mkta_buckets_history';
 const STREAM = `live/${TABLE}`;
-/** The longest first window (30 days): the frozen test world's month lies behind the real clock the CLI uses. */
+/** The longest first window (30 days): the whole of the frozen test world's month. */
 const HISTORY_HOURS = 720;
+/** The CLI's wall clock, set to the template world's instant by a preload (the world is frozen there). */
+const WORLD_CLOCK = fileURLToPath(new URL('../helpers/world-clock.mjs', import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), 'svc-live-kill-'));
 const dbFile = join(root, 'cache.db');
@@ -20,6 +24,7 @@ const env = {
   XDG_DATA_HOME: join(root, 'data'),
   XDG_CACHE_HOME: join(root, 'cache-home'),
   XDG_STATE_HOME: join(root, 'state'),
+  WORLD_CLOCK_START: new Date(TEMPLATE_START).toISOString(),
 };
 let svc: TestService;
 
@@ -41,7 +46,10 @@ afterAll(async () => {
 
 function startSync(): { child: ChildProcess; stderr: () => string; exited: Promise<NodeJS.Signals | number | null> } {
   const args = ['sync', '--once', '--json', '--base-url', svc.baseUrl, '--api-key', TEST_KEY, '--db', dbFile];
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, ['--import', WORLD_CLOCK, CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+  });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;
@@ -93,7 +101,7 @@ it('SIGKILL of sync in the middle of a live stream drain, then a rerun: no gap a
   reader?.close();
   expect(await run.exited, run.stderr()).toBe('SIGKILL');
   const { since, cursor } = killedAt as { since: string; cursor: string };
-  // the window is 30 days before the real clock: the frozen world must still have rows in it
+  // the window is the 30 days before the world's instant: the whole template month
   const expected = serverIds(since);
   expect(expected.length).toBeGreaterThan(20_000);
 
