@@ -7,6 +7,7 @@ import { type Cache, openCache } from '../cache/index.js';
 import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
 import { startListener, type WebhookListener } from '../receiver/listener.js';
+import { fillHistory } from '../sync/history-fill.js';
 import { STREAMS } from '../sync/streams.js';
 import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
@@ -119,6 +120,7 @@ export async function openSession(
       const message = error instanceof Error ? error.message : String(error);
       status.update((s) => ({ ...s, connection: { ...tracker.current(), state, message } }));
     });
+    if (demo) closers.push(startHistoryFill(client, cache, now, status));
     // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
     const refresh = () => {
       engine.runOnce().catch(() => undefined);
@@ -131,6 +133,37 @@ export async function openSession(
     await close();
     throw error;
   }
+}
+
+/**
+ * The demo's history fill in the background (issue 13): its progress on the status bar, the panes usable meanwhile.
+ * Returns its closer: no next table, the requests in flight cancelled, and the fill settled before the cache closes.
+ */
+function startHistoryFill(
+  client: ApiClient,
+  cache: Cache,
+  now: () => Date,
+  status: MonitorStatusStore,
+): () => Promise<void> {
+  let stopped = false;
+  const show = (fill: NonNullable<MonitorStatus['fill']>) => status.update((s) => ({ ...s, fill }));
+  const running = fillHistory(
+    client,
+    cache,
+    now,
+    (p) => show({ state: p.table === null ? 'done' : 'filling', ...p }),
+    () => stopped,
+  ).catch((error: unknown) => {
+    if (stopped) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const last = status.getStatus().fill;
+    show({ table: null, tablesDone: 0, tables: 0, rows: 0, ...last, state: 'failed', message });
+  });
+  return async () => {
+    stopped = true;
+    client.cancel();
+    await running;
+  };
 }
 
 /** The listener of `--listen PORT` (always in demo). One that cannot start is an alert, not the end of the TUI. */

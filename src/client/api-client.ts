@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -83,6 +84,9 @@ export class ApiClient {
     this.headers = opts.auth === 'bearer' ? { authorization: `Bearer ${opts.apiKey}` } : { 'x-api-key': opts.apiKey };
     this.timeoutMs = opts.timeoutMs ?? LIMITS.clientTimeoutMs;
     this.retry = { attempts: 5, baseMs: 250, capMs: 10_000, maxRetryAfterMs: 60_000, ...opts.retry };
+    // every request in flight and every retry wait listens for the cancel: eleven streams and a history fill are
+    // more than Node's default of ten, which is a leak warning written over the TUI, not a leak
+    setMaxListeners(0, this.cancelled.signal);
   }
 
   async cities(): Promise<City[]> {

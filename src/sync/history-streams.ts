@@ -37,21 +37,39 @@ function interrupted(saved: string | undefined): Drain | undefined {
  * its oldest: the checkpoint keeps its `since` and cursor until the last page, and the next pass finishes that drain
  * before it starts a new one. A crash re-fetches a page, never skips one.
  */
-export async function drainLiveTable(
+export function drainLiveTable(
   client: ApiClient,
   cache: Cache,
   table: HistoricalTable,
   context: PassContext,
 ): Promise<StreamCounts> {
-  const stream = liveCheckpoint(table);
-  const resumed = interrupted(cache.streams.checkpoint(stream));
-  const since =
-    resumed?.since ??
-    liveSince(HISTORICAL_TIME_COLUMN[table].kind, cache.streams.newestTime(table), context.now, context.historyHours);
+  return drainTable(client, cache, table, liveCheckpoint(table), () =>
+    liveSince(HISTORICAL_TIME_COLUMN[table].kind, cache.streams.newestTime(table), context.now, context.historyHours),
+  );
+}
+
+/**
+ * The drain both the live streams and the demo's history fill run: an interrupted drain of `stream` finishes first
+ * (its own `since`, from its cursor); otherwise a new one starts at `startSince(saved)`, `saved` being the stream's
+ * checkpoint (`done` after a finished drain, undefined before the first). Each page is one transaction with the
+ * checkpoint; `onPage` hears the rows stored so far.
+ */
+export async function drainTable(
+  client: ApiClient,
+  cache: Cache,
+  table: HistoricalTable,
+  stream: string,
+  startSince: (saved: string | undefined) => string,
+  onPage?: (counts: StreamCounts) => void,
+): Promise<StreamCounts> {
+  const saved = cache.streams.checkpoint(stream);
+  const resumed = interrupted(saved);
+  const since = resumed?.since ?? startSince(saved);
   const counts = noCounts();
   for await (const page of client.historical(table, { since, cursor: resumed?.cursor, limit: LIMITS.maxPageSize })) {
     const value = page.nextCursor === null ? DONE : JSON.stringify({ since, cursor: String(page.nextCursor) });
     addCounts(counts, page.rows.length, cache.resources.upsertHistorical(table, page.rows, { stream, value }));
+    onPage?.(counts);
   }
   return counts;
 }

@@ -20,6 +20,15 @@ export interface MonitorStatus {
     duplicates: number;
     rejected: number;
   };
+  /** The demo's history fill (absent elsewhere): which table it drains, how far it got, or why it stopped. */
+  fill?: {
+    state: 'filling' | 'done' | 'failed';
+    table: string | null;
+    tablesDone: number;
+    tables: number;
+    rows: number;
+    message?: string;
+  };
 }
 
 /**

@@ -51,6 +51,8 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
   const groups: Line[] = [];
   groups.push([MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')]);
   groups.push(...connectionGroups(status.connection));
+  const fill = fillGroup(status.fill);
+  if (fill) groups.push(fill);
   // the live history streams in a group of their own, last: where the bar is short of room, the connection, the
   // listener, the clocks and a notice come first
   const streams: Line = [seg('sync', 'muted')];
@@ -70,6 +72,15 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
   if (notice) groups.push([seg(notice, 'warn', true)]);
   if (history.length > 1) groups.push(history);
   return <LineView lines={flow(groups, width, height)} width={width} height={height} />;
+}
+
+/** The demo's history fill while it runs (or why it stopped); nothing once it is done. */
+function fillGroup(f: MonitorStatus['fill']): Line | null {
+  if (!f || f.state === 'done') return null;
+  const rows = f.rows.toLocaleString('en-US');
+  if (f.state === 'failed') return [seg(`! history fill stopped at ${rows} rows: ${f.message ?? ''}`, 'warn', true)];
+  const table = f.table ? ` ${f.table.replace(/_history$/, '')}` : '';
+  return [seg(`filling 30 days ${f.tablesDone}/${f.tables}${table} ${rows} rows`, 'warn')];
 }
 
 function listenerGroup(l: MonitorStatus['listener']): Line {

@@ -1,0 +1,137 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Connection } from '../../src/cli/config.js';
+import { openSession } from '../../src/cli/monitor-session.js';
+import { PANES } from '../../src/tui/hooks/use-monitor-state.js';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import type { MonitorStatus } from '../../src/tui/types.js';
+import { lines, renderTui } from '../tui/fixtures.js';
+
+// The demo in-process, as `npm start` runs it, over a copy of the test template world (so the world's own 30-day
+// fill is skipped; the monitor's history fill is what this file tests).
+const root = mkdtempSync(join(tmpdir(), 'svc-demo-fill-'));
+const saved = process.env.XDG_DATA_HOME;
+const demoDir = join(root, 'data', 'svc-monitor', 'demo');
+const connection: Connection = {
+  baseUrl: undefined,
+  apiKey: undefined,
+  auth: 'x-api-key',
+  webhookSecrets: [],
+  dbPath: join(root, 'unused-live-cache.db'),
+  intervals: {},
+  historyHours: 48,
+} as unknown as Connection;
+
+beforeAll(() => {
+  process.env.XDG_DATA_HOME = join(root, 'data');
+  cpSync(inject('templateDir'), join(demoDir, 'server'), { recursive: true });
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.XDG_DATA_HOME;
+  else process.env.XDG_DATA_HOME = saved;
+  rmSync(root, { recursive: true, force: true });
+});
+
+type Fill = NonNullable<MonitorStatus['fill']>;
+/** Every fill state the session reported, in order, until it is done or failed (at most two minutes). */
+async function fillStates(status: { getStatus(): MonitorStatus; subscribe(f: () => void): () => void }) {
+  const seen: Fill[] = [];
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the fill never ended: ${JSON.stringify(seen.at(-1))}`)), 120_000);
+    const look = () => {
+      const fill = status.getStatus().fill;
+      if (fill && fill !== seen.at(-1)) seen.push(fill);
+      if (fill?.state === 'done' || fill?.state === 'failed') {
+        clearTimeout(timer);
+        unsubscribe();
+        done();
+      }
+    };
+    const unsubscribe = status.subscribe(look);
+    look();
+  });
+  return seen;
+}
+
+const cacheCount = (sql: string): number => {
+  const db = new Database(join(demoDir, 'cache.db'), { readonly: true });
+  try {
+    return db.prepare(sql).pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+describe('the demo’s history fill', () => {
+  let firstRows = 0;
+
+  it('fills 30 days of every table on first start, its progress on the status bar, the panes usable meanwhile', async () => {
+    const session = await openSession('demo', connection, { notify: false });
+    const app = await renderTui(<MonitorApp cache={session.cache} source={session.status} now={session.now} />);
+    try {
+      const ended = fillStates(session.status);
+      // while it fills: the progress on the status bar, and a pane key still answers at once
+      await app.until((f) => /filling 30 days \d+\/11 [a-z_]+ [\d,]+ rows/.test(f), 'the fill on the status bar');
+      const history = PANES.indexOf('history') + 1;
+      await app.press(String(history));
+      expect(app.frame()).toContain(`[${history} History]`);
+      expect(app.frame()).toMatch(/filling 30 days/);
+      const states = await ended;
+      const last = states.at(-1) as Fill;
+      expect(last.state, last.message).toBe('done');
+      await app.until((f) => !f.includes('filling 30 days'), 'the status bar without the fill once it is done');
+      expect(last.tablesDone).toBe(11);
+      expect(last.tables).toBe(11);
+      firstRows = last.rows;
+      // the daily tables first, the largest intraday ones last
+      const order = [...new Set(states.map((s) => s.table).filter((t) => t !== null))];
+      expect(order.slice(0, 4)).toEqual([
+        'forecast_accuracy_daily',
+        'market_brief_daily',
+        'edge_resolved',
+        'model_forecasts_daily',
+      ]);
+      expect(order.at(-1)).toBe('pws_observations_history');
+
+      // the template world's 30 settled days and today, every city, on both venues and in METAR
+      for (const table of ['mkta_buckets_history', 'mktb_buckets_history', 'metar_observations_history']) {
+        const days = cacheCount(`SELECT count(DISTINCT json_extract(json, '$.local_date')) FROM h_${table}`);
+        expect(days, table).toBeGreaterThanOrEqual(31);
+        expect(cacheCount(`SELECT count(DISTINCT city_id) FROM h_${table}`), table).toBe(13);
+      }
+      expect(cacheCount("SELECT count(*) FROM checkpoints WHERE stream LIKE 'fill/%' AND value = 'done'")).toBe(11);
+
+      // the Forecasts pane of the demo: numeric mkta prices and edges on the buckets table
+      await app.press(String(PANES.indexOf('forecasts') + 1));
+      const frame = await app.until(
+        (f) => lines(f).some((l) => /°[FC].* 0\.\d{3} .* (YES|NO) [+-]\d+\.\d[ab]$/.test(l)),
+        'a bucket row with an mkta price and an edge',
+      );
+      const rows = lines(frame).filter((l) => /°[FC].* (YES|NO) [+-]\d+\.\d[ab]$/.test(l));
+      // a city's event lists 11 buckets; dead ones say so instead of an edge
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      expect(frame).toMatch(/bucket +model +mkta +mktb +edge/);
+    } finally {
+      app.unmount();
+      await session.close();
+    }
+  }, 180_000);
+
+  it('on a later start only catches up: from the newest row stored minus the lookback', async () => {
+    const session = await openSession('demo', connection, { notify: false });
+    try {
+      const states = await fillStates(session.status);
+      const last = states.at(-1) as Fill;
+      expect(last.state, last.message).toBe('done');
+      // the first start fetched the whole month (hundreds of thousands of rows); a catch-up fetches the two hours of
+      // lookback of the intraday tables, a day of the daily ones and whatever the world made since: a small fraction
+      expect(firstRows).toBeGreaterThan(200_000);
+      expect(last.rows).toBeLessThan(firstRows / 20);
+    } finally {
+      await session.close();
+    }
+  }, 180_000);
+});
