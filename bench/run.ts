@@ -1,3 +1,4 @@
+import { benchLiveStreams } from './live-streams.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSyncDrain } from './sync-drain.js';
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'sync-drain': () => benchSyncDrain(),
   'webhook-intake': () => benchWebhookIntake(),
   'tui-render': () => benchTuiRender(),
+  'live-streams': () => benchLiveStreams(),
 };
 
 const wanted = process.argv.slice(2);
@@ -33,8 +35,22 @@ for (const [name, bench] of Object.entries(BENCHES)) {
   } else if (name === 'sync-drain') {
     rows.push([
       name,
-      `${result.rows} rows into the cache vs fetch+parse`,
+      `${result.rows} rows into the cache vs fetch+parse, loopback`,
       `${result.store_rows_per_second} rows/s vs ${result.fetch_rows_per_second} rows/s, peak RSS ${result.peak_rss_mb.store} MB`,
+      String(result.ratio),
+    ]);
+    const net = result.network;
+    rows.push([
+      name,
+      `the same through ${net.one_way_delay_ms} ms each way`,
+      `${net.store_rows_per_second} rows/s vs ${net.fetch_rows_per_second} rows/s, peak RSS ${net.peak_rss_mb.store} MB`,
+      String(net.ratio),
+    ]);
+  } else if (name === 'live-streams') {
+    rows.push([
+      name,
+      `one pass of all streams, 13 cities, 48 h cached: ${result.requests} requests, ${result.rows} rows`,
+      `best ${result.pass_best_ms} ms vs fetch+parse ${result.fetch_parse_best_ms} ms (medians ${result.pass_median_ms} vs ${result.fetch_parse_median_ms}, ratio ${result.ratio_of_medians})`,
       String(result.ratio),
     ]);
   } else if (name === 'webhook-delivery') {

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/server/store/open-store.js';
+import { startDelayProxy } from './delay-proxy.js';
 import { ratio, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 
 const HISTORICAL_ROWS = 1_000_000;
 const LOCKS = 100_000;
 const TABLE = 'metar_observations_history';
+/** One-way delay of the network drain: 20 ms each way, a 40 ms round trip a page. */
+const DELAY_MS = 20;
 
 interface DrainRun {
   rows: number;
@@ -52,32 +55,27 @@ function addLockBacklog(dir: string): void {
   db.close();
 }
 
-/**
- * Draining a backlog of 1,000,000 historical rows and 100,000 locks from the local service into the cache: rows a
- * second end to end as a ratio to fetching and parsing the same pages without storing them (goal >= 0.8), and the
- * peak RSS of each process. Fetch-only and store runs alternate, twice each.
- */
-export async function benchSyncDrain(): Promise<object> {
-  const dir = prepareWorld(HISTORICAL_ROWS);
-  addLockBacklog(dir);
-  const service = await spawnReady('service-process.mjs', [dir, BENCH_KEY]);
+interface Rounds {
+  runs: { fetch: DrainRun; store: DrainRun }[];
+  fetch_rows_per_second: number;
+  store_rows_per_second: number;
+  ratio: number;
+  peak_rss_mb: { store: number; fetch: number };
+}
+
+/** Fetch-only and store runs alternating against `baseUrl`, twice each; the best rate of each mode. */
+async function rounds(baseUrl: string): Promise<Rounds> {
   const runs: { fetch: DrainRun; store: DrainRun }[] = [];
-  try {
-    for (let round = 0; round < 2; round++) {
-      const fetch = await drain('fetch', service.url, '');
-      const store = await drain('store', service.url, join(mkdtempSync(join(tmpdir(), 'svc-drain-')), 'cache.db'));
-      if (store.rows !== fetch.rows) throw new Error(`stored ${store.rows} rows but fetched ${fetch.rows}`);
-      runs.push({ fetch, store });
-    }
-  } finally {
-    await service.stop();
+  for (let round = 0; round < 2; round++) {
+    const fetch = await drain('fetch', baseUrl, '');
+    const store = await drain('store', baseUrl, join(mkdtempSync(join(tmpdir(), 'svc-drain-')), 'cache.db'));
+    if (store.rows !== fetch.rows) throw new Error(`stored ${store.rows} rows but fetched ${fetch.rows}`);
+    runs.push({ fetch, store });
   }
   const rate = (r: DrainRun) => Math.round((r.rows / r.elapsed_ms) * 1000);
   const bestFetch = Math.max(...runs.map((r) => rate(r.fetch)));
   const bestStore = Math.max(...runs.map((r) => rate(r.store)));
-  const result = {
-    what: 'rows/s draining 1M historical rows + 100k locks into the cache, as a ratio to fetch+parse alone (goal >= 0.8)',
-    rows: runs[0]?.store.rows,
+  return {
     runs,
     fetch_rows_per_second: bestFetch,
     store_rows_per_second: bestStore,
@@ -86,6 +84,38 @@ export async function benchSyncDrain(): Promise<object> {
       store: Math.max(...runs.map((r) => r.store.max_rss_mb)),
       fetch: Math.max(...runs.map((r) => r.fetch.max_rss_mb)),
     },
+  };
+}
+
+/**
+ * Draining a backlog of 1,000,000 historical rows and 100,000 locks from the local service into the cache: rows a
+ * second end to end as a ratio to fetching and parsing the same pages without storing them, and the peak RSS of each
+ * process. Twice over: on loopback, where both halves share the 2 cores and the CPU bounds the ratio (goal >= 0.8),
+ * and through a proxy adding 20 ms each way, where a user meets it: the page ahead is fetched while the one in hand
+ * is stored, so storing should hide behind the network (goal >= 0.9).
+ */
+export async function benchSyncDrain(): Promise<object> {
+  const dir = prepareWorld(HISTORICAL_ROWS);
+  addLockBacklog(dir);
+  const service = await spawnReady('service-process.mjs', [dir, BENCH_KEY]);
+  let loopback: Rounds;
+  let network: Rounds;
+  try {
+    loopback = await rounds(service.url);
+    const proxy = await startDelayProxy(service.url, DELAY_MS);
+    try {
+      network = await rounds(proxy.url);
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await service.stop();
+  }
+  const result = {
+    what: 'rows/s draining 1M historical rows + 100k locks into the cache, as a ratio to fetch+parse alone: on loopback (goal >= 0.8) and through 20 ms each way (goal >= 0.9)',
+    rows: loopback.runs[0]?.store.rows,
+    ...loopback,
+    network: { one_way_delay_ms: DELAY_MS, ...network },
   };
   writeResult('sync-drain', result);
   return result;
