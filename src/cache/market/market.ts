@@ -1,5 +1,7 @@
+import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { dayLock } from './day-lock.js';
 import {
   type CityDay,
   type DayQuote,
@@ -49,5 +51,10 @@ export class MarketRepository {
   /** Every METAR reading of a city's local day and its running high (day-reads.ts). */
   metarDay(cityId: string, day: CityDay): MetarDay {
     return metarDay(this.q, cityId, day);
+  }
+
+  /** The fusion lock of a city-day, or null before the service made one (day-lock.ts). */
+  dayLock(cityId: string, day: CityDay): FusionLock | null {
+    return dayLock(this.q, cityId, day);
   }
 }

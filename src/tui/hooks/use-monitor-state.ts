@@ -2,10 +2,11 @@ import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
 import type { Line } from '../theme.js';
 
-export const PANES = ['signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
+export const PANES = ['board', 'signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
 export type PaneId = (typeof PANES)[number];
 
 export const PANE_TITLES: Record<PaneId, string> = {
+  board: 'Board',
   signals: 'Signals',
   positions: 'Positions',
   alerts: 'Alerts',
@@ -63,7 +64,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 }
 
 export const initialUiState = (city: string | null): UiState => ({
-  pane: 'signals',
+  pane: 'board',
   city,
   otherUnit: false,
   overlay: null,
