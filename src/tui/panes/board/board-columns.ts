@@ -157,7 +157,7 @@ const COLUMNS: BoardColumn[] = [
 const NARROW_FOR = 6;
 
 /** Columns by priority while they fit, each at the width `widthOf` gives, one space before each. */
-function fit(columns: readonly BoardColumn[], width: number, widthOf: (c: BoardColumn) => number) {
+function placeColumns(columns: readonly BoardColumn[], width: number, widthOf: (c: BoardColumn) => number) {
   const widths = new Map<string, number>();
   let left = width;
   for (const c of [...columns].sort((a, b) => a.priority - b.priority)) {
@@ -180,8 +180,8 @@ export function boardColumns(rows: readonly BoardRow[], width: number): BoardCol
   const sized = COLUMNS.map((c) =>
     c.id === 'flags' ? { ...c, width: flagsWidth } : c.id === 'ladder' ? { ...c, width: ladderFull } : c,
   );
-  const full = fit(sized, width, (c) => c.width);
-  const narrow = fit(sized, width, (c) => c.min ?? c.width);
+  const full = placeColumns(sized, width, (c) => c.width);
+  const narrow = placeColumns(sized, width, (c) => c.min ?? c.width);
   const gains = sized.some((c) => c.priority < NARROW_FOR && narrow.widths.has(c.id) && !full.widths.has(c.id));
   const { widths, left } = gains ? narrow : full;
   const ladder = widths.get('ladder');
