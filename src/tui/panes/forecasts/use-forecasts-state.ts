@@ -59,8 +59,8 @@ function readForecastPage(
   const market = v.primary?.local_date ?? today.date;
   v.mkta = cache.market.dayQuotes('mkta', city.city_id, market);
   v.mktb = cache.market.dayQuotes('mktb', city.city_id, market);
-  // payoff by outcome: what is open on this market (a market is live until its city's day is over)
-  v.holdings = holdingsOf(cache.positions.open(addDays(today.date, -1)), city.city_id, market);
+  // payoff by outcome: what is open on this market
+  v.holdings = holdingsOf(cache.positions.openOfDay(city.city_id, market), city.city_id, market);
   // the running high conditions only today's market: another day's high is not known yet, or already settled
   if (market === today.date && metar.high)
     v.runningHigh = marketUnit === 'F' ? metar.high.f : (metar.high.c ?? fToC(metar.high.f));
