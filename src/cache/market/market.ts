@@ -11,6 +11,7 @@ import {
   metarDay,
   type Venue,
 } from './day-reads.js';
+import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
 
 export type { MetarPoint };
@@ -46,6 +47,11 @@ export class MarketRepository {
   /** The newest quote of each bucket of a city-day on a venue, lowest bucket first (day-reads.ts). */
   dayQuotes(venue: Venue, cityId: string, date: string): DayQuote[] {
     return dayQuotes(this.q, venue, cityId, date);
+  }
+
+  /** The newest snapshot of a city-day's buckets on a venue, lowest bucket first (newest-snapshot.ts). */
+  newestSnapshot(venue: Venue, cityId: string, date: string): DayQuote[] {
+    return newestSnapshot(this.q, venue, cityId, date);
   }
 
   /** Every METAR reading of a city's local day and its running high (day-reads.ts). */

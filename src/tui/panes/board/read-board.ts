@@ -28,9 +28,9 @@ function fingerprint(v: BoardDayInput, minute: number): string {
 }
 
 /**
- * Every city's row for its own local day. Each read is bounded by the city-day: the newest quotes of its buckets
- * (keyset pages), its METAR readings, its lock by the city index; the open positions and the unacknowledged kills
- * are read once for all cities.
+ * Every city's row for its own local day. Each read is bounded by the city-day: the newest snapshot of its buckets
+ * on each venue (a few dozen rows by keyset), its METAR readings, its lock by the city index; the open positions and
+ * the unacknowledged kills are read once for all cities.
  */
 export function readBoard(cache: Cache, cities: readonly City[], nowMs: number, memo: BoardMemo): BoardRow[] {
   // a market is live until its city's day is over: yesterday in UTC covers every zone
@@ -49,8 +49,8 @@ export function readBoard(cache: Cache, cities: readonly City[], nowMs: number, 
       date: day.date,
       forecasts: cache.resources.latestForecasts(id),
       metarHigh: cache.market.metarDay(id, day).high,
-      mkta: cache.market.dayQuotes('mkta', id, day.date),
-      mktb: cache.market.dayQuotes('mktb', id, day.date),
+      mkta: cache.market.newestSnapshot('mkta', id, day.date),
+      mktb: cache.market.newestSnapshot('mktb', id, day.date),
       lock: cache.market.dayLock(id, day),
       book,
       holdings: holdingsOf(book, id, day.date),
