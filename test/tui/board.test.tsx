@@ -85,6 +85,8 @@ describe('the Board (pane 1)', () => {
     const { app } = await board({ columns: 80, rows: 24 });
     const frame = app.frame();
     for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
+    // the ladder's legend stays whole; the key hints are in the help
+    expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  ladder x dead - alive * favourite [ ] held');
     expect(rowOf(frame, 'New York City')).toBe('› New York City 68.4 +1.1 x[x]-[*][-]  +12.6 YES 70-71°F .28b DEAD');
     // 13 glyphs in 12: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
     expect(rowOf(frame, 'Paris')).toBe(

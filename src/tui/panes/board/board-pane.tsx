@@ -14,12 +14,11 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   const { rows, cursor, offset, bodyHeight, sort } = state;
   // the selected row's pointer takes two columns
   const columns = boardColumns(rows, width - 2);
+  // the legend of the ladder stays; on a narrow terminal the key hints go (the help lists them)
+  const hints = width >= 100 ? `  ${hintOf(KEYS.board.sort)} · ${hintOf(KEYS.board.open)} ·` : ' ';
   const header = line(
     seg(`Board · ${rows.length} cities · by ${SORT_NAMES[sort]}`, 'accent', true),
-    seg(
-      `  ${hintOf(KEYS.board.sort)} · ${hintOf(KEYS.board.open)} · ladder x dead - alive * favourite [ ] held`,
-      'muted',
-    ),
+    seg(`${hints} ladder x dead - alive * favourite [ ] held`, 'muted'),
   );
   if (rows.length === 0)
     return (
