@@ -122,6 +122,18 @@ describe('the Board (pane 1)', () => {
     app.unmount();
   });
 
+  it('coming back from an opened city keeps the order and the cursor on that city', async () => {
+    const { app } = await board();
+    // by local time: Paris, New York City, Seattle; j to New York City
+    await app.press('o', 'j', KEYS.enter);
+    await app.until((f) => f.includes('New York City (nyc)'), 'New York on Forecasts');
+    await app.press('1');
+    const frame = await app.until((f) => rowOf(f, 'New York City').startsWith('›'), 'the cursor on New York');
+    expect(frame).toContain('by local time');
+    expect(rowOf(frame, 'Paris').startsWith(' ')).toBe(true);
+    app.unmount();
+  });
+
   it('Enter opens the city on Forecasts, with payoff by outcome of its positions, picks and locks', async () => {
     const { app } = await board();
     await app.press(KEYS.enter);

@@ -1,11 +1,11 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import type { CacheTopic } from '../../state/cache-topics.js';
-import { useDeps } from '../../state/monitor-context.js';
+import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { BOARD_SORTS, type BoardRow, type BoardSort, sortBoard } from './board-row.js';
 import { type BoardMemo, readBoard } from './read-board.js';
 
@@ -40,7 +40,8 @@ export interface BoardState {
 export function useBoardState(cities: readonly City[], height: number): BoardState {
   const { now } = useDeps();
   const [scroll, scrollActions] = useScrollState();
-  const [sort, setSort] = useState<BoardSort>('edge');
+  const { boardSort: sort, city } = useUiState();
+  const { setBoardSort } = useUiActions();
   const memo = useRef<BoardMemo>(new Map());
   // the local clocks and the phases move once a minute, not with every tick of the status bar
   const minute = Math.floor(useNow() / 60_000);
@@ -52,10 +53,18 @@ export function useBoardState(cities: readonly City[], height: number): BoardSta
   const unsorted = useCacheQuery(BOARD_TOPICS, read);
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);
   const nextSort = useCallback(
-    () => setSort((s) => BOARD_SORTS[(BOARD_SORTS.indexOf(s) + 1) % BOARD_SORTS.length] as BoardSort),
-    [],
+    () => setBoardSort(BOARD_SORTS[(BOARD_SORTS.indexOf(sort) + 1) % BOARD_SORTS.length] as BoardSort),
+    [sort, setBoardSort],
   );
   const bodyHeight = Math.max(1, height - 2);
+  // back from a city opened with Enter (or chosen with c): the cursor starts on its row
+  const placed = useRef(false);
+  useEffect(() => {
+    if (placed.current || rows.length === 0) return;
+    placed.current = true;
+    const at = rows.findIndex((r) => r.cityId === city);
+    if (at > 0) scrollActions.move(at, rows.length, bodyHeight);
+  }, [rows, city, scrollActions, bodyHeight]);
   const { cursor, offset } = clampScroll(scroll, rows.length, bodyHeight);
   return { rows, sort, nextSort, cursor, offset, bodyHeight, scroll: scrollActions };
 }
