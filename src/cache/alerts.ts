@@ -159,6 +159,19 @@ export class AlertRepository {
   }
 
   /**
+   * The city-days with an unacknowledged kill: the kill alert's ref is the killed pick, whose market names the day.
+   * The partial index holds only unacknowledged alerts, and a trader keeps few of them; `limit` bounds it anyway.
+   */
+  unacknowledgedKillDays(limit = 500): { city_id: string; market_date: string }[] {
+    return this.q.all<{ city_id: string; market_date: string }>(
+      `SELECT DISTINCT p.city_id, p.market_date FROM alerts AS a INDEXED BY alerts_unacknowledged
+       JOIN insurance_picks AS p ON p.pick_id = a.ref
+       WHERE a.acknowledged_at IS NULL AND a.kind = 'kill' LIMIT ?`,
+      limit,
+    );
+  }
+
+  /**
    * The rejected deliveries a `webhook-rejected` alert was raised for. The rejection and its alert are written in
    * one transaction from the same delivery (inbox.reject, the rule in alerts/rejected-webhook-alert.ts): its
    * received_at is the alert's created_at and its delivery id the alert's ref. Oldest first; normally exactly one.

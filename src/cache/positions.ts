@@ -79,4 +79,58 @@ export class PositionRepository {
     };
     return { strategies, locks, picks, trades, counts };
   }
+
+  /**
+   * What is open on one city-day (Forecasts' payoff by outcome): the same lists as `open`, read by the day rather
+   * than the newest of the whole book, so a big book costs the city-day's rows, not 500 of each kind.
+   */
+  openOfDay(cityId: string, date: string, limit = POSITION_LIMIT): OpenPositions {
+    const strategies = STRATEGY_FAMILIES.flatMap((family) =>
+      this.q
+        .all<{ json: string }>(
+          `SELECT json FROM ${strategySqlTable(family)} INDEXED BY ${strategySqlTable(family)}_date
+           WHERE local_date = ? AND city_id = ? AND open = 1 ORDER BY id DESC LIMIT ?`,
+          date,
+          cityId,
+          limit,
+        )
+        .map((r) => ({ family, record: JSON.parse(r.json) as StrategyRecord })),
+    );
+    const locks = this.q
+      .all<{ json: string }>(
+        `SELECT json FROM fusion_locks INDEXED BY fusion_locks_city
+         WHERE city_id = ? AND local_date = ? AND resolved = 0 ORDER BY locked_ms DESC, id DESC LIMIT ?`,
+        cityId,
+        date,
+        limit,
+      )
+      .map((r) => JSON.parse(r.json) as FusionLock);
+    const picks = this.q
+      .all<PickRow>(
+        `SELECT ${PICK_COLUMNS} FROM insurance_picks WHERE status = 'open' AND market_date = ? AND city_id = ?
+         ORDER BY created_ms DESC, pick_id LIMIT ?`,
+        date,
+        cityId,
+        limit,
+      )
+      .map(pickView);
+    const trades = this.q
+      .all<TradeRow>(
+        `SELECT ${TRADE_COLUMNS} FROM edge_trades WHERE status = 'open' AND market_date = ? AND city_id = ?
+         ORDER BY engine_trade_id DESC LIMIT ?`,
+        date,
+        cityId,
+        limit,
+      )
+      .map(tradeView);
+    const counts = {
+      strategies: Object.fromEntries(
+        STRATEGY_FAMILIES.map((f) => [f, strategies.filter((s) => s.family === f).length]),
+      ) as Record<StrategyFamily, number>,
+      locks: locks.length,
+      picks: picks.length,
+      trades: trades.length,
+    };
+    return { strategies, locks, picks, trades, counts };
+  }
 }

@@ -71,6 +71,21 @@ const LISTS = {
   back: { label: 'Esc', hint: 'back', help: ['Esc', 'back'], match: (_, key) => key.escape },
 } satisfies Bindings;
 
+const BOARD = {
+  sort: {
+    label: 'o',
+    hint: 'order',
+    help: ['o', 'order the board: by best edge, latest local time, city'],
+    match: char('o'),
+  },
+  open: {
+    label: 'Enter',
+    hint: 'open city',
+    help: ['Enter', 'open the city: its Forecasts and payoff by outcome'],
+    match: (_, key) => key.return,
+  },
+} satisfies Bindings;
+
 const ALERTS = {
   acknowledge: {
     label: 'a',
@@ -123,6 +138,7 @@ const PROMPT = {
 export const KEYS = {
   everywhere: EVERYWHERE,
   lists: LISTS,
+  board: BOARD,
   alerts: ALERTS,
   history: HISTORY,
   chooser: CHOOSER,
@@ -133,6 +149,7 @@ export const KEYS = {
 export const HELP_SECTIONS: readonly (readonly [title: string, bindings: Bindings])[] = [
   ['Everywhere', EVERYWHERE],
   ['Lists and pages', LISTS],
+  ['Board', BOARD],
   ['Alerts', ALERTS],
   ['History', HISTORY],
 ];

@@ -29,7 +29,7 @@ describe('the monitor with a key typed into --city', () => {
     const tui = startTui(['--offline', '--db', db, '--city', KEY], env);
     running.push(tui);
     await tui.waitFor('OFFLINE');
-    tui.press('4');
+    tui.press('5');
     await tui.waitFor('PRIMARY');
     tui.press('q');
     expect((await tui.exited).exitCode).toBe(0);

@@ -8,6 +8,23 @@ import { startTestService, TEST_KEY } from '../helpers/service.js';
 import { insuranceEvent, leg, signed } from '../helpers/webhook-events.js';
 import { KEY, startTui, type TuiProcess } from './terminal.js';
 
+/** The demo world's cities, as the board names them. */
+const DEMO_CITIES = [
+  'New York City',
+  'Chicago',
+  'Miami',
+  'Dallas',
+  'Atlanta',
+  'Seattle',
+  'London',
+  'Paris',
+  'Berlin',
+  'Munich',
+  'Madrid',
+  'Rome',
+  'Amsterdam',
+];
+
 const root = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
 const running: TuiProcess[] = [];
 afterAll(() => {
@@ -33,29 +50,49 @@ describe('the monitor in a pseudo-terminal', () => {
     running.push(tui);
 
     await tui.waitFor('DEMO');
-    await tui.waitFor('[1 Signals]');
+    await tui.waitFor('[1 Board]');
+    // the landing pane: a row for each of the demo's 13 cities, each with a numeric best edge, within 60 s
+    const board = await waitUntil(
+      'the board with 13 cities and their edges',
+      () => {
+        const rows = tui.screen().split('\n');
+        const priced = DEMO_CITIES.filter((name) =>
+          rows.some((r) => r.includes(name) && /[+-]\d+\.\d (YES|NO) \S+°[FC] \d\.\d\d mkt[ab]/.test(r)),
+        );
+        return priced.length === DEMO_CITIES.length ? tui.screen() : undefined;
+      },
+      60_000,
+    );
+    expect(board).toContain('Board · 13 cities · by best edge');
+    // Enter opens the city under the cursor: its Forecasts, with payoff by outcome below the buckets
+    tui.press(KEY.enter);
+    await tui.waitFor('[5 Forecasts]');
+    await tui.waitFor('PAYOFF BY OUTCOME');
+
+    tui.press('2');
+    await tui.waitFor('[2 Signals]');
     // the sync's first pass fills the feed from the service
     await tui.waitFor(/LOCK|SVC-MAX|NO24|YESCORE/);
     await tui.waitFor(`hook 127.0.0.1:${port}`);
 
-    tui.press('2');
-    await tui.waitFor('[2 Positions]');
-    tui.press('4');
-    await tui.waitFor('PRIMARY');
+    tui.press('3');
+    await tui.waitFor('[3 Positions]');
     tui.press('5');
-    await tui.waitFor('[5 History]');
+    await tui.waitFor('PRIMARY');
+    tui.press('6');
+    await tui.waitFor('[6 History]');
     tui.press(KEY.tab);
-    await tui.waitFor('[1 Signals]');
+    await tui.waitFor('[1 Board]');
 
     tui.press('?');
     await tui.waitFor('acknowledge the selected alert');
-    // the overlay takes keys before the panes: 3 does not switch under it, so once Esc has closed the overlay
-    // the pane is still Signals (had 3 gone through, it would be Alerts)
-    tui.press('3');
+    // the overlay takes keys before the panes: 4 does not switch under it, so once Esc has closed the overlay
+    // the pane is still the Board (had 4 gone through, it would be Alerts)
+    tui.press('4');
     tui.press(KEY.escape);
     await tui.waitForGone('acknowledge the selected alert');
-    expect(tui.screen()).toContain('[1 Signals]');
-    expect(tui.screen()).not.toContain('[3 Alerts]');
+    expect(tui.screen()).toContain('[1 Board]');
+    expect(tui.screen()).not.toContain('[4 Alerts]');
 
     const kill = signed(
       secret,
@@ -70,10 +107,10 @@ describe('the monitor in a pseudo-terminal', () => {
       headers: kill.headers,
     });
     expect(response.status).toBe(200);
-    tui.press('3');
+    tui.press('4');
     // the kill is the demo's one unacknowledged alert, counted on the tab (the count may be drawn a frame after
     // the switch, so wait for both together rather than for a bare title the count then replaces)
-    await tui.waitFor('[3 Alerts (1)]');
+    await tui.waitFor('[4 Alerts (1)]');
     const alerts = await tui.waitFor('!! KILL');
     expect(alerts).toContain('nyc');
     // node-notifier ran the fake notify-send with the title and the action first
@@ -85,6 +122,10 @@ describe('the monitor in a pseudo-terminal', () => {
       'SELL AT MARKET: legs A 50-51°F, B 52-53°F. METAR high 55°F is above every leg',
     ]);
     expect(call).toContain('critical');
+    // on the board, the killed pick's city-day (nyc, 2026-11-21, the demo's day there) is flagged in words
+    tui.press('1');
+    await tui.waitFor('[1 Board]');
+    await tui.waitFor(/New York City .* KILL/);
 
     tui.press('q');
     const exit = await tui.exited;
@@ -111,10 +152,11 @@ describe('the monitor in a pseudo-terminal', () => {
     const tui = startTui(['--offline', '--db', db], env);
     running.push(tui);
     await tui.waitFor('OFFLINE');
+    tui.press('2');
     await tui.waitFor(/LOCK|SVC-MAX|NO24|YESCORE/);
+    tui.press('6');
+    await tui.waitFor('[6 History]');
     tui.press('5');
-    await tui.waitFor('[5 History]');
-    tui.press('4');
     await tui.waitFor('PRIMARY');
 
     tui.resize(30, 8);

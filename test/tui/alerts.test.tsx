@@ -22,7 +22,7 @@ describe('Alerts pane', () => {
   it('puts kills first and says KILL in text, then rejected webhooks, then failing and stale streams', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('3');
+    await app.press('4');
     const frame = app.frame();
     expect(frame).toContain('6 unacknowledged');
     expect(frame).toContain('!! 5 KILLS to act on');
@@ -57,7 +57,7 @@ describe('Alerts pane', () => {
     const cache = filled.copy();
     const source = statusSource();
     const app = await renderTui(<MonitorApp cache={cache} source={source} now={now} />);
-    await app.press('3');
+    await app.press('4');
     source.set({
       ...LIVE,
       connection: { state: 'auth-rejected', message: 'HTTP 401' },
@@ -80,11 +80,11 @@ describe('Alerts pane', () => {
   it('a acknowledges the selected alert: the count drops everywhere and the alert moves to the acknowledged end', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={20} />);
-    await app.press('3', 'j');
+    await app.press('4', 'j');
     const second = unacknowledged(cache).filter((a) => a.kind === 'kill')[1];
     await app.press('a');
     const frame = await app.until((f) => f.includes('5 unacknowledged'), 'the acknowledgement');
-    expect(lines(frame)[0]).toContain('3 Alerts (5)');
+    expect(lines(frame)[0]).toContain('4 Alerts (5)');
     expect(frame).toContain('!! 4 KILLS to act on');
     expect(markers(frame).filter((m) => m === '!! KILL')).toHaveLength(4);
     expect(markers(frame).at(-1)).toBe('ok ACKED');
@@ -96,7 +96,7 @@ describe('Alerts pane', () => {
   it('a on a live condition explains that it clears itself; Enter shows an alert in full', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('3');
+    await app.press('4');
     for (let i = 0; i < 6; i++) await app.press('j');
     await app.press('a');
     expect(app.frame()).toContain('a live condition clears itself once it is fixed');

@@ -55,7 +55,7 @@ describe('a damaged cache in the terminal UI', () => {
     const { cache, file } = damagedCache('h_mktb_buckets_history');
     const tui = run(cache);
     await settle();
-    tui.stdin.write('5');
+    tui.stdin.write('6');
     await settle();
     // History opens on mkta_buckets_history, which reads fine; → goes to mktb_buckets_history, the damaged table
     expect(tui.screen()).toContain('◂ mkta_buckets_history ▸');
@@ -72,7 +72,7 @@ describe('a damaged cache in the terminal UI', () => {
     const { cache, file } = damagedCache('rejected_webhooks');
     const tui = run(cache);
     await settle();
-    tui.stdin.write('3');
+    tui.stdin.write('4');
     await settle();
     expect(tui.screen()).toContain('REJECTED');
     tui.stdin.write('\r');
@@ -98,12 +98,12 @@ describe('a cache this user cannot write, reviewed offline', () => {
     const cache = new Cache(new Database(file, { readonly: true }));
     opened.push(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource({ ...LIVE, mode: 'offline' })} />);
-    await app.press('3', 'a');
+    await app.press('4', 'a');
     const frame = await app.until((f) => f.includes('not acknowledged'), 'the notice');
     expect(frame).toContain('not acknowledged: the cache is read-only here');
     expect(frame).toContain('1 unacknowledged');
-    await app.press('1');
-    expect(app.frame()).toContain('[1 Signals]');
+    await app.press('2');
+    expect(app.frame()).toContain('[2 Signals]');
     app.unmount();
   });
 });

@@ -51,7 +51,7 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4');
+    await app.press('5');
     const frame = app.frame();
     expect(frame).toContain('New York City (nyc) · KLGA · market in °F · local Sat 10:00');
     expect(frame).toContain(`${f1(primary.predicted_max_f)}°F ± ${f1(primary.sigma_f)}°F`);
@@ -76,7 +76,7 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4');
+    await app.press('5');
     const rows = lines(app.frame());
     const high = runningHigh(app.frame());
     let total = 0;
@@ -116,7 +116,7 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4');
+    await app.press('5');
     const rows = lines(app.frame());
     expect(rows.join('\n')).toMatch(/bucket +model +mkta +mktb +edge/);
     // cost max(0.01, (0.001 + 0.999 - 1) / 2) = 0.01, so mktb's YES edge is p - 0.001 - 0.01 = p - 0.011, above
@@ -152,7 +152,7 @@ describe('Forecasts pane', () => {
       <MonitorApp cache={cache} source={statusSource()} now={now} initialCity="paris" />,
       { columns: 130, rows: 60 },
     );
-    await parisApp.press('4');
+    await parisApp.press('5');
     const frame = parisApp.frame();
     expect(frame).toContain(`METAR high so far ${highC.toFixed(1)}°C (settles at ${Math.round(highC)} or more)`);
     let dead = 0;
@@ -174,7 +174,7 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4');
+    await app.press('5');
     const frame = app.frame();
     const chart = lines(frame).filter((l) => l.includes('┤'));
     expect(chart.length).toBeGreaterThanOrEqual(5);
@@ -191,7 +191,7 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4', 'u');
+    await app.press('5', 'u');
     const celsius = app.frame();
     expect(celsius).toContain('showing °C (u)');
     expect(celsius).toContain(`${f1(primary.predicted_max_c)}°C ± ${f1(primary.sigma_c)}°C`);
@@ -208,14 +208,14 @@ describe('Forecasts pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('4', 'c');
+    await app.press('5', 'c');
     const chooser = app.frame();
     expect(chooser).toContain('Choose a city');
     const cityRows = lines(chooser).filter((l) => /^[› ] \S+ +\S/.test(l) && l.includes('°'));
     expect(cityRows.length).toBe(13);
     expect(lines(chooser).find((l) => l.startsWith('›'))).toContain('New York City');
-    await app.press('2');
-    expect(lines(app.frame())[0]).toContain('[4 Forecasts]');
+    await app.press('3');
+    expect(lines(app.frame())[0]).toContain('[5 Forecasts]');
     // the cities are in id order: paris follows nyc
     await app.press('j', KEYS.enter);
     const paris = app.frame();

@@ -27,7 +27,7 @@ describe('History pane', () => {
     const newest = newestExported<HistoricalRow>(cache, 'historical/mkta_buckets_history')?.id as number;
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
     const before = cache.readStats.rows;
-    await app.press('5');
+    await app.press('6');
     const first = ids(app.frame());
     const height = first.length;
     expect(height).toBeGreaterThan(20);
@@ -64,7 +64,7 @@ describe('History pane', () => {
       .rows('historical/mkta_buckets_history', { cityId: 'nyc', since: '2026-11-20', until: '2026-11-20' })
       .map((json) => (JSON.parse(json) as HistoricalRow).id);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('5', '/');
+    await app.press('6', '/');
     await app.press(...'nyc 2026-11-20..2026-11-20'.split(''), KEYS.enter);
     const frame = await app.until((f) => f.includes('city nyc · 2026-11-20..2026-11-20'), 'the filter');
     const shown = ids(frame);
@@ -74,7 +74,7 @@ describe('History pane', () => {
     await app.press(KEYS.pageDown, KEYS.pageDown);
     expect(ids(app.frame())).toEqual(expected.slice(2 * shown.length, 3 * shown.length));
     // the filter stays with the pane
-    await app.press('1', '5');
+    await app.press('2', '6');
     expect(app.frame()).toContain('city nyc · 2026-11-20..2026-11-20');
     await app.press('/', ...Array(30).fill(KEYS.backspace), ...'atlantis'.split(''), KEYS.enter);
     expect(app.frame()).toContain("'atlantis' is neither a city id");
@@ -87,7 +87,7 @@ describe('History pane', () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
     // neither copied in nor kept by a live history stream
-    await app.press('5', KEYS.left, KEYS.left);
+    await app.press('6', KEYS.left, KEYS.left);
     expect(app.frame()).toContain('◂ pws_observations_history ▸');
     expect(app.frame()).toContain('No rows cached here');
     // the tables go round: the strategy families come first
@@ -108,7 +108,7 @@ describe('History pane', () => {
       columns: 120,
       rows: 200,
     });
-    await app.press('5', 's');
+    await app.press('6', 's');
     const frame = app.frame();
     for (const family of ['no24', 'yescore', 'svc-max-picks'] as const) {
       const settled = cache.export
@@ -144,7 +144,7 @@ describe('History pane', () => {
   it('re-reads once for a burst of commits (coalesced change events), and shows the new rows', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={100} />);
-    await app.press('5');
+    await app.press('6');
     const top = ids(app.frame())[0] as number;
     const template = newestExported<HistoricalRow>(cache, 'historical/mkta_buckets_history') as HistoricalRow;
     const queries = cache.readStats.queries;

@@ -43,7 +43,15 @@ describe('key bindings', () => {
     expect(KEYS.everywhere.nextPane.match(...press('', { tab: true }))).toBe(true);
     expect(KEYS.everywhere.nextPane.match(...press('', { tab: true, shift: true }))).toBe(false);
     expect(KEYS.everywhere.previousPane.match(...press('', { tab: true, shift: true }))).toBe(true);
-    expect(['1', '3', '5', '6', '0', '12'].map(paneOfKey)).toEqual(['signals', 'alerts', 'history', null, null, null]);
+    expect(['1', '2', '4', '6', '7', '0', '12'].map(paneOfKey)).toEqual([
+      'board',
+      'signals',
+      'alerts',
+      'history',
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('close the city chooser with Esc or the c that opened it', () => {

@@ -19,7 +19,7 @@ describe('Positions pane', () => {
       columns: 130,
       rows: 120,
     });
-    await app.press('2');
+    await app.press('3');
     const rows = lines(app.frame());
     // the template world's open no24 records (stake 10.00 each), the newest mkta NO quote of each bucket, and the
     // unrealised P&L worked out by hand: shares x now - stake, to the cent
@@ -56,7 +56,7 @@ describe('Positions pane', () => {
       columns: 130,
       rows: 120,
     });
-    await app.press('2');
+    await app.press('3');
     const rows = lines(app.frame());
     const at = (text: string) => rows.findIndex((l) => l.includes(text));
     const sections = [
@@ -96,7 +96,7 @@ describe('Positions pane', () => {
       columns: 130,
       rows: 120,
     });
-    await app.press('2');
+    await app.press('3');
     const rows = lines(app.frame());
     // Seattle's record marks itself at 0.995: 10.2669 shares x 0.995 = 10.2156, less the 10.00 stake = +0.22
     const r = openRecords<No24Record>(cache, 'no24')[0] as No24Record;
@@ -115,7 +115,7 @@ describe('Positions pane', () => {
       columns: 130,
       rows: 60,
     });
-    await app.press('2', 'j', 'j', KEYS.enter);
+    await app.press('3', 'j', 'j', KEYS.enter);
     const detail = app.frame();
     expect(detail).toMatch(/no24 #\d+/);
     expect(detail).toContain('"current_no_price"');
@@ -135,7 +135,7 @@ describe('Positions pane', () => {
       columns: 130,
       rows: 40,
     });
-    await app.press('2');
+    await app.press('3');
     // the totals are at the end of the pane: G is not a key here, so page down until they show
     let frame = app.frame();
     for (let i = 0; i < 40 && !frame.includes('cover the newest listed'); i++) {

@@ -49,7 +49,7 @@ describe('rejected webhooks in the Alerts pane', () => {
     expect(rejected).toBeDefined();
     const { reason, received_at: receivedAt } = rejected as { reason: string; received_at: string };
     const app = await renderTui(<MonitorApp cache={l.cache} source={statusSource(LIVE)} now={() => new Date()} />);
-    await app.press('3');
+    await app.press('4');
     const list = lines(app.frame()).find((row) => row.includes('REJECTED'));
     expect(list).toContain('!  REJECTED');
     expect(list).toContain(`${receivedAt.slice(5, 10)} ${receivedAt.slice(11, 16)}Z`);

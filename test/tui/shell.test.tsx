@@ -29,8 +29,8 @@ describe('tab bar and status bar', () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />);
     const frame = app.frame();
-    expect(tabBar(frame)).toContain('[1 Signals]');
-    expect(tabBar(frame)).toContain('3 Alerts (6)');
+    expect(tabBar(frame)).toContain('[1 Board]');
+    expect(tabBar(frame)).toContain('4 Alerts (6)');
     expect(tabBar(frame)).toContain('!! KILL x5');
     const status = statusBar(frame);
     expect(status).toContain('LIVE');
@@ -87,21 +87,21 @@ describe('tab bar and status bar', () => {
 });
 
 describe('keys', () => {
-  it('1..5, Tab and Shift-Tab switch panes', async () => {
+  it('1..6, Tab and Shift-Tab switch panes', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('2');
-    expect(tabBar(app.frame())).toContain('[2 Positions]');
-    expect(app.frame()).toContain('STRATEGY RECORDS (open)');
-    await app.press('4');
-    expect(tabBar(app.frame())).toContain('[4 Forecasts]');
-    await app.press(KEYS.tab);
-    expect(tabBar(app.frame())).toContain('[5 History]');
-    await app.press(KEYS.tab);
-    expect(tabBar(app.frame())).toContain('[1 Signals]');
-    await app.press(KEYS.shiftTab);
-    expect(tabBar(app.frame())).toContain('[5 History]');
     await app.press('3');
+    expect(tabBar(app.frame())).toContain('[3 Positions]');
+    expect(app.frame()).toContain('STRATEGY RECORDS (open)');
+    await app.press('5');
+    expect(tabBar(app.frame())).toContain('[5 Forecasts]');
+    await app.press(KEYS.tab);
+    expect(tabBar(app.frame())).toContain('[6 History]');
+    await app.press(KEYS.tab);
+    expect(tabBar(app.frame())).toContain('[1 Board]');
+    await app.press(KEYS.shiftTab);
+    expect(tabBar(app.frame())).toContain('[6 History]');
+    await app.press('4');
     expect(app.frame()).toContain('6 unacknowledged');
     app.unmount();
   });
@@ -112,11 +112,11 @@ describe('keys', () => {
       columns: 120,
       rows: 60,
     });
-    await app.press('?');
+    await app.press('2', '?');
     const help = app.frame();
     for (const key of [
       'Tab / Shift-Tab',
-      '1 2 3 4 5',
+      '1 2 3 4 5 6',
       'c ',
       'u ',
       'r ',
@@ -132,12 +132,12 @@ describe('keys', () => {
     ]) {
       expect(help, key).toContain(key);
     }
-    await app.press('3', 'j', KEYS.tab, 'c', 'u');
+    await app.press('4', 'j', KEYS.tab, 'c', 'u');
     expect(app.frame()).toBe(help);
-    expect(tabBar(app.frame())).toContain('[1 Signals]');
+    expect(tabBar(app.frame())).toContain('[2 Signals]');
     await app.press(KEYS.escape);
     const back = await app.until((f) => !f.includes('Tab / Shift-Tab'));
-    expect(tabBar(back)).toContain('[1 Signals]');
+    expect(tabBar(back)).toContain('[2 Signals]');
     expect(back).toContain('UTC');
     app.unmount();
   });
@@ -176,15 +176,17 @@ describe('an empty cache (first start, nothing synced yet)', () => {
   it('every pane says what it is waiting for, and nothing breaks', async () => {
     const cache = openCache(join(filled.root, 'empty', 'cache.db'));
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    expect(app.frame()).toContain('No cities cached yet: the first sync brings them.');
+    await app.press('2');
     expect(app.frame()).toContain('No signals cached yet');
     expect(statusBar(app.frame())).toMatch(/sync cty -\? cur -\?/);
-    await app.press('2');
-    expect(app.frame()).toContain('none open');
     await app.press('3');
-    expect(app.frame()).toContain('0 unacknowledged');
+    expect(app.frame()).toContain('none open');
     await app.press('4');
-    expect(app.frame()).toContain('No cities cached yet');
+    expect(app.frame()).toContain('0 unacknowledged');
     await app.press('5');
+    expect(app.frame()).toContain('No cities cached yet');
+    await app.press('6');
     expect(app.frame()).toContain('No rows cached here');
     await app.press('s');
     expect(app.frame()).toContain('no strategy records match');
@@ -200,22 +202,24 @@ describe('terminal size', () => {
   it('fits the frame inside the terminal at any size, compacts below 80x24, and says when nothing fits', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    for (const [columns, rows] of [
-      [120, 40],
-      [100, 30],
-      [80, 24],
-      [70, 20],
-      [50, 12],
-    ] as const) {
-      await app.resize(columns, rows);
-      const frame = app.frame();
-      expect(lines(frame).length, `${columns}x${rows}`).toBeLessThan(rows);
-      for (const l of lines(frame)) expect(l.length, `${columns}x${rows}: ${l}`).toBeLessThanOrEqual(columns);
-    }
+    for (const pane of ['1', '2'])
+      for (const [columns, rows] of [
+        [120, 40],
+        [100, 30],
+        [80, 24],
+        [70, 20],
+        [50, 12],
+      ] as const) {
+        await app.press(pane);
+        await app.resize(columns, rows);
+        const frame = app.frame();
+        expect(lines(frame).length, `${pane} ${columns}x${rows}`).toBeLessThan(rows);
+        for (const l of lines(frame)) expect(l.length, `${columns}x${rows}: ${l}`).toBeLessThanOrEqual(columns);
+      }
     await app.resize(70, 20);
-    expect(tabBar(app.frame())).toContain('[1 Sig]');
+    expect(tabBar(app.frame())).toContain('[2 Sig]');
     expect(app.frame()).not.toContain('local');
-    await app.press('4');
+    await app.press('5');
     // below two columns the forecast sections stack: the primary first, the buckets further down
     const stacked = lines(app.frame());
     expect(stacked.some((l) => l.includes('│'))).toBe(false);
@@ -224,7 +228,7 @@ describe('terminal size', () => {
       'Terminal too small (30x8); need 40x10. Enlarge it, or q to quit.',
     );
     await app.resize(120, 40);
-    expect(tabBar(app.frame())).toContain('[4 Forecasts]');
+    expect(tabBar(app.frame())).toContain('[5 Forecasts]');
     expect(app.frame()).toContain('│ MARKET BUCKETS');
     app.unmount();
   });

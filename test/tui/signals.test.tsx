@@ -129,6 +129,7 @@ describe('Signals pane', () => {
     const cache = filled.copy();
     const expected = everySignal(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />);
+    await app.press('2');
     const frame = app.frame();
     const header = lines(frame).find((l) => l.includes('signal')) ?? '';
     for (const column of ['UTC', 'local', 'city', 'market', 'bucket', 'side', 'price', 'stake', 'note'])
@@ -153,6 +154,7 @@ describe('Signals pane', () => {
     const cache = filled.copy();
     const expected = everySignal(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    await app.press('2');
     const height = feedRows(app.frame()).length;
     const shows = (rows: string[], from: number) =>
       rows.forEach((row, i) => {
@@ -181,6 +183,7 @@ describe('Signals pane', () => {
   it('Enter shows a pick in full (legs, reasoning, the webhook body as received); Esc comes back to the same row', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    await app.press('2');
     const rows = feedRows(app.frame());
     const at = rows.findIndex((r) => r.includes('PICK') && r.includes('nyc'));
     for (let i = 0; i < at; i++) await app.press('j');
@@ -202,6 +205,7 @@ describe('Signals pane', () => {
   it('a kill that arrives while the pane is open appears on top, marked in text', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    await app.press('2');
     const pick = storedPicks(cache).find((p) => p.status === 'open') as InsurancePickView;
     const event = {
       event_id: '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
@@ -251,6 +255,7 @@ describe('Signals pane', () => {
   it('a webhook.test shows as a TEST signal, its body in the detail', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    await app.press('2');
     const event = {
       event_id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
       event_type: 'webhook.test' as const,
@@ -284,6 +289,7 @@ describe('Signals pane', () => {
   it('shows what another process commits to the same cache file (a sync or listen beside it)', async () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    await app.press('2');
     // a second connection: its commits raise no change event in this one
     const other = openCache(cache.file);
     const event = {

@@ -1,5 +1,7 @@
+import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { dayLock } from './day-lock.js';
 import {
   type CityDay,
   type DayQuote,
@@ -9,6 +11,7 @@ import {
   metarDay,
   type Venue,
 } from './day-reads.js';
+import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
 
 export type { MetarPoint };
@@ -46,8 +49,18 @@ export class MarketRepository {
     return dayQuotes(this.q, venue, cityId, date);
   }
 
+  /** The newest snapshot of a city-day's buckets on a venue, lowest bucket first (newest-snapshot.ts). */
+  newestSnapshot(venue: Venue, cityId: string, date: string): DayQuote[] {
+    return newestSnapshot(this.q, venue, cityId, date);
+  }
+
   /** Every METAR reading of a city's local day and its running high (day-reads.ts). */
   metarDay(cityId: string, day: CityDay): MetarDay {
     return metarDay(this.q, cityId, day);
+  }
+
+  /** The fusion lock of a city-day, or null before the service made one (day-lock.ts). */
+  dayLock(cityId: string, day: CityDay): FusionLock | null {
+    return dayLock(this.q, cityId, day);
   }
 }

@@ -1,6 +1,7 @@
 import type { City } from '../../contract/cities.js';
 import type { PaneId } from '../hooks/use-monitor-state.js';
 import { AlertsPane } from '../panes/alerts/alerts-pane.js';
+import { BoardPane } from '../panes/board/board-pane.js';
 import { ForecastsPane } from '../panes/forecasts/forecasts-pane.js';
 import { HistoryPane } from '../panes/history/history-pane.js';
 import { PositionsPane } from '../panes/positions/positions-pane.js';
@@ -19,6 +20,8 @@ export function ActivePane({
   cities: readonly City[];
 }) {
   switch (pane) {
+    case 'board':
+      return <BoardPane width={width} height={height} cities={cities} />;
     case 'signals':
       return <SignalsPane width={width} height={height} />;
     case 'positions':

@@ -1,11 +1,13 @@
 import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
+import type { BoardSort } from '../panes/board/board-row.js';
 import type { Line } from '../theme.js';
 
-export const PANES = ['signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
+export const PANES = ['board', 'signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
 export type PaneId = (typeof PANES)[number];
 
 export const PANE_TITLES: Record<PaneId, string> = {
+  board: 'Board',
   signals: 'Signals',
   positions: 'Positions',
   alerts: 'Alerts',
@@ -25,6 +27,8 @@ export interface UiState {
   /** What History browses and its filter, kept across pane switches. */
   historyTable: BrowseTable;
   historyFilter: BrowseFilter;
+  /** The board's order (`o`), kept while a city is open on Forecasts. */
+  boardSort: BoardSort;
   /** A one-line notice in the status bar (refresh requested, nothing to acknowledge), cleared by the next key. */
   notice: string | null;
 }
@@ -37,6 +41,7 @@ export type UiAction =
   | { type: 'overlay'; overlay: Overlay | null }
   | { type: 'historyTable'; table: BrowseTable }
   | { type: 'historyFilter'; filter: BrowseFilter }
+  | { type: 'boardSort'; sort: BoardSort }
   | { type: 'notice'; text: string | null };
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
@@ -57,18 +62,21 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, historyTable: action.table };
     case 'historyFilter':
       return { ...state, historyFilter: action.filter };
+    case 'boardSort':
+      return { ...state, boardSort: action.sort };
     case 'notice':
       return state.notice === action.text ? state : { ...state, notice: action.text };
   }
 }
 
 export const initialUiState = (city: string | null): UiState => ({
-  pane: 'signals',
+  pane: 'board',
   city,
   otherUnit: false,
   overlay: null,
   historyTable: 'mkta_buckets_history',
   historyFilter: {},
+  boardSort: 'edge',
   notice: null,
 });
 
@@ -82,6 +90,7 @@ export interface UiActions {
   closeOverlay(): void;
   setHistoryTable(table: BrowseTable): void;
   setHistoryFilter(filter: BrowseFilter): void;
+  setBoardSort(sort: BoardSort): void;
   notice(text: string | null): void;
 }
 
@@ -98,6 +107,7 @@ export function useMonitorState(initialCity: () => string | null): [UiState, UiA
       closeOverlay: () => dispatch({ type: 'overlay', overlay: null }),
       setHistoryTable: (table) => dispatch({ type: 'historyTable', table }),
       setHistoryFilter: (filter) => dispatch({ type: 'historyFilter', filter }),
+      setBoardSort: (sort) => dispatch({ type: 'boardSort', sort }),
       notice: (text) => dispatch({ type: 'notice', text }),
     }),
     [],

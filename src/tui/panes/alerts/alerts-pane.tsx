@@ -8,7 +8,7 @@ import { useAlertsState } from './use-alerts-state.js';
 const HINT = [hintOf(KEYS.alerts.acknowledge), hintOf(KEYS.lists.detail)].join(' · ');
 
 /**
- * Pane 3: kills first and loud, then rejected webhooks and everything else that needs a look; `a` acknowledges;
+ * Pane 4: kills first and loud, then rejected webhooks and everything else that needs a look; `a` acknowledges;
  * Enter shows an alert in full (a rejected webhook with its reason and body, escaped).
  */
 export function AlertsPane({ width, height }: { width: number; height: number }) {

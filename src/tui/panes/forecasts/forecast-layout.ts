@@ -7,6 +7,7 @@ import {
   headerLines,
   hourlyLines,
   modelRangeLines,
+  payoffSection,
   primaryLines,
 } from './forecast-sections.js';
 
@@ -15,14 +16,22 @@ const TWO_COLUMNS = 110;
 
 /**
  * The pane's page: the header, then the forecasts (primary, ensemble, models) beside what is happening (now, the
- * market's buckets, the hourly chart), or one under the other on a narrow terminal.
+ * market's buckets, payoff by outcome, the hourly chart), or one under the other on a narrow terminal.
  */
 export function forecastPage(v: ForecastView, width: number, height: number): Line[] {
   const two = width >= TWO_COLUMNS;
   const half = two ? Math.floor((width - 3) / 2) : width;
   const chartHeight = height >= 30 ? 10 : 7;
   const left = [...primaryLines(v, half), [], ...ensembleLines(v, half), [], ...modelRangeLines(v, half)];
-  const right = [...currentLines(v, half), [], ...bucketLines(v, half), [], ...hourlyLines(v, half, chartHeight)];
+  const right = [
+    ...currentLines(v, half),
+    [],
+    ...bucketLines(v, half),
+    [],
+    ...payoffSection(v),
+    [],
+    ...hourlyLines(v, half, chartHeight),
+  ];
   const body = two ? sideBySide(left, right, half) : [...left, [], ...right];
   return [...headerLines(v), [], ...body];
 }

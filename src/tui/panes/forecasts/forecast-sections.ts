@@ -2,13 +2,17 @@ import type { CurrentRow, DayQuote, ForecastRow, MetarPoint } from '../../../cac
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
+import { parseBucketLabel } from '../../../domain/bucket-label.js';
+import type { Bucket } from '../../../domain/buckets.js';
 import { localHour } from '../../../domain/city-time.js';
+import type { Holding } from '../../../domain/held-buckets.js';
 import { bar, hourlyChart } from '../../format/charts.js';
 import { convert, temp, tempDelta } from '../../format/numbers.js';
 import { cell, wrap } from '../../format/text.js';
 import { localDayClock, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
-import { bucketTableLines, bucketTableNote } from './bucket-table.js';
+import { type BucketTableInput, bucketRows, bucketTableLines, bucketTableNote } from './bucket-table.js';
+import { payoffLines } from './payoff-table.js';
 
 export interface ForecastView {
   city: City;
@@ -26,6 +30,8 @@ export interface ForecastView {
   /** The newest quote of each bucket of the forecast's market on each venue. */
   mkta: DayQuote[];
   mktb: DayQuote[];
+  /** The open holdings of the forecast's market day: payoff by outcome. */
+  holdings: Holding[];
 }
 
 export function forecastView(
@@ -157,14 +163,11 @@ export function hourlyLines(v: ForecastView, width: number, height: number): Lin
   ];
 }
 
-/**
- * Each bucket's probability under N(forecast, sigma) in the market's unit, conditioned on the running high, beside
- * the newest quote of both venues and the effective edge (bucket-table.ts).
- */
-export function bucketLines(v: ForecastView, width: number): Line[] {
+/** What the buckets table is priced from: the primary forecast in the market's unit; null without a forecast. */
+function bucketInput(v: ForecastView): BucketTableInput | null {
   const p = v.primary;
-  if (!p) return [title('MARKET BUCKETS', 'no forecast to price them with')];
-  const input = {
+  if (!p) return null;
+  return {
     marketUnit: v.marketUnit,
     mu: v.marketUnit === 'F' ? p.predicted_max_f : p.predicted_max_c,
     sigma: v.marketUnit === 'F' ? p.sigma_f : p.sigma_c,
@@ -172,5 +175,26 @@ export function bucketLines(v: ForecastView, width: number): Line[] {
     mkta: v.mkta,
     mktb: v.mktb,
   };
+}
+
+/**
+ * Each bucket's probability under N(forecast, sigma) in the market's unit, conditioned on the running high, beside
+ * the newest quote of both venues and the effective edge (bucket-table.ts).
+ */
+export function bucketLines(v: ForecastView, width: number): Line[] {
+  const input = bucketInput(v);
+  if (!input) return [title('MARKET BUCKETS', 'no forecast to price them with')];
   return [title('MARKET BUCKETS', bucketTableNote(input)), ...bucketTableLines(input, width)];
+}
+
+/** Payoff by outcome over the buckets of the table (or, without a forecast, the venue's own buckets). */
+export function payoffSection(v: ForecastView): Line[] {
+  const input = bucketInput(v);
+  const outcomes: Bucket[] = input
+    ? bucketRows(input).flatMap((r) => (r.bucket ? [r.bucket] : []))
+    : v.mkta.flatMap((q) => {
+        const b = q.bucket_label ? parseBucketLabel(q.bucket_label) : null;
+        return b ? [b] : [];
+      });
+  return payoffLines(v.holdings, outcomes, v.marketUnit, v.runningHigh);
 }

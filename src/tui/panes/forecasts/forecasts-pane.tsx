@@ -3,7 +3,7 @@ import { LineView } from '../../components/line-view.js';
 import { useForecastsInput } from './use-forecasts-input.js';
 import { useForecastsState } from './use-forecasts-state.js';
 
-/** Pane 4: one city's forecast, models, the day so far and the market's buckets. */
+/** Pane 5: one city's forecast, models, the day so far and the market's buckets. */
 export function ForecastsPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
   const state = useForecastsState(cities, width, height);
   useForecastsInput(state, height);

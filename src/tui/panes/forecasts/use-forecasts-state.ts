@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { addDays, instantAtLocal } from '../../../domain/city-time.js';
+import { holdingsOf } from '../../../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../../../domain/units.js';
 import { cityToday } from '../../format/time.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
@@ -16,6 +17,12 @@ import { forecastView } from './forecast-sections.js';
 const FORECAST_TOPICS: readonly CacheTopic[] = [
   'forecasts',
   'current',
+  'no24',
+  'yescore',
+  'svc-max-picks',
+  'fusion-locks',
+  'insurance-picks',
+  'edge-trades',
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',
@@ -45,12 +52,15 @@ function readForecastPage(
       metar: metar.points,
       mkta: [],
       mktb: [],
+      holdings: [],
     },
     cache.resources.latestForecasts(city.city_id),
   );
   const market = v.primary?.local_date ?? today.date;
   v.mkta = cache.market.dayQuotes('mkta', city.city_id, market);
   v.mktb = cache.market.dayQuotes('mktb', city.city_id, market);
+  // payoff by outcome: what is open on this market
+  v.holdings = holdingsOf(cache.positions.openOfDay(city.city_id, market), city.city_id, market);
   // the running high conditions only today's market: another day's high is not known yet, or already settled
   if (market === today.date && metar.high)
     v.runningHigh = marketUnit === 'F' ? metar.high.f : (metar.high.c ?? fToC(metar.high.f));

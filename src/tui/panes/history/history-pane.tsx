@@ -17,7 +17,7 @@ const ROWS_HINT = [
 ].join(' · ');
 const SUMMARY_HINT = `${K.summaries.label}: back to rows`;
 
-/** Pane 5: any cached table, filtered by city and dates, a window at a time; `s` for the summaries. */
+/** Pane 6: any cached table, filtered by city and dates, a window at a time; `s` for the summaries. */
 export function HistoryPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
   const state = useHistoryState(cities, height);
   useHistoryInput(state);

@@ -5,7 +5,7 @@ import { line, seg, selectLine } from '../../theme.js';
 import { usePositionsInput } from './use-positions-input.js';
 import { usePositionsState } from './use-positions-state.js';
 
-/** Pane 2: what is open now, marked to market, and the totals by family. */
+/** Pane 3: what is open now, marked to market, and the totals by family. */
 export function PositionsPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
   const state = usePositionsState(cities, width, height);
   usePositionsInput(state);

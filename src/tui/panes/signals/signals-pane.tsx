@@ -4,7 +4,7 @@ import { signalColumns, signalHeader, signalLine } from './signal-columns.js';
 import { useSignalsInput } from './use-signals-input.js';
 import { useSignalsState } from './use-signals-state.js';
 
-/** Pane 1: every signal, newest first, one row each; Enter opens the whole story. */
+/** Pane 2: every signal, newest first, one row each; Enter opens the whole story. */
 export function SignalsPane({ width, height }: { width: number; height: number }) {
   const state = useSignalsState(Math.max(1, height - 1));
   useSignalsInput(state, width);

@@ -1,0 +1,28 @@
+import { localHour } from './city-time.js';
+
+/** Where a city's market day stands: before the heat, in it, after it, or settled. */
+export type DayPhase = 'early' | 'peak' | 'passed' | 'settled';
+
+/** The local hour the heat of the day starts (DESIGN 4). */
+export const PEAK_STARTS_AT = 10;
+/** Hours after the fusion lock's peak hour that the peak still lasts. */
+export const PEAK_LASTS_AFTER = 2;
+
+/** What the phase of a city's day is worked out from: the day's fusion lock, if the service made one yet. */
+export interface DayLock {
+  peakHour: number;
+  resolved: boolean;
+}
+
+/**
+ * DESIGN 4 "phase of a city's day": `early` before 10:00 local, `peak` from 10:00 until the fusion lock's peak hour
+ * + 2 h, `passed` after that until midnight, `settled` once the day's lock resolved. The service locks at the peak
+ * hour, so a day without a lock yet has its peak still to come: from 10:00 on it is `peak`.
+ */
+export function dayPhase(nowMs: number, tz: string, lock: DayLock | null): DayPhase {
+  if (lock?.resolved) return 'settled';
+  const hour = localHour(nowMs, tz);
+  if (hour < PEAK_STARTS_AT) return 'early';
+  if (lock === null || hour < lock.peakHour + PEAK_LASTS_AFTER) return 'peak';
+  return 'passed';
+}

@@ -1,0 +1,58 @@
+import type { MarketUnit } from '../contract/common.js';
+import { bucketIsDead } from './bucket-probability.js';
+import type { Bucket } from './buckets.js';
+import type { Holding } from './held-buckets.js';
+import { round } from './units.js';
+
+/** What the open book of a city-day pays if the day settles in one bucket. */
+export interface OutcomePayoff {
+  bucket: Bucket;
+  /** The running high has already passed this bucket: the day can no longer settle here. */
+  dead: boolean;
+  /** USD paid out, the stakes of every holding counted, and the difference; null when a holding's bucket covers only
+   * part of this outcome (the bucket grids differ), so what it pays depends on the exact degree. */
+  payout: number | null;
+  stake: number;
+  pnl: number | null;
+}
+
+/** Whether a holding's bucket wins when the day settles somewhere in `outcome`: yes, no, or it depends (null). */
+function wins(held: Bucket, outcome: Bucket): boolean | null {
+  if (outcome.low >= held.low && outcome.high <= held.high) return true;
+  if (outcome.high < held.low || outcome.low > held.high) return false;
+  return null;
+}
+
+/**
+ * Payoff by outcome: for every bucket the day could settle in, what all open positions, picks and locks of the
+ * city-day pay and their P&L if it settles there. A YES share pays 1 USD when its bucket wins, else nothing; a NO
+ * share pays 1 USD when its bucket loses. P&L = payout - stake, over every holding of the day's unit (a holding of
+ * another unit belongs to another market). `runningHigh` (market unit) marks the outcomes already dead.
+ */
+export function payoffByOutcome(
+  holdings: readonly Holding[],
+  outcomes: readonly Bucket[],
+  unit: MarketUnit,
+  runningHigh?: number,
+): OutcomePayoff[] {
+  const mine = holdings.filter((h) => h.bucket.unit === unit);
+  const stake = round(mine.reduce((n, h) => n + h.stake, 0));
+  return outcomes.map((bucket) => {
+    let payout: number | null = 0;
+    for (const h of mine) {
+      const won = wins(h.bucket, bucket);
+      if (won === null || payout === null) {
+        payout = null;
+        continue;
+      }
+      if (won === (h.side === 'YES')) payout += h.shares;
+    }
+    return {
+      bucket,
+      dead: bucketIsDead(bucket, runningHigh),
+      payout: payout === null ? null : round(payout),
+      stake,
+      pnl: payout === null ? null : round(payout - stake),
+    };
+  });
+}

@@ -1,0 +1,205 @@
+import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../../domain/buckets.js';
+import { signedUsd, usd } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
+import { type Line, seg, type Tone } from '../../theme.js';
+import type { BoardRow, LadderCell } from './board-row.js';
+
+/** A board column: its title and width, its text and tone for a row, and how soon it goes on a narrow terminal. */
+interface BoardColumn {
+  id: string;
+  title: string;
+  width: number;
+  /** A narrower width it can still show itself in (the ladder shortens, the best edge abbreviates). */
+  min?: number;
+  align?: 'left' | 'right';
+  /** Lower stays longer: the city, the best edge and the flags go last. */
+  priority: number;
+  text(row: BoardRow, width: number): string;
+  tone?(row: BoardRow): Tone | undefined;
+}
+
+/** `≤61°F`, `≥80°F` for the tails, the venue's label otherwise: a bucket in a few characters. */
+export function shortLabel(b: Bucket): string {
+  const unit = b.label.match(/°[FC]/)?.[0] ?? '';
+  if (b.low === OPEN_LOW) return `≤${b.high}${unit}`;
+  if (b.high === OPEN_HIGH) return `≥${b.low}${unit}`;
+  return b.label;
+}
+
+const GLYPH: Record<LadderCell['state'], string> = { dead: 'x', alive: '-', favourite: '*' };
+const glyph = (c: LadderCell) => (c.held ? `[${GLYPH[c.state]}]` : GLYPH[c.state]);
+
+/**
+ * The ladder of a day's buckets, lowest first: `x` dead, `-` alive, `*` the favourite, `[ ]` around a held one. When
+ * it is wider than `width`, the buckets around the favourite stay, and `‹` / `›` say buckets were cut on that side.
+ */
+export function ladderText(cells: readonly LadderCell[], width: number): string {
+  const full = cells.map(glyph).join('');
+  if (full.length <= width || cells.length === 0) return full;
+  const centre = Math.max(
+    0,
+    cells.findIndex((c) => c.state === 'favourite'),
+  );
+  let lo = centre;
+  let hi = centre;
+  const size = (a: number, b: number) =>
+    cells
+      .slice(a, b + 1)
+      .map(glyph)
+      .join('').length +
+    (a > 0 ? 1 : 0) +
+    (b < cells.length - 1 ? 1 : 0);
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (hi + 1 < cells.length && size(lo, hi + 1) <= width) {
+      hi++;
+      grew = true;
+    }
+    if (lo > 0 && size(lo - 1, hi) <= width) {
+      lo--;
+      grew = true;
+    }
+  }
+  const text = cells
+    .slice(lo, hi + 1)
+    .map(glyph)
+    .join('');
+  return `${lo > 0 ? '‹' : ''}${text}${hi < cells.length - 1 ? '›' : ''}`;
+}
+
+const points = (n: number) => `${n >= 0 ? '+' : ''}${(n * 100).toFixed(1)}`;
+const deg = (n: number) => n.toFixed(1);
+
+export const LADDER_MIN = 7;
+export const LADDER_MAX = 17;
+
+const COLUMNS: BoardColumn[] = [
+  { id: 'city', title: 'city', width: 13, priority: 0, text: (r) => r.name },
+  { id: 'local', title: 'local', width: 5, priority: 8, text: (r) => r.localTime },
+  { id: 'phase', title: 'phase', width: 7, priority: 5, text: (r) => r.phase },
+  {
+    id: 'forecast',
+    title: 'forecast',
+    width: 10,
+    align: 'right',
+    priority: 6,
+    text: (r) => (r.forecast ? `${deg(r.forecast.mu)}±${deg(r.forecast.sigma)}°${r.unit}` : '—'),
+  },
+  {
+    id: 'spread',
+    title: 'spread',
+    width: 6,
+    align: 'right',
+    priority: 10,
+    text: (r) => (r.spread === null ? '—' : deg(r.spread)),
+  },
+  {
+    id: 'high',
+    title: 'high next',
+    width: 9,
+    align: 'right',
+    priority: 4,
+    text: (r) =>
+      r.runningHigh === null ? '—' : `${deg(r.runningHigh)} ${r.toNextEdge === null ? '  —' : `+${deg(r.toNextEdge)}`}`,
+  },
+  {
+    id: 'ladder',
+    title: 'ladder',
+    width: LADDER_MAX,
+    min: LADDER_MIN,
+    priority: 3,
+    text: (r, width) => (r.ladder.length ? ladderText(r.ladder, width) : '—'),
+  },
+  {
+    id: 'edge',
+    title: 'best edge',
+    width: 27,
+    min: 22,
+    priority: 1,
+    text: (r, width) => {
+      if (!r.best) return '—';
+      const { value, side, bucket, price, venue } = r.best;
+      // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter
+      return width >= 27
+        ? `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2)} ${venue}`
+        : `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2).replace(/^0/, '')}${venue.slice(-1)}`;
+    },
+    tone: (r) => (r.best && r.best.value > 0 ? 'good' : 'muted'),
+  },
+  {
+    id: 'staked',
+    title: 'staked',
+    width: 7,
+    align: 'right',
+    priority: 9,
+    text: (r) => (r.positions ? usd(r.exposure) : '—'),
+  },
+  {
+    id: 'pnl',
+    title: 'P&L',
+    width: 8,
+    align: 'right',
+    priority: 6,
+    text: (r) => (r.positions ? signedUsd(r.pnl) : '—'),
+    tone: (r) => (r.pnl === null ? 'muted' : r.pnl > 0 ? 'good' : r.pnl < 0 ? 'bad' : undefined),
+  },
+  {
+    id: 'flags',
+    title: 'flags',
+    width: 5,
+    priority: 2,
+    text: (r) => r.flags.join(' '),
+    tone: (r) => (r.flags.includes('KILL') ? 'alarm' : r.flags.length ? 'bad' : undefined),
+  },
+];
+
+/** Columns worth narrowing the best edge and the ladder for: the running high and the phase, and those before. */
+const NARROW_FOR = 6;
+
+/** Columns by priority while they fit, each at the width `widthOf` gives, one space before each. */
+function placeColumns(columns: readonly BoardColumn[], width: number, widthOf: (c: BoardColumn) => number) {
+  const widths = new Map<string, number>();
+  let left = width;
+  for (const c of [...columns].sort((a, b) => a.priority - b.priority)) {
+    const w = widthOf(c);
+    if (w + 1 > left) continue;
+    widths.set(c.id, w);
+    left -= w + 1;
+  }
+  return { widths, left };
+}
+
+/**
+ * The columns a width holds, by priority. The best edge and the ladder are narrowed (`min`) only when that keeps
+ * a column before the phase that would go otherwise; what is left then widens the ladder. The flags are as wide as
+ * the widest row's, the ladder at most as wide as the longest ladder.
+ */
+export function boardColumns(rows: readonly BoardRow[], width: number): BoardColumn[] {
+  const flagsWidth = Math.max(5, ...rows.map((r) => r.flags.join(' ').length));
+  const ladderFull = Math.min(LADDER_MAX, Math.max(LADDER_MIN, ...rows.map((r) => ladderText(r.ladder, 99).length)));
+  const sized = COLUMNS.map((c) =>
+    c.id === 'flags' ? { ...c, width: flagsWidth } : c.id === 'ladder' ? { ...c, width: ladderFull } : c,
+  );
+  const full = placeColumns(sized, width, (c) => c.width);
+  const narrow = placeColumns(sized, width, (c) => c.min ?? c.width);
+  const gains = sized.some((c) => c.priority < NARROW_FOR && narrow.widths.has(c.id) && !full.widths.has(c.id));
+  const { widths, left } = gains ? narrow : full;
+  const ladder = widths.get('ladder');
+  if (ladder !== undefined) widths.set('ladder', Math.min(ladderFull, ladder + left));
+  return sized.filter((c) => widths.has(c.id)).map((c) => ({ ...c, width: widths.get(c.id) as number }));
+}
+
+/** The title row. */
+export function boardTitle(columns: readonly BoardColumn[]): Line {
+  return [seg(columns.map((c) => cell(c.title, c.width, c.align)).join(' '), 'muted')];
+}
+
+/** A row of the board in the chosen columns, flags and the best edge in words and tone. */
+export function boardLine(row: BoardRow, columns: readonly BoardColumn[]): Line {
+  const out: Line = [];
+  columns.forEach((c, i) => {
+    const text = cell(c.text(row, c.width), c.width, c.align);
+    out.push(seg(`${i ? ' ' : ''}`), seg(text, c.tone?.(row), c.id === 'flags'));
+  });
+  return out;
+}

@@ -1,0 +1,35 @@
+import type { City } from '../../../contract/cities.js';
+import { LineView } from '../../components/line-view.js';
+import { hintOf, KEYS } from '../../keys.js';
+import { line, seg, selectLine } from '../../theme.js';
+import { boardColumns, boardLine, boardTitle } from './board-columns.js';
+import { SORT_NAMES } from './board-row.js';
+import { useBoardInput } from './use-board-input.js';
+import { useBoardState } from './use-board-state.js';
+
+/** Pane 1, the landing pane: a row a city of the day, where the running high, the buckets and the prices stand. */
+export function BoardPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
+  const state = useBoardState(cities, height);
+  useBoardInput(state);
+  const { rows, cursor, offset, bodyHeight, sort } = state;
+  // the selected row's pointer takes two columns
+  const columns = boardColumns(rows, width - 2);
+  // the legend of the ladder stays; on a narrow terminal the key hints go (the help lists them)
+  const hints = width >= 100 ? `  ${hintOf(KEYS.board.sort)} · ${hintOf(KEYS.board.open)} ·` : ' ';
+  const header = line(
+    seg(`Board · ${rows.length} cities · by ${SORT_NAMES[sort]}`, 'accent', true),
+    seg(`${hints} ladder x dead - alive * favourite [ ] held`, 'muted'),
+  );
+  if (rows.length === 0)
+    return (
+      <LineView
+        lines={[header, line(seg('No cities cached yet: the first sync brings them.', 'muted'))]}
+        width={width}
+        height={height}
+      />
+    );
+  const shown = rows
+    .slice(offset, offset + bodyHeight)
+    .map((r, i) => selectLine(boardLine(r, columns), offset + i === cursor));
+  return <LineView lines={[header, [seg('  '), ...boardTitle(columns)], ...shown]} width={width} height={height} />;
+}

@@ -1,0 +1,26 @@
+import { useKeypress } from '../../hooks/use-keypress.js';
+import { scrollStep } from '../../hooks/use-scroll-state.js';
+import { KEYS, listMove } from '../../keys.js';
+import { PRIORITY } from '../../state/keypress-context.js';
+import { useUiActions } from '../../state/monitor-context.js';
+import type { BoardState } from './use-board-state.js';
+
+/** The list keys move the cursor; `o` changes the order; Enter opens the city on Forecasts, with payoff by outcome. */
+export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: BoardState): void {
+  const actions = useUiActions();
+  useKeypress(PRIORITY.pane, (input, key) => {
+    const move = listMove(input, key);
+    if (move) {
+      const by = scrollStep(move, bodyHeight);
+      if (by === null) scroll.home();
+      else scroll.move(by, rows.length, bodyHeight);
+    } else if (KEYS.board.sort.match(input, key)) nextSort();
+    else if (KEYS.board.open.match(input, key)) {
+      const row = rows[cursor];
+      if (!row) return false;
+      actions.chooseCity(row.cityId);
+      actions.showPane('forecasts');
+    } else return false;
+    return true;
+  });
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../src/cache/index.js';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { BOARD_NOW, boardCache } from './board-fixture.js';
+import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
+
+const root = mkdtempSync(join(tmpdir(), 'board-test-'));
+const opened: Cache[] = [];
+afterAll(() => {
+  for (const c of opened) c.close();
+  rmSync(root, { recursive: true, force: true });
+});
+const now = () => new Date(BOARD_NOW);
+
+async function board(size = { columns: 120, rows: 40 }, extra = 0) {
+  const cache = boardCache(root, extra);
+  opened.push(cache);
+  const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, size);
+  await app.until((f) => f.includes('Board ·'), 'the board');
+  return { app, cache };
+}
+
+const rowOf = (frame: string, city: string) => lines(frame).find((l) => l.slice(2).startsWith(city)) ?? '';
+
+/*
+ * New York, N(70, 2) °F, METAR high 68.4 (settles at 68 or more, so X >= 67.5; P(X >= 67.5) = Phi(1.25) = 0.894350):
+ *   68-69: (Phi(-0.25) - Phi(-1.25)) / 0.894350 = (0.401294 - 0.105650) / 0.894350 = 0.330568
+ *   70-71: (Phi(0.75) - Phi(-0.25)) / 0.894350 = (0.773373 - 0.401294) / 0.894350 = 0.416033  (the favourite)
+ *   72 or higher: (1 - Phi(0.75)) / 0.894350 = 0.253399;  65 or below and 66-67 dead
+ * Effective edge, cost max(0.01, overround / 2) = 0.01 on every quote here:
+ *   70-71 YES on mktb (0.28 / 0.74): 0.416033 - 0.28 - 0.01 = +0.126 -> +12.6, the best of both venues
+ *   (mkta 0.30: +0.106; 68-69 YES +0.021; 72+ NO 0.746601 - 0.72 - 0.01 = +0.017; 66-67 NO 1 - 0.97 - 0.01 = +0.02)
+ * Next bucket edge: 68 is in 68-69, whose top settles below 69.5: 69.5 - 68.4 = +1.1.
+ * Ladder: 65- dead, 66-67 dead held (YES), 68-69 alive, 70-71 favourite held (lock), 72+ alive held (NO).
+ * P&L at mkta: YES 66-67 10 x 0.05 - 3 = -2.50; NO 72+ 20 x 0.72 - 14 = +0.40; lock 40 x 0.30 - 10 = +2.00: -0.10.
+ * Flags: the YES on 66-67 died (DEAD); 68.4 °F is under the models' 72 °F.
+ *
+ * Paris, N(12, 0.5) °C, high 13.0 °C = 55.4 °F, above every model (53.0 °F): BREAKTHROUGH; its kill unacknowledged:
+ * KILL. 18:00 local, lock peak 15 + 2 = 17: passed. No quotes: the buckets laid out around 12, 7- and 8..12 dead,
+ * 13 the favourite (0.9915) and held by the lock, 14..16 and 17+ alive; no edge; one lock, no quote: P&L unknown.
+ * Seattle: 09:00, early, nothing cached.
+ */
+describe('the Board (pane 1)', () => {
+  it('is the landing pane: a row a city, its figures in the market unit, the best edge first, flags in words (120x40)', async () => {
+    const { app } = await board();
+    const frame = app.frame();
+    expect(lines(frame)[0]).toContain('[1 Board]');
+    expect(frame).toContain(
+      'Board · 3 cities · by best edge  o order · Enter open city · ladder x dead - alive * favourite [ ] held',
+    );
+    const rows = lines(frame);
+    const title = rows.findIndex((l) => l.includes('best edge') && l.includes('ladder') && !l.includes('·'));
+    expect(rows.slice(title, title + 4)).toEqual([
+      '  city          local phase     forecast high next ladder        best edge                        P&L flags',
+      '› New York City 12:00 peak    70.0±2.0°F 68.4 +1.1 x[x]-[*][-]   +12.6 YES 70-71°F 0.28 mktb    -0.10 DEAD',
+      '  Paris         18:00 passed  12.0±0.5°C 13.0 +0.5 xxxxxx[*]---- —                                  — BREAKTHROUGH KILL',
+      '  Seattle       09:00 early            —         — —             —                                  —',
+    ]);
+    app.unmount();
+  });
+
+  it('o orders by best edge, then latest local time, then city, and round again', async () => {
+    const { app } = await board();
+    const order = (f: string) =>
+      lines(f)
+        .filter((l) => /^[› ] (New York City|Paris|Seattle) /.test(l))
+        .map((l) => l.slice(2, 15).trim());
+    expect(order(app.frame())).toEqual(['New York City', 'Paris', 'Seattle']);
+    await app.press('o');
+    expect(app.frame()).toContain('by local time');
+    // 18:00, 12:00, 09:00
+    expect(order(app.frame())).toEqual(['Paris', 'New York City', 'Seattle']);
+    await app.press('o');
+    expect(app.frame()).toContain('by city');
+    expect(order(app.frame())).toEqual(['New York City', 'Paris', 'Seattle']);
+    await app.press('o');
+    expect(app.frame()).toContain('by best edge');
+    app.unmount();
+  });
+
+  it('at 80x24 keeps city, running high, a shorter ladder, the edge abbreviated and the flags', async () => {
+    const { app } = await board({ columns: 80, rows: 24 });
+    const frame = app.frame();
+    for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
+    // the ladder's legend stays whole; the key hints are in the help
+    expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  ladder x dead - alive * favourite [ ] held');
+    expect(rowOf(frame, 'New York City')).toBe('› New York City 68.4 +1.1 x[x]-[*][-]  +12.6 YES 70-71°F .28b DEAD');
+    // 13 glyphs in 12: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
+    expect(rowOf(frame, 'Paris')).toBe(
+      '  Paris         13.0 +0.5 ‹xxxx[*]---- —                      BREAKTHROUGH KILL',
+    );
+    expect(frame).not.toContain('phase');
+    app.unmount();
+  });
+
+  it('renders only the rows that fit, and scrolls to the others', async () => {
+    // 3 cities + 30 without data; 80x24 leaves 18 rows under the header and the titles
+    const { app } = await board({ columns: 80, rows: 24 }, 30);
+    const cityRows = (f: string) => lines(f).filter((l) => /^[› ] (New York City|Paris|Seattle|C\d\d) /.test(l));
+    expect(app.frame()).toContain('Board · 33 cities');
+    // best edge first (nyc), then by name: C01 .. C17 fill the screen
+    expect(cityRows(app.frame())).toHaveLength(18);
+    expect(cityRows(app.frame())[17]).toContain('C17');
+    expect(app.frame()).not.toContain('Seattle');
+    await app.press(KEYS.pageDown, KEYS.pageDown);
+    const end = cityRows(app.frame());
+    expect(end).toHaveLength(18);
+    expect(end.at(-1)).toMatch(/^› Seattle/);
+    app.unmount();
+  });
+
+  it('a kill acknowledged takes KILL off its row', async () => {
+    const { app, cache } = await board();
+    const [kill] = cache.alerts.older('kill', null, 10);
+    expect(kill?.city_id).toBe('paris');
+    cache.alerts.acknowledge(kill?.id as number, '2026-11-24T17:00:30Z');
+    const frame = await app.until((f) => !rowOf(f, 'Paris').includes('KILL'), 'the kill flag gone');
+    expect(rowOf(frame, 'Paris')).toMatch(/ BREAKTHROUGH$/);
+    app.unmount();
+  });
+
+  it('coming back from an opened city keeps the order and the cursor on that city', async () => {
+    const { app } = await board();
+    // by local time: Paris, New York City, Seattle; j to New York City
+    await app.press('o', 'j', KEYS.enter);
+    await app.until((f) => f.includes('New York City (nyc)'), 'New York on Forecasts');
+    await app.press('1');
+    const frame = await app.until((f) => rowOf(f, 'New York City').startsWith('›'), 'the cursor on New York');
+    expect(frame).toContain('by local time');
+    expect(rowOf(frame, 'Paris').startsWith(' ')).toBe(true);
+    app.unmount();
+  });
+
+  it('Enter opens the city on Forecasts, with payoff by outcome of its positions, picks and locks', async () => {
+    const { app } = await board();
+    await app.press(KEYS.enter);
+    const frame = await app.until((f) => f.includes('PAYOFF BY OUTCOME'), 'payoff by outcome');
+    expect(lines(frame)[0]).toContain('[5 Forecasts]');
+    expect(frame).toContain('New York City (nyc)');
+    // stakes 3 + 14 + 0.25 x 40 = 27.00; each row: what the YES 66-67, the NO 72+ and the lock on 70-71 pay there
+    expect(frame).toContain('PAYOFF BY OUTCOME  3 holdings, 27.00 USD staked');
+    const right = lines(frame).map((l) => l.split('│ ')[1] ?? '');
+    const at = right.findIndex((l) => l.startsWith('PAYOFF BY OUTCOME'));
+    expect(right.slice(at + 1, at + 7)).toEqual([
+      '  bucket          held           pays       P&L',
+      // only the NO pays: 20 - 27
+      '  65°F or below                 20.00     -7.00  dead',
+      // the YES 10 and the NO 20: 30 - 27
+      '  66-67°F         YES           30.00     +3.00  dead',
+      '  68-69°F                       20.00     -7.00',
+      // the NO 20 and the lock 40: 60 - 27
+      '  70-71°F         YES           60.00    +33.00',
+      // the NO loses where its bucket wins: 0 - 27
+      '  72°F or higher  NO             0.00    -27.00',
+    ]);
+    app.unmount();
+  });
+});
