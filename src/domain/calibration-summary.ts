@@ -60,56 +60,76 @@ export interface CalibrationSummary {
   all: { settledDays: number; venues: VenueCalibration[]; byHour: HourlyHits };
 }
 
+/** Bucket labels read once per summary: every day of a city repeats most of them. */
+type LabelBook = Map<string, (Bucket & { unit: MarketUnit }) | null>;
+
 /**
  * A venue's snapshot as a ladder of buckets in the day's unit, lowest first; null when a quote has no price or a
  * label of another shape or unit (the day is then not scored for that venue).
  */
-function ladderOf(quotes: readonly SnapshotQuote[], unit: MarketUnit): { buckets: Bucket[]; prices: number[] } | null {
+function ladderOf(
+  quotes: readonly SnapshotQuote[],
+  unit: MarketUnit,
+  labels: LabelBook = new Map(),
+): { buckets: Bucket[]; prices: number[] } | null {
   const rows: { bucket: Bucket; price: number }[] = [];
   for (const q of quotes) {
-    const bucket = q.bucket_label === null ? null : parseBucketLabel(q.bucket_label, q.bucket_slug ?? '');
-    if (bucket === null || bucket.unit !== unit || q.yes_price === null) return null;
-    rows.push({ bucket, price: q.yes_price });
+    if (q.bucket_label === null || q.yes_price === null) return null;
+    let parsed = labels.get(q.bucket_label);
+    if (parsed === undefined) {
+      parsed = parseBucketLabel(q.bucket_label);
+      labels.set(q.bucket_label, parsed);
+    }
+    if (parsed === null || parsed.unit !== unit) return null;
+    rows.push({ bucket: { ...parsed, slug: q.bucket_slug ?? '' }, price: q.yes_price });
   }
   rows.sort((a, b) => a.bucket.low - b.bucket.low);
   return { buckets: rows.map((r) => r.bucket), prices: rows.map((r) => r.price) };
 }
 
 /** The desk against `venue` on one day, at 12:00 local; null when either side cannot be scored. */
-export function scoreAtNoon(day: SettledDay, venue: string): PairedScore | null {
+export function scoreAtNoon(day: SettledDay, venue: string, labels?: LabelBook): PairedScore | null {
   const quotes = day.noonQuotes[venue];
   if (!day.forecast || !quotes || quotes.length === 0) return null;
-  const ladder = ladderOf(quotes, day.unit);
+  const ladder = ladderOf(quotes, day.unit, labels);
   if (!ladder) return null;
   return scoreDay(ladder.buckets, ladder.prices, day.forecast, runningHighAt(day.readings, SCORED_HOUR), day.settled);
 }
 
-function venuesOf(days: readonly SettledDay[], venues: readonly string[]): VenueCalibration[] {
+/** One settled day's scores against each venue (null: not scored there). */
+interface ScoredDay {
+  day: SettledDay;
+  scores: (PairedScore | null)[];
+}
+
+function venuesOf(days: readonly ScoredDay[], venues: readonly string[]): VenueCalibration[] {
   const out: VenueCalibration[] = [];
-  for (const venue of venues) {
-    const scored = days.map((d) => scoreAtNoon(d, venue)).filter((s): s is PairedScore => s !== null);
-    const means = meanPairedScores(scored);
+  venues.forEach((venue, i) => {
+    const means = meanPairedScores(days.map((d) => d.scores[i] ?? null).filter((s): s is PairedScore => s !== null));
     if (means) out.push({ venue, days: means.days, desk: means.desk, prices: means.venue });
-  }
+  });
   return out;
 }
 
 /** Per city (in city order) and for all cities together: Brier and log loss at 12:00, hits of the running high by hour. */
 export function calibrationSummary(days: readonly SettledDay[], venues: readonly string[]): CalibrationSummary {
-  const byCity = new Map<string, SettledDay[]>();
-  for (const d of days) {
-    const list = byCity.get(d.city_id);
+  const labels: LabelBook = new Map();
+  const scored = days.map((day) => ({ day, scores: venues.map((v) => scoreAtNoon(day, v, labels)) }));
+  const byCity = new Map<string, ScoredDay[]>();
+  for (const d of scored) {
+    const list = byCity.get(d.day.city_id);
     if (list) list.push(d);
-    else byCity.set(d.city_id, [d]);
+    else byCity.set(d.day.city_id, [d]);
   }
+  const hours = (list: readonly ScoredDay[]) => hitsByHour(list.map((d) => d.day));
   const cities = [...byCity.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([city_id, list]) => ({
       city_id,
-      unit: (list[0] as SettledDay).unit,
+      unit: (list[0] as ScoredDay).day.unit,
       settledDays: list.length,
       venues: venuesOf(list, venues),
-      byHour: hitsByHour(list),
+      byHour: hours(list),
     }));
-  return { cities, all: { settledDays: days.length, venues: venuesOf(days, venues), byHour: hitsByHour(days) } };
+  return { cities, all: { settledDays: days.length, venues: venuesOf(scored, venues), byHour: hours(scored) } };
 }

@@ -135,10 +135,18 @@ export function runningHighAt(readings: readonly DayReading[], hour: number): nu
  * half up to a whole degree, at the day's settled value: the bucket holding it is then already the winner.
  */
 export function settledByHour(readings: readonly DayReading[], settled: number): boolean[] {
-  return Array.from({ length: 24 }, (_, hour) => {
-    const high = runningHighAt(readings, hour);
-    return high !== null && settledWhole(high) === settled;
-  });
+  const sorted = [...readings].sort((a, b) => a.hour - b.hour);
+  const out: boolean[] = [];
+  let high: number | null = null;
+  let next = 0;
+  for (let hour = 0; hour < 24; hour++) {
+    for (; next < sorted.length && (sorted[next] as DayReading).hour <= hour; next++) {
+      const value = (sorted[next] as DayReading).value;
+      if (high === null || value > high) high = value;
+    }
+    out.push(high !== null && settledWhole(high) === settled);
+  }
+  return out;
 }
 
 /** Over settled days: how many there were, and for each hour how many already had the running high at the settled value. */
