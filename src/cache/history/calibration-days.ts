@@ -65,7 +65,7 @@ function merged(spans: Span[]): Span[] {
 function rowsIn<T>(
   q: CountedQueries,
   table: HistoricalTable,
-  columns: string,
+  columns: string | ((cityId: string) => string),
   days: readonly Day[],
   span: (d: Day) => [number, number],
 ): T[] {
@@ -85,7 +85,7 @@ function rowsIn<T>(
     for (const city of cities) {
       out.push(
         ...q.all<T>(
-          `SELECT t, city_id, ${columns} FROM ${name} INDEXED BY ${name}_city
+          `SELECT t, city_id, ${typeof columns === 'string' ? columns : columns(city)} FROM ${name} INDEXED BY ${name}_city
            WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ?`,
           city,
           ids.lo,
@@ -179,20 +179,28 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
 
 /** Every METAR reading of each settled day, on its local clock, in the market's unit. */
 function addReadings(q: CountedQueries, days: Day[], byKey: Map<string, Day>, places: Map<string, Place>): void {
-  const rows = rowsIn<{ t: number; city_id: string; temp_f: unknown; temp_c: unknown }>(
+  // one number a reading, in the market's unit: only it is read out of the JSON
+  const value = (cityId: string) =>
+    places.get(cityId)?.unit === 'F'
+      ? `${j('temp_f')} AS value`
+      : `coalesce(${j('temp_c')}, (${j('temp_f')} - 32) * 5.0 / 9) AS value`;
+  const rows = rowsIn<{ t: number; city_id: string; value: unknown }>(
     q,
     'metar_observations_history',
-    `${j('temp_f')} AS temp_f, ${j('temp_c')} AS temp_c`,
+    value,
     days,
     (d) => [d.startMs, d.endMs - 1],
   );
+  let d: Day | undefined;
   for (const r of rows) {
-    const place = places.get(r.city_id);
-    const d = place && byKey.get(`${r.city_id}|${localDate(r.t, place.tz)}`);
-    if (!d || r.t < d.startMs || r.t >= d.endMs) continue;
-    const f = num(r.temp_f);
-    const value = d.unit === 'F' ? f : (num(r.temp_c) ?? (f === null ? null : fToC(f)));
-    if (value !== null) d.readings.push({ hour: localHour(r.t, d.tz), value });
+    // rows come a city at a time, in time order: the day of the last reading usually holds the next one
+    if (!d || d.city_id !== r.city_id || r.t < d.startMs || r.t >= d.endMs) {
+      const place = places.get(r.city_id);
+      d = place && byKey.get(`${r.city_id}|${localDate(r.t, place.tz)}`);
+      if (!d || r.t < d.startMs || r.t >= d.endMs) continue;
+    }
+    const v = num(r.value);
+    if (v !== null) d.readings.push({ hour: localHour(r.t, d.tz), value: v });
   }
 }
 
