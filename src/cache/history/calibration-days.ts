@@ -36,64 +36,65 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const j = (path: string) => `json_extract(json, '$.${path}')`;
 
-/** A closed range [from, to] of instants and the cities whose rows in it are wanted. */
-interface Span {
-  from: number;
-  to: number;
-  cities: Set<string>;
-}
+/** A closed range [from, to] of instants. */
+type Range = [number, number];
 
-/** Overlapping spans merged: a few index range scans instead of one a day. */
-function merged(spans: Span[]): Span[] {
-  const out: Span[] = [];
-  for (const span of [...spans].sort((a, b) => a.from - b.from)) {
+/** Overlapping ranges merged, in time order. */
+function merged(ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (const [from, to] of [...ranges].sort((a, b) => a[0] - b[0])) {
     const last = out[out.length - 1];
-    if (last && span.from <= last.to) {
-      last.to = Math.max(last.to, span.to);
-      for (const c of span.cities) last.cities.add(c);
-    } else out.push({ ...span, cities: new Set(span.cities) });
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
   }
   return out;
 }
 
 /**
- * Rows of a historical table with `t` in the days' spans, of the cities each span wants. The time index holds no city,
- * so each span is read in two seeks: the ids its instants hold, from the time index alone (no row is opened), then
- * each city's rows within those ids by the `(city_id, rid)` index. Only the wanted rows are opened, however much
- * history or how many other cities the cache holds.
+ * Rows of a historical table within each day's span of its own city, oldest first a city at a time. The time index
+ * holds no city, so the days' spans of all cities are merged into a few ranges, and each range read in two seeks: the
+ * ids its instants hold, from the time index alone (no row is opened), then each city's rows within those ids and
+ * its own spans by the `(city_id, rid)` index. Only the wanted rows are read out, however much history, how many
+ * other days or other cities the cache holds.
  */
 function rowsIn<T>(
   q: CountedQueries,
   table: HistoricalTable,
   columns: string | ((cityId: string) => string),
   days: readonly Day[],
-  span: (d: Day) => [number, number],
+  span: (d: Day) => Range,
 ): T[] {
   const name = historicalSqlTable(table);
   const out: T[] = [];
-  const spans = days.map((d) => {
-    const [from, to] = span(d);
-    return { from, to, cities: new Set([d.city_id]) };
-  });
-  for (const { from, to, cities } of merged(spans)) {
+  const byCity = new Map<string, Range[]>();
+  for (const d of days) {
+    const ranges = byCity.get(d.city_id);
+    if (ranges) ranges.push(span(d));
+    else byCity.set(d.city_id, [span(d)]);
+  }
+  const cities = [...byCity].map(([city, ranges]) => ({ city, ranges: merged(ranges) }));
+  for (const [from, to] of merged(days.map(span))) {
     const ids = q.get<{ lo: number | null; hi: number | null }>(
       `SELECT min(rid) AS lo, max(rid) AS hi FROM ${name} INDEXED BY ${name}_t WHERE t >= ? AND t <= ?`,
       from,
       to,
     );
     if (ids?.lo == null || ids.hi == null) continue;
-    for (const city of cities) {
-      out.push(
-        ...q.all<T>(
-          `SELECT t, city_id, ${typeof columns === 'string' ? columns : columns(city)} FROM ${name} INDEXED BY ${name}_city
-           WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ?`,
-          city,
-          ids.lo,
-          ids.hi,
-          from,
-          to,
-        ),
-      );
+    for (const { city, ranges } of cities) {
+      for (const [own, ownTo] of ranges) {
+        if (own < from || ownTo > to) continue;
+        out.push(
+          ...q.all<T>(
+            `SELECT t, city_id, ${typeof columns === 'string' ? columns : columns(city)} FROM ${name} INDEXED BY ${name}_city
+             WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ? ORDER BY t`,
+            city,
+            ids.lo,
+            ids.hi,
+            own,
+            ownTo,
+          ),
+        );
+      }
     }
   }
   return out;
@@ -251,8 +252,11 @@ function addQuotes(q: CountedQueries, venue: Venue, days: Day[], byKey: Map<stri
     const held = snap.quotes.get(key);
     if (!held || held.rid > r.rid) snap.quotes.set(key, quote);
   }
+  // in id order: the order the venue lists its buckets in
   for (const [d, snap] of snapshots)
-    d.noonQuotes[venue] = [...snap.quotes.values()].map(({ rid: _rid, ...quote }) => quote);
+    d.noonQuotes[venue] = [...snap.quotes.values()]
+      .sort((a, b) => b.rid - a.rid)
+      .map(({ rid: _rid, ...quote }) => quote);
 }
 
 /**
