@@ -151,7 +151,11 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
     const c = num(r.c);
     const value = unit === 'F' ? (f ?? (c === null ? null : cToF(c))) : (c ?? (f === null ? null : fToC(f)));
     if (value !== null)
-      settled.set(`${r.city_id}|${r.local_date}`, { ...r, date: r.local_date, value: settledWhole(value) });
+      settled.set(`${r.city_id}|${r.local_date}`, {
+        city_id: r.city_id,
+        date: r.local_date,
+        value: settledWhole(value),
+      });
   }
   let list = [...settled.values()].filter((s) => places.has(s.city_id));
   if (filter.since === undefined) {
