@@ -41,7 +41,8 @@ describe('calibration in History’s summaries', () => {
       rows: 80,
     });
     await app.press(HISTORY_KEY, 's');
-    const scores = section(app.frame(), 'CALIBRATION AT 12:00 LOCAL');
+    const frame = await app.until((f) => f.includes('RUNNING HIGH ALREADY'), 'the calibration');
+    const scores = section(frame, 'CALIBRATION AT 12:00 LOCAL');
     expect(scores[0]).toContain('(settled days, newest 30 dates)');
     expect(scores.find((l) => l.includes('city'))).toMatch(/city +venue +days +desk +venue +desk +venue +desk +venue/);
     // berlin on mkta, two days (the arithmetic is in test/domain/calibration.unit.test.ts):
@@ -60,7 +61,7 @@ describe('calibration in History’s summaries', () => {
     expect(scores).toContainEqual(expect.stringMatching(/^ {2}ALL +mkta +2 +0\.584 +0\.783 +1\.111 +1\.546/));
     for (const l of scores) expect(l.length).toBeLessThanOrEqual(80);
 
-    const hours = section(app.frame(), 'RUNNING HIGH ALREADY AT THE SETTLED VALUE');
+    const hours = section(frame, 'RUNNING HIGH ALREADY AT THE SETTLED VALUE');
     expect(hours[1]).toMatch(/city +days +00h +02h +04h .* 20h +22h$/);
     // berlin: 20.6 at 12:00 settles at 21 (11-01, a hit from 12h), 23.0 at 13:00 (11-02, from 13h)
     expect(hours).toContain(`  berlin         2${'   0%'.repeat(6)}  50%${' 100%'.repeat(5)}`);
@@ -78,7 +79,7 @@ describe('calibration in History’s summaries', () => {
       rows: 60,
     });
     await app.press(HISTORY_KEY, '/', ...'berlin 2026-11-02..2026-11-03'.split(''), '\r', 's');
-    const frame = await app.until((f) => f.includes('CALIBRATION AT 12:00'), 'the summaries');
+    const frame = await app.until((f) => f.includes('RUNNING HIGH ALREADY'), 'the summaries');
     const scores = section(frame, 'CALIBRATION AT 12:00 LOCAL');
     expect(scores[0]).toContain('(settled days, 2026-11-02..2026-11-03)');
     // 11-02 alone: desk 0.966, 1.841, its favourite lost; venue 1.14, ln 10 = 2.303
@@ -103,8 +104,9 @@ describe('calibration in History’s summaries', () => {
       rows: 60,
     });
     await app.press(HISTORY_KEY, 's');
-    expect(app.frame()).toContain('no settled day with a desk forecast and venue prices at 12:00 cached');
-    expect(app.frame()).toContain('no METAR readings of a settled day cached');
+    const frame = await app.until((f) => f.includes('RUNNING HIGH ALREADY'), 'the calibration');
+    expect(frame).toContain('no settled day with a desk forecast and venue prices at 12:00 cached');
+    expect(frame).toContain('no METAR readings of a settled day cached');
     app.unmount();
   });
 });

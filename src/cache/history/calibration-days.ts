@@ -39,12 +39,12 @@ const j = (path: string) => `json_extract(json, '$.${path}')`;
 /** A closed range [from, to] of instants. */
 type Range = [number, number];
 
-/** Overlapping ranges merged, in time order. */
+/** Overlapping and adjoining ranges merged, in time order: a city's consecutive days are one range. */
 function merged(ranges: readonly Range[]): Range[] {
   const out: Range[] = [];
   for (const [from, to] of [...ranges].sort((a, b) => a[0] - b[0])) {
     const last = out[out.length - 1];
-    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
     else out.push([from, to]);
   }
   return out;
