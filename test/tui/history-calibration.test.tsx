@@ -93,6 +93,30 @@ describe('calibration in History’s summaries', () => {
     app.unmount();
   });
 
+  it('adds a day that settles while the summaries show', async () => {
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
+      columns: 80,
+      rows: 80,
+    });
+    await app.press(HISTORY_KEY, 's');
+    await app.until((f) => /berlin +mkta +2 /.test(f), 'two scored days');
+    // 11-03 settles at 24: scored as 11-02 was (no reading by noon, the top tail won, the same prices and forecast)
+    const open = JSON.parse(cache.export.rows('fusion-locks').find((j) => j.includes('2026-11-03')) as string);
+    cache.resources.upsertFusionLocks([{ ...open, resolved: true, actual_tmax_c: 24, actual_tmax_f: 75.2 }]);
+    // desk Brier (0.201372 + 2 * 0.966065) / 3 = 0.711, venue (0.425620 + 2 * 1.14) / 3 = 0.902
+    // desk log loss (0.381715 + 2 * 1.841022) / 3 = 1.355, venue (0.788457 + 2 * 2.302585) / 3 = 1.798; 1 of 3 won
+    const frame = await app.until((f) => /berlin +mkta +3 /.test(f), 'the third day');
+    const scores = section(frame, 'CALIBRATION AT 12:00 LOCAL');
+    expect(scores).toContainEqual(
+      expect.stringMatching(/^ {2}berlin +mkta +3 +0\.711 +0\.902 +1\.355 +1\.798 +33% +33%$/),
+    );
+    // 24.0 at 13:00 on 11-03: 12h 1 of 3, from 14h all three
+    expect(section(frame, 'RUNNING HIGH ALREADY')).toContain(
+      `  berlin         3${'   0%'.repeat(6)}  33%${' 100%'.repeat(5)}`,
+    );
+    app.unmount();
+  });
+
   it('says what to backfill when no settled day can be scored', async () => {
     cache.close();
     rmSync(root, { recursive: true, force: true });

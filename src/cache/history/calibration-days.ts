@@ -267,15 +267,30 @@ function addQuotes(q: CountedQueries, venue: Venue, days: Day[], byKey: Map<stri
  * What the calibration of the History pane's summaries is computed from (domain/calibration-summary.ts): each settled
  * city-day the filter matches (without a start date, the newest `CALIBRATION_DATES` dates), its METAR readings, the
  * desk's forecast and each venue's prices at 12:00 local. Every read is bounded by the settled days' own hours.
+ *
+ * `known` holds days read before (the caller keeps it while its view is open): a day found there, settled at the same
+ * value, is not read again, so a re-read after a change costs the settled days' list and the days newly settled.
  */
-export function calibrationDays(q: CountedQueries, filter: BrowseFilter, venues: readonly Venue[]): SettledDay[] {
+export function calibrationDays(
+  q: CountedQueries,
+  filter: BrowseFilter,
+  venues: readonly Venue[],
+  known?: Map<string, SettledDay>,
+): SettledDay[] {
   const places = placesOf(q, filter.cityId);
   const days = settledDays(q, filter, places);
-  if (days.length === 0) return [];
-  const byKey = new Map<string, Day>();
-  for (const d of days) byKey.set(`${d.city_id}|${d.local_date}`, d);
-  addReadings(q, days, byKey, places);
-  addForecasts(q, days, byKey);
-  for (const venue of venues) addQuotes(q, venue, days, byKey);
-  return days.map(({ tz: _tz, startMs: _s, endMs: _e, noonMs: _n, ...day }) => day);
+  const key = (d: { city_id: string; local_date: string }) => `${d.city_id}|${d.local_date}`;
+  const fresh = days.filter((d) => known?.get(key(d))?.settled !== d.settled);
+  if (fresh.length > 0) {
+    const byKey = new Map<string, Day>();
+    for (const d of fresh) byKey.set(key(d), d);
+    addReadings(q, fresh, byKey, places);
+    addForecasts(q, fresh, byKey);
+    for (const venue of venues) addQuotes(q, venue, fresh, byKey);
+    for (const { tz: _tz, startMs: _s, endMs: _e, noonMs: _n, ...day } of fresh) known?.set(key(day), day);
+  }
+  return days.map((d) => {
+    const { tz: _tz, startMs: _s, endMs: _e, noonMs: _n, ...day } = d;
+    return known?.get(key(d)) ?? day;
+  });
 }

@@ -67,10 +67,15 @@ export class HistoryRepository {
 
   /**
    * The settled city-days the filter matches with what their calibration needs (calibration-days.ts): METAR
-   * readings, the desk's forecast and the venues' prices at 12:00 local. Bounded by the days' own hours.
+   * readings, the desk's forecast and the venues' prices at 12:00 local. Bounded by the days' own hours; days in
+   * `known` (read before) are not read again.
    */
-  calibrationDays(filter: BrowseFilter, venues: readonly Venue[] = ['mkta', 'mktb']): SettledDay[] {
-    return calibrationDays(this.q, filter, venues);
+  calibrationDays(
+    filter: BrowseFilter,
+    known?: Map<string, SettledDay>,
+    venues: readonly Venue[] = ['mkta', 'mktb'],
+  ): SettledDay[] {
+    return calibrationDays(this.q, filter, venues, known);
   }
 
   private page(

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../../src/cache/index.js';
+import type { FusionLock } from '../../../src/contract/fusion-locks.js';
 import type { HistoricalRow } from '../../../src/contract/historical.js';
 import { CITIES, fillCalibrationHistory } from '../../helpers/calibration-history.js';
 
@@ -11,6 +12,11 @@ beforeEach(() => {
 });
 afterEach(() => cache.close());
 
+const exportedLock = (c: Cache, id: string) =>
+  c.export
+    .rows('fusion-locks')
+    .map((json) => JSON.parse(json) as FusionLock)
+    .find((l) => l.id === id);
 const prices = (quotes: { yes_price: number | null }[] | undefined) => quotes?.map((q) => q.yes_price);
 const LADDER = ['19°C or below', '20°C', '21°C', '22°C or higher'];
 
@@ -57,6 +63,34 @@ describe('the calibration’s reads of the cache', () => {
       { id: 9001, city_id: 'berlin', local_date: '2026-11-01', unit: 'C', actual_max: 30, abs_error: 9.5 },
     ]);
     expect(cache.history.calibrationDays({ cityId: 'berlin' })[0]?.settled).toBe(21);
+  });
+
+  it('does not read a day again that the caller already holds, only the days settled since', () => {
+    const known = new Map();
+    const first = cache.history.calibrationDays({}, known);
+    expect(known.size).toBe(3);
+    const before = cache.readStats.rows;
+    expect(cache.history.calibrationDays({}, known)).toEqual(first);
+    // only the list of settled days: 2 cities, 1 forecast score (nyc), 2 resolved locks
+    expect(cache.readStats.rows - before).toBe(5);
+
+    // 11-03 settles at 24 (its METAR 24.0 at 13:00, its quotes and forecast at noon are cached)
+    cache.resources.upsertFusionLocks([
+      {
+        ...(exportedLock(cache, 'fl-berlin-2026-11-03') as FusionLock),
+        resolved: true,
+        actual_tmax_c: 24,
+        actual_tmax_f: 75.2,
+      },
+    ]);
+    const after = cache.readStats.rows;
+    const days = cache.history.calibrationDays({}, known);
+    expect(days.map((d) => d.local_date)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-02']);
+    expect(days[2]?.settled).toBe(24);
+    expect(days[2]?.forecast).toEqual({ mu: 20.5, sigma: 1 });
+    // the list (2 cities, 1 score, now 3 locks), one id-range probe a table (METAR, forecasts, mkta, mktb), and
+    // 11-03 alone: 1 METAR reading, 1 forecast, 4 mkta quotes
+    expect(cache.readStats.rows - after).toBe(6 + 4 + 1 + 1 + 4);
   });
 
   it('reads only the settled days’ own hours: rows of other days, hours and cities cost nothing', () => {

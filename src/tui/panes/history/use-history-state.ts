@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
@@ -9,7 +9,7 @@ import {
   type Cache,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { calibrationSummary } from '../../../domain/calibration-summary.js';
+import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
@@ -90,13 +90,20 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     [filter, summary],
   );
   const summaries = useCacheQuery(SUMMARY_TOPICS, readSummary);
+  const known = useRef<{ filter: BrowseFilter | null; days: Map<string, SettledDay> }>({
+    filter: null,
+    days: new Map(),
+  });
   const readCalibration = useCallback(
     (c: Cache) => {
+      // a settled day is read once while the summaries stay open on this filter; opening them reads afresh
+      if (!summary || known.current.filter !== filter) known.current = { filter, days: new Map() };
       if (!summary) return [];
       const dates = filter.since
         ? `${filter.since}..${filter.until ?? ''}`
         : `newest ${CALIBRATION_DATES} dates${filter.until ? ` to ${filter.until}` : ''}`;
-      return calibrationLines(calibrationSummary(c.history.calibrationDays(filter), ['mkta', 'mktb']), dates);
+      const days = c.history.calibrationDays(filter, known.current.days);
+      return calibrationLines(calibrationSummary(days, ['mkta', 'mktb']), dates);
     },
     [filter, summary],
   );
