@@ -24,6 +24,7 @@ export {
   type SignalKind,
   type StrategyBelief,
 } from './feed/signal.js';
+export { CALIBRATION_DATES } from './history/calibration-days.js';
 export {
   BROWSE_TABLES,
   type BrowseFilter,

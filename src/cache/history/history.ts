@@ -1,9 +1,12 @@
 import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../../contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import type { SettledDay } from '../../domain/calibration-summary.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
+import type { Venue } from '../market/day-reads.js';
+import { calibrationDays } from './calibration-days.js';
 import { type HistorySummary, historySummary } from './history-summary.js';
 
 /** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
@@ -60,6 +63,19 @@ export class HistoryRepository {
   /** The summaries of every settled row the filter matches (history-summary.ts): on demand, not per frame. */
   summary(filter: BrowseFilter): HistorySummary {
     return historySummary(this.q, filter);
+  }
+
+  /**
+   * The settled city-days the filter matches with what their calibration needs (calibration-days.ts): METAR
+   * readings, the desk's forecast and the venues' prices at 12:00 local. Bounded by the days' own hours; days in
+   * `known` (read before) are not read again.
+   */
+  calibrationDays(
+    filter: BrowseFilter,
+    known?: Map<string, SettledDay>,
+    venues: readonly Venue[] = ['mkta', 'mktb'],
+  ): SettledDay[] {
+    return calibrationDays(this.q, filter, venues, known);
   }
 
   private page(

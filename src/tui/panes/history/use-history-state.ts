@@ -1,13 +1,15 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
   type BrowseKey,
   type BrowseRow,
   type BrowseTable,
+  CALIBRATION_DATES,
   type Cache,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
+import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
@@ -16,6 +18,7 @@ import type { ListMove } from '../../keys.js';
 import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import type { Line } from '../../theme.js';
+import { calibrationLines } from './calibration-lines.js';
 import { parseHistoryFilter } from './history-filter.js';
 import { summaryLines } from './history-summary-lines.js';
 
@@ -26,6 +29,17 @@ const SUMMARY_TOPICS: readonly CacheTopic[] = [
   'svc-max-picks',
   'fusion-locks',
   'historical/forecast_accuracy_daily',
+];
+
+/**
+ * What the calibration is re-read on: a day settling (its lock resolves, its score arrives) and a forecast backfill.
+ * The live price and METAR streams only add rows of days not yet settled, which it does not score, so a price tick
+ * does not cost a re-read; opening the summaries always reads afresh.
+ */
+const CALIBRATION_TOPICS: readonly CacheTopic[] = [
+  'fusion-locks',
+  'historical/forecast_accuracy_daily',
+  'historical/forecast_history',
 ];
 
 export interface HistoryState {
@@ -75,7 +89,26 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     (c: Cache) => (summary ? summaryLines(c.history.summary(filter)) : []),
     [filter, summary],
   );
-  const summaryText = useCacheQuery(SUMMARY_TOPICS, readSummary);
+  const summaries = useCacheQuery(SUMMARY_TOPICS, readSummary);
+  const known = useRef<{ filter: BrowseFilter | null; days: Map<string, SettledDay> }>({
+    filter: null,
+    days: new Map(),
+  });
+  const readCalibration = useCallback(
+    (c: Cache) => {
+      // a settled day is read once while the summaries stay open on this filter; opening them reads afresh
+      if (!summary || known.current.filter !== filter) known.current = { filter, days: new Map() };
+      if (!summary) return [];
+      const dates = filter.since
+        ? `${filter.since}..${filter.until ?? ''}`
+        : `newest ${CALIBRATION_DATES} dates${filter.until ? ` to ${filter.until}` : ''}`;
+      const days = c.history.calibrationDays(filter, known.current.days);
+      return calibrationLines(calibrationSummary(days, ['mkta', 'mktb']), dates);
+    },
+    [filter, summary],
+  );
+  const calibration = useCacheQuery(CALIBRATION_TOPICS, readCalibration);
+  const summaryText = useMemo(() => [...summaries, [], ...calibration], [summaries, calibration]);
 
   return {
     table,
