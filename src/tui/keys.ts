@@ -81,7 +81,7 @@ const BOARD = {
   open: {
     label: 'Enter',
     hint: 'open city',
-    help: ['Enter', 'open the city: its Forecasts and payoff by outcome'],
+    help: ['Enter', 'open the city: its Forecasts and payoff by outcome (Esc comes back)'],
     match: (_, key) => key.return,
   },
 } satisfies Bindings;

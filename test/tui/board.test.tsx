@@ -156,6 +156,9 @@ describe('the Board (pane 1)', () => {
       // the NO loses where its bucket wins: 0 - 27
       '  72°F or higher  NO             0.00    -27.00',
     ]);
+    // Esc comes back to the board
+    await app.press(KEYS.escape);
+    expect(lines(app.frame())[0]).toContain('[1 Board]');
     app.unmount();
   });
 });

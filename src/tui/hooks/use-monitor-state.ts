@@ -29,6 +29,8 @@ export interface UiState {
   historyFilter: BrowseFilter;
   /** The board's order (`o`), kept while a city is open on Forecasts. */
   boardSort: BoardSort;
+  /** Forecasts shows a city opened from the board (Enter there): Esc goes back to it. */
+  openedFromBoard: boolean;
   /** A one-line notice in the status bar (refresh requested, nothing to acknowledge), cleared by the next key. */
   notice: string | null;
 }
@@ -42,16 +44,23 @@ export type UiAction =
   | { type: 'historyTable'; table: BrowseTable }
   | { type: 'historyFilter'; filter: BrowseFilter }
   | { type: 'boardSort'; sort: BoardSort }
+  | { type: 'openCity'; city: string }
   | { type: 'notice'; text: string | null };
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'pane':
-      return state.pane === action.pane ? state : { ...state, pane: action.pane };
+      return state.pane === action.pane ? state : { ...state, pane: action.pane, openedFromBoard: false };
     case 'cyclePane': {
       const i = PANES.indexOf(state.pane);
-      return { ...state, pane: PANES[(i + action.by + PANES.length) % PANES.length] as PaneId };
+      return {
+        ...state,
+        pane: PANES[(i + action.by + PANES.length) % PANES.length] as PaneId,
+        openedFromBoard: false,
+      };
     }
+    case 'openCity':
+      return { ...state, city: action.city, pane: 'forecasts', overlay: null, openedFromBoard: true };
     case 'city':
       return { ...state, city: action.city, overlay: null };
     case 'toggleUnit':
@@ -77,6 +86,7 @@ export const initialUiState = (city: string | null): UiState => ({
   historyTable: 'mkta_buckets_history',
   historyFilter: {},
   boardSort: 'edge',
+  openedFromBoard: false,
   notice: null,
 });
 
@@ -91,6 +101,8 @@ export interface UiActions {
   setHistoryTable(table: BrowseTable): void;
   setHistoryFilter(filter: BrowseFilter): void;
   setBoardSort(sort: BoardSort): void;
+  /** The board's Enter: the city on Forecasts, Esc back to the board. */
+  openCity(city: string): void;
   notice(text: string | null): void;
 }
 
@@ -108,6 +120,7 @@ export function useMonitorState(initialCity: () => string | null): [UiState, UiA
       setHistoryTable: (table) => dispatch({ type: 'historyTable', table }),
       setHistoryFilter: (filter) => dispatch({ type: 'historyFilter', filter }),
       setBoardSort: (sort) => dispatch({ type: 'boardSort', sort }),
+      openCity: (city) => dispatch({ type: 'openCity', city }),
       notice: (text) => dispatch({ type: 'notice', text }),
     }),
     [],

@@ -104,6 +104,7 @@ function dayMarks(
   date: string,
   mkta: DayQuote[],
 ): { n: number; stake: number; pnl: number | null } {
+  // a side the venue did not quote stays null: pricing reads it as unquoted (position-pnl's sidePrice), never 0
   const quotes = new QuoteBook(
     mkta.map((q) => ({
       local_date: date,

@@ -18,8 +18,7 @@ export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: Bo
     else if (KEYS.board.open.match(input, key)) {
       const row = rows[cursor];
       if (!row) return false;
-      actions.chooseCity(row.cityId);
-      actions.showPane('forecasts');
+      actions.openCity(row.cityId);
     } else return false;
     return true;
   });
