@@ -18,11 +18,10 @@ export interface WriteResult extends WriteCounts {
 /**
  * Writes rows of one table by key without reading them first. Rows go in chunks through a multi-row
  * `INSERT ... ON CONFLICT DO NOTHING`, whose `changes` counts the inserted rows. Only a chunk where some rows
- * already existed goes on to one `UPDATE ... FROM (VALUES ...) WHERE key = v.key AND json IS NOT v.json` for the
- * whole chunk, whose `changes` counts the updated ones (a row just inserted is equal, so it is not counted twice).
- * A backfill page is then a few statements, and so is a re-polled page: one statement a chunk rather than one a
- * row (a warm pass of every stream re-polls about 2,000 unchanged rows). In `ignore` mode existing rows are left
- * as they are (insert-or-ignore).
+ * already existed goes on to one `UPDATE ... WHERE key = ? AND json IS NOT ?` per row, whose `changes` counts the
+ * updated ones (a row just inserted is equal, so it is not counted twice). A backfill page is then a few
+ * statements; a re-polled page costs one indexed UPDATE a row that changes nothing. In `ignore` mode existing
+ * rows are left as they are (insert-or-ignore).
  *
  * The caller passes the rows as one flat argument array, `columns.length` values a row, `json` last, and runs
  * `write` inside its transaction.
@@ -30,8 +29,8 @@ export interface WriteResult extends WriteCounts {
 export class UpsertWriter {
   private readonly width: number;
   private readonly inserts = new Map<string, Statement<unknown[]>>();
-  private readonly updates = new Map<string, Statement<unknown[]>>();
-  private readonly mode: 'upsert' | 'ignore';
+  private readonly update: Statement<unknown[]> | undefined;
+  private readonly updateOrder: number[];
 
   constructor(
     private readonly db: SqliteDb,
@@ -43,8 +42,15 @@ export class UpsertWriter {
     private readonly eventIdSql: string,
   ) {
     this.width = columns.length;
-    this.mode = mode;
     if (columns[columns.length - 1] !== 'json') throw new Error(`${table}: json must be the last column`);
+    const rest = columns.filter((c) => !key.includes(c));
+    this.updateOrder = [...rest, ...key].map((c) => columns.indexOf(c));
+    this.update =
+      mode === 'upsert'
+        ? db.prepare(
+            `UPDATE ${table} SET ${rest.map((c) => `${c} = ?`).join(', ')} WHERE ${key.map((c) => `${c} = ?`).join(' AND ')} AND json IS NOT ?`,
+          )
+        : undefined;
   }
 
   /** `ids`: the event id of each row, wanted when the caller reports changes (undefined: no change tracking). */
@@ -65,14 +71,11 @@ export class UpsertWriter {
         inserted = this.insert(k, false).run(chunk).changes;
       }
       result.inserted += inserted;
-      if (inserted < k && this.mode === 'upsert') {
-        const rows = this.lastOfEachKey(chunk, k);
-        if (ids) {
-          const returned = this.updateFrom(rows.length / w, true).all(rows) as (string | number)[];
-          result.updated += returned.length;
-          result.changed.push(...returned);
-        } else {
-          result.updated += this.updateFrom(rows.length / w, false).run(rows).changes;
+      if (inserted < k && this.update) {
+        for (let i = 0; i < k; i++) {
+          if (!this.updateRow(chunk, i * w)) continue;
+          result.updated++;
+          if (ids) result.changed.push(ids[start + i] as string | number);
         }
       }
     }
@@ -80,36 +83,10 @@ export class UpsertWriter {
     return result;
   }
 
-  /**
-   * The chunk with one row a key, the last one: in one `UPDATE ... FROM` a key matched twice would take either row,
-   * where writing the rows in order leaves the last (a page does not repeat an id, but nothing outside promises it).
-   */
-  private lastOfEachKey(chunk: unknown[], k: number): unknown[] {
-    const w = this.width;
-    const keyAt = this.key.map((c) => this.columns.indexOf(c));
-    const last = new Map<string, number>();
-    for (let i = 0; i < k; i++) last.set(JSON.stringify(keyAt.map((c) => chunk[i * w + c])), i);
-    if (last.size === k) return chunk;
-    return [...last.values()].sort((a, b) => a - b).flatMap((i) => chunk.slice(i * w, (i + 1) * w));
-  }
-
-  /** `UPDATE table SET rest = v.rest FROM (VALUES k rows) AS v WHERE key = v.key AND json IS NOT v.json`. */
-  private updateFrom(k: number, returning: boolean): Statement<unknown[]> {
-    const cacheKey = `${k}${returning ? 'r' : ''}`;
-    let statement = this.updates.get(cacheKey);
-    if (!statement) {
-      // a VALUES list names its columns column1, column2, ... in the order of `columns`
-      const v = (c: string) => `v.column${this.columns.indexOf(c) + 1}`;
-      const rest = this.columns.filter((c) => !this.key.includes(c));
-      const row = `(${this.columns.map(() => '?').join(', ')})`;
-      const sql =
-        `UPDATE ${this.table} SET ${rest.map((c) => `${c} = ${v(c)}`).join(', ')} ` +
-        `FROM (VALUES ${Array.from({ length: k }, () => row).join(', ')}) AS v ` +
-        `WHERE ${this.key.map((c) => `${this.table}.${c} = ${v(c)}`).join(' AND ')} AND ${this.table}.json IS NOT ${v('json')}`;
-      statement = returning ? this.db.prepare(`${sql} RETURNING ${this.eventIdSql}`).pluck() : this.db.prepare(sql);
-      this.updates.set(cacheKey, statement);
-    }
-    return statement;
+  private updateRow(chunk: unknown[], offset: number): boolean {
+    const row = this.updateOrder.map((c) => chunk[offset + c]);
+    row.push(chunk[offset + this.width - 1]);
+    return (this.update as Statement<unknown[]>).run(row).changes > 0;
   }
 
   private insert(k: number, returning: boolean): Statement<unknown[]> {
