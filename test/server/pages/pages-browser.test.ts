@@ -79,7 +79,7 @@ describe('account pages in Chromium', () => {
     // a real form with its CSRF token taken out: 403, nothing stored
     const before = (await page.locator('tbody tr').count()) as number;
     await page.getByLabel('Label').fill('no csrf');
-    await page.locator('form[action="/account/keys"] input[name="_csrf"]').evaluate((input) => input.remove());
+    await page.locator('form[action="/account/keys"] input[name="_csrf"]').evaluate('input => input.remove()');
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/account/keys') && r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Create key', exact: true }).click(),
@@ -143,7 +143,7 @@ describe('account pages in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ['webhooks', 'keys']) {
       await page.goto(`${server.service.accountUrl}${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shoot(page, `9-phone-${path}`);
     }
     expect(cspViolations).toEqual([]);
