@@ -20,6 +20,8 @@ export interface MonitorStatus {
     duplicates: number;
     rejected: number;
   };
+  /** The demo's embedded service: its account pages and where their sign-in token is kept (the help shows both). */
+  accountPages?: { url: string; tokenFile: string };
 }
 
 /**

@@ -79,7 +79,9 @@ describe('account pages in Chromium', () => {
     // a real form with its CSRF token taken out: 403, nothing stored
     const before = (await page.locator('tbody tr').count()) as number;
     await page.getByLabel('Label').fill('no csrf');
-    await page.locator('form[action="/account/keys"] input[name="_csrf"]').evaluate('input => input.remove()');
+    await page
+      .locator('form[action="/account/keys"] input[name="_csrf"]')
+      .evaluate((input) => (input as unknown as { remove(): void }).remove());
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/account/keys') && r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Create key', exact: true }).click(),
