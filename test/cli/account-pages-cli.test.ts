@@ -33,12 +33,33 @@ it('prints the account pages after its listening line, signs in with --admin-tok
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
       body: new URLSearchParams({ _csrf: csrf, token }).toString(),
     });
-  expect((await signIn(adminToken)).status).toBe(303);
+  const signedIn = await signIn(adminToken);
+  expect(signedIn.status).toBe(303);
+  const cookie = `${csrfCookie}; ${(signedIn.headers.get('set-cookie') ?? '').split(';')[0]}`;
+  const post = async (path: string, form: Record<string, string>) =>
+    fetch(`${accountUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams(form).toString(),
+    });
+  const keysCsrf = async () =>
+    ((await (await fetch(`${accountUrl}keys`, { headers: { cookie } })).text()).match(
+      /name="_csrf" value="([^"]+)"/,
+    )?.[1] ?? '') as string;
+  expect((await post('keys', { _csrf: await keysCsrf(), label: 'cli' })).status).toBe(303);
+  const shown = await (await fetch(`${accountUrl}keys`, { headers: { cookie } })).text();
+  const key = shown.match(/<output id="new-key"[^>]*>([^<]+)</)?.[1] as string;
+  expect(key).toMatch(/^svc_/);
+  // a refused form and a wrong token: neither may put the key or the token in the server's output
+  expect((await post('keys', { _csrf: 'forged', label: key })).status).toBe(403);
+  expect((await signIn(`${adminToken}-wrong`)).status).toBe(403); // its CSRF token was used by the first sign-in
 
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
   const { stdout, stderr } = server.output();
   expect(stdout + stderr).not.toContain(adminToken);
+  expect(stdout + stderr).not.toContain(key);
 
   const empty = await runCli(['server', '--port', '0', '--data-dir', dataDir, '--admin-token', ' '], env);
   expect(empty.code).toBe(2);
