@@ -49,11 +49,13 @@ export class Sessions {
   /** Marks a CSRF token used; false if it was used before (a replay). */
   spendToken(token: string): boolean {
     if (this.usedTokens.has(token)) return false;
+    // a token is valid for 8 h (csrfOpts.validity), so it must be remembered as used that long, and no longer
+    if (this.usedTokens.size >= 10_000) this.sweep();
     this.usedTokens.set(token, this.now() + SESSION_MS);
     return true;
   }
 
-  /** Test hook and safety valve: what has expired goes. */
+  /** What has expired goes (at each sign-in, and when many used tokens pile up). */
   sweep(): void {
     const now = this.now();
     for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
