@@ -37,7 +37,10 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: opts.logLevel ?? 'warn', redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: {
+      level: opts.logLevel ?? 'warn',
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    },
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     frameworkErrors: frameworkError,
