@@ -103,7 +103,6 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
         keys,
         webhooks,
         adminToken,
-        adminTokenFile,
         allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
         resolve: opts.resolve,
         onQueued: () => dispatcher?.wake(),

@@ -11,8 +11,6 @@ export interface PagesOptions {
   webhooks: WebhookStore;
   /** The sign-in token; only its hash is kept. */
   adminToken: string;
-  /** Where the token is kept (shown on the sign-in page), when it came from the data dir. */
-  adminTokenFile?: string;
   /** The server runs with `--allow-private-webhooks`: the same address rules as `webhooks add`. */
   allowPrivateWebhooks: boolean;
   resolve?: Resolver;

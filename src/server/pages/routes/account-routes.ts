@@ -8,18 +8,16 @@ import { csrfChecked, signedIn } from './guards.js';
 
 /** `/account/`: sign in with the admin token, sign out. */
 export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: PageContext }): Promise<void> {
-  const tokenFile = ctx.opts.adminTokenFile;
-
   app.get('/', (request, reply) => {
     const session = ctx.sessionOf(request);
-    return sendPage(reply, signInView({ csrf: reply.generateCsrf(), signedIn: session !== undefined, tokenFile }));
+    return sendPage(reply, signInView({ csrf: reply.generateCsrf(), signedIn: session !== undefined }));
   });
 
   app.post('/sign-in', { preHandler: csrfChecked(app, ctx) }, (request, reply) => {
     const address = request.ip;
     const wait = ctx.throttle.retryAfterS(address);
     const again = (error: string, status: number) =>
-      sendPage(reply, signInView({ csrf: reply.generateCsrf(), error, tokenFile }), status);
+      sendPage(reply, signInView({ csrf: reply.generateCsrf(), error }), status);
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       return again(

@@ -29,7 +29,9 @@ ${
   m.attempts.length === 0
     ? html`<p class="muted">No delivery attempt yet.</p>`
     : html`<p class="muted">${
-        m.total > m.attempts.length ? `The newest ${m.attempts.length} of ${m.total} attempts.` : `${m.total} attempts.`
+        m.total > m.attempts.length
+          ? `The newest ${m.attempts.length} of ${m.total} attempts.`
+          : `${m.total} attempt${m.total === 1 ? '' : 's'}.`
       }</p>
 <div class="table-box"><table>
 <thead><tr><th scope="col">Attempted</th><th scope="col">Event id</th><th scope="col">Delivery id</th><th scope="col">Attempt</th><th scope="col">Status or error</th><th scope="col">Duration</th><th scope="col">Next attempt</th></tr></thead>
