@@ -148,6 +148,14 @@ describe('account pages in Chromium', () => {
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shoot(page, `9-phone-${path}`);
     }
+    // Remove asks first (a disclosure), then deletes the webhook
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(`${server.service.accountUrl}webhooks`);
+    const listed = page.locator('tr', { hasText: receiver.url });
+    await listed.getByText('Remove…').click();
+    await listed.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByText(/^Removed wh_/).waitFor();
+    expect(await page.locator('tr', { hasText: receiver.url }).count()).toBe(0);
     expect(cspViolations).toEqual([]);
     await page.close();
   });

@@ -71,11 +71,8 @@ function webhookTable(webhooks: WebhookInfo[], csrf: string): Html {
 <td>${w.status}</td>
 <td>${w.consecutive_failures}</td>
 <td>${w.last_attempt_at ? `${when(w.last_attempt_at)}: ${w.last_result ?? ''}` : 'never'}</td>
-<td>${w.status === 'disabled' ? action(w.id, 'enable', 'Enable') : ''}${action(w.id, 'test', 'Send test event')}${action(
-      w.id,
-      'remove',
-      'Remove',
-    )}</td>
+<td>${w.status === 'disabled' ? action(w.id, 'enable', 'Enable') : ''}${action(w.id, 'test', 'Send test event')}
+<details><summary>Remove…</summary><p>Deletes the webhook and its queued deliveries.</p>${action(w.id, 'remove', 'Remove')}</details></td>
 </tr>`,
   );
   return html`<div class="table-box"><table>
