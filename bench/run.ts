@@ -1,3 +1,4 @@
+import { benchAccountPages } from './account-pages.js';
 import { benchLiveStreams } from './live-streams.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
@@ -15,6 +16,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'webhook-intake': () => benchWebhookIntake(),
   'tui-render': () => benchTuiRender(),
   'live-streams': () => benchLiveStreams(),
+  'account-pages': () => benchAccountPages(),
 };
 
 const wanted = process.argv.slice(2);
@@ -74,6 +76,13 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       'TUI: 1M rows + 10k positions vs empty cache',
       `first frame ${big.first_frame_ms} vs ${empty.first_frame_ms} ms; key→frame p50 ${big.keys_in_both.key_to_frame_ms.p50} vs ${empty.keys_in_both.key_to_frame_ms.p50} ms, p95 ${big.keys_in_both.key_to_frame_ms.p95} vs ${empty.keys_in_both.key_to_frame_ms.p95} ms (${result.keys_compared} keys); RSS ${big.peak_rss_mb} vs ${empty.peak_rss_mb} MB`,
       `${ratios.first_frame} / ${ratios.key_to_frame_p50} / ${ratios.key_to_frame_p95} / ${ratios.peak_rss}`,
+    ]);
+  } else if (name === 'account-pages') {
+    rows.push([
+      name,
+      `TTFB /account/webhooks (${result.webhooks} webhooks, ${result.deliveries} deliveries) vs /cities`,
+      `p50 ${result.account_webhooks_p50_ms} ms vs ${result.cities_p50_ms} ms`,
+      String(result.ratio_p50),
     ]);
   } else {
     rows.push([

@@ -92,11 +92,13 @@ export async function openSession(
     closers.push(() => {
       cache.close();
     });
+    const tokenFile = demo?.service.adminTokenFile;
     const status = new MonitorStatusStore({
       mode,
       host: new URL(baseUrl).host,
       connection: { state: 'connecting' },
       listener: noListener,
+      ...(demo && tokenFile ? { accountPages: { url: demo.service.accountUrl, tokenFile } } : {}),
     });
 
     const listener = await maybeListen(mode, flags, secrets, cache, status);

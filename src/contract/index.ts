@@ -1,3 +1,4 @@
+export * from './account-forms.js';
 export * from './assets.js';
 export * from './cities.js';
 export * from './common.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, LIMITS } from '../contract/limits.js';
 import { isoUtc } from '../domain/city-time.js';
-import { buildApp } from './http/app.js';
+import { ACCOUNT_PREFIX, buildApp } from './http/app.js';
+import { AdminTokenError, adminTokenPath, loadAdminToken } from './store/admin-token.js';
 import { ApiReads } from './store/api-reads.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { KeyStore } from './store/keys.js';
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   /** Simulated start instant (ms); defaults to where the data dir's world stopped, or now on a fresh one. */
   start?: number;
   apiKey?: string;
+  /** `--admin-token`: the account pages' sign-in token; otherwise the one kept in `DIR/admin-token`. */
+  adminToken?: string;
   /** `--allow-private-webhooks`: deliveries may go to private, loopback and link-local addresses. */
   allowPrivateWebhooks?: boolean;
   /** Hostname resolution for webhook targets (tests answer from a table). */
@@ -36,6 +39,10 @@ export interface ServiceOptions {
 export interface RunningService {
   /** `http://HOST:PORT/api/public/v1` */
   baseUrl: string;
+  /** `http://HOST:PORT/account/`: the account pages */
+  accountUrl: string;
+  /** Where the admin token is kept, unless `--admin-token` gave it. */
+  adminTokenFile?: string;
   port: number;
   db: Db;
   world: World;
@@ -48,6 +55,15 @@ export interface RunningService {
 export class ServiceConfigError extends Error {}
 
 export const DEFAULT_SEED = 1;
+
+function adminTokenOf(opts: ServiceOptions): string {
+  try {
+    return loadAdminToken(opts.dataDir, opts.adminToken);
+  } catch (error) {
+    if (error instanceof AdminTokenError) throw new ServiceConfigError(error.message);
+    throw error;
+  }
+}
 
 /**
  * Takes the data dir (one server each), opens its store, brings the world up to its clock, and serves the v1
@@ -73,12 +89,24 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
 
     const keys = new KeyStore(db);
     if (opts.apiKey) keys.ensure(opts.apiKey);
+    const adminToken = adminTokenOf(opts);
+    const adminTokenFile = opts.adminToken === undefined ? adminTokenPath(opts.dataDir) : undefined;
+    const webhooks = new WebhookStore(db);
+    let dispatcher: Dispatcher | undefined;
     const app = await buildApp({
       cities: cities.map(publicCity),
       reads: new ApiReads(db),
       keys,
       rateLimitPerMinute: opts.rateLimitPerMinute ?? LIMITS.rateLimitPerMinute,
       logLevel: opts.logLevel,
+      pages: {
+        keys,
+        webhooks,
+        adminToken,
+        allowPrivateWebhooks: opts.allowPrivateWebhooks ?? false,
+        resolve: opts.resolve,
+        onQueued: () => dispatcher?.wake(),
+      },
     });
     const clock = new WorldClock(start, opts.speed ?? 1);
     const host = opts.host ?? '127.0.0.1';
@@ -88,18 +116,19 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
 
     // admin commands (`server webhooks add`) read this to know whether private targets are allowed here
     setMeta(db, 'allow_private_webhooks', opts.allowPrivateWebhooks ? '1' : '0');
-    const dispatcher = new Dispatcher({
-      store: new WebhookStore(db),
+    dispatcher = new Dispatcher({
+      store: webhooks,
       clock,
       allowPrivate: opts.allowPrivateWebhooks ?? false,
       resolve: opts.resolve,
       log: (line) => app.log.warn(line),
     });
-    dispatcher.start();
+    const running = dispatcher;
+    running.start();
 
     const tick = setInterval(() => {
       try {
-        if (world.advanceTo(clock.now()) > 0) dispatcher.wake();
+        if (world.advanceTo(clock.now()) > 0) running.wake();
       } catch (error) {
         app.log.error({ err: error }, 'the world could not advance');
       }
@@ -109,15 +138,17 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     const store = db;
     return {
       baseUrl: `http://${shownHost}:${port}${API_PREFIX}`,
+      accountUrl: `http://${shownHost}:${port}${ACCOUNT_PREFIX}/`,
+      adminTokenFile,
       port,
       db: store,
       world,
       clock,
       app,
-      dispatcher,
+      dispatcher: running,
       async close() {
         clearInterval(tick);
-        await dispatcher.stop();
+        await running.stop();
         await app.close();
         store.close();
         lock.release();

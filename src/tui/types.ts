@@ -29,6 +29,8 @@ export interface MonitorStatus {
     rows: number;
     message?: string;
   };
+  /** The demo's embedded service: its account pages and where their sign-in token is kept (the help shows both). */
+  accountPages?: { url: string; tokenFile: string };
 }
 
 /**

@@ -46,7 +46,7 @@ describe('a server.db that is not a server store', () => {
     [
       'newer',
       (file) => foreignDb(file, ['application_id = 1398164819', 'user_version = 99']),
-      'store version 99 is newer than this program (2)',
+      'store version 99 is newer than this program (3)',
     ],
   ];
 
@@ -85,7 +85,7 @@ describe('a store made by an earlier version (application_id 0)', () => {
 
     const db = new Database(file, { readonly: true });
     expect(db.pragma('application_id', { simple: true })).toBe(0x53564d53);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     expect(db.prepare("SELECT value FROM meta WHERE key = 'world_processed_until'").pluck().get()).toBe(
       '1795262400000',
     );

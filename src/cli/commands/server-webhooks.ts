@@ -1,11 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { EVENT_TYPES, type TestEvent } from '../../contract/events.js';
-import { isoUtc } from '../../domain/city-time.js';
-import { contractProblem } from '../../server/store/event-contract.js';
+import { EVENT_TYPES } from '../../contract/events.js';
 import { getMeta } from '../../server/store/open-store.js';
 import { WebhookStore } from '../../server/store/webhooks.js';
-import { AddressRefused, checkWebhookUrl } from '../../server/webhooks/address-guard.js';
+import { AddressRefused } from '../../server/webhooks/address-guard.js';
+import {
+  parseEventTypes,
+  queueTestEvent,
+  registerWebhook,
+  UnknownEventTypes,
+} from '../../server/webhooks/registration.js';
 import { usageError } from '../exit-codes.js';
 import { withServerStore } from '../server-store.js';
 
@@ -23,6 +26,15 @@ const withWebhooks = <T>(
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+/** The shared rules' refusals are usage errors here (exit 2, one line). */
+async function refusedAsUsage<T>(work: () => T | Promise<T>): Promise<Awaited<T>> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AddressRefused || error instanceof UnknownEventTypes) throw usageError(error.message);
+    throw error;
+  }
+}
 const mustExist = (found: boolean, id: string) => {
   if (!found) throw usageError(`no webhook with id ${id}`);
 };
@@ -39,19 +51,12 @@ export function serverWebhooksCommand(server: Command): void {
     .option('--allow-private', 'allow a private, loopback or link-local target (local development)')
     .option('--json', 'print {id, secret}')
     .action(async (url: string, flags: DirFlag & { events?: string; allowPrivate?: boolean }) => {
-      const events = flags.events?.split(',').map((t) => t.trim());
-      const unknown = events?.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-      if (unknown?.length)
-        throw usageError(`unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}`);
-      const created = await withWebhooks(flags.dataDir, async (store, serverAllowsPrivate) => {
-        try {
-          await checkWebhookUrl(url, { allowPrivate: Boolean(flags.allowPrivate) || serverAllowsPrivate });
-        } catch (error) {
-          if (error instanceof AddressRefused) throw usageError(error.message);
-          throw error;
-        }
-        return store.add(url, events ?? null, Boolean(flags.allowPrivate));
-      });
+      const events = await refusedAsUsage(() => parseEventTypes(flags.events?.split(',').map((t) => t.trim())));
+      const created = await withWebhooks(flags.dataDir, (store, serverAllowsPrivate) =>
+        refusedAsUsage(() =>
+          registerWebhook(store, { url, events, allowPrivate: Boolean(flags.allowPrivate), serverAllowsPrivate }),
+        ),
+      );
       print(flags.json ? JSON.stringify(created) : `${created.id}\n${created.secret}`);
       process.stderr.write('the secret is shown this once; give it to the receiver now\n');
     });
@@ -87,21 +92,9 @@ export function serverWebhooksCommand(server: Command): void {
   command('test', 'queue a webhook.test event for one webhook')
     .argument('<id>')
     .action(async (id: string, flags: DirFlag) => {
-      const event: TestEvent = {
-        event_id: randomUUID(),
-        event_type: 'webhook.test',
-        event_version: 1,
-        created_at: isoUtc(Date.now()),
-        attempt: 1,
-        message: `test event for webhook ${id}`,
-      };
-      const problem = contractProblem('webhook.test', event);
-      if (problem) throw new Error(`webhook.test payload breaks the contract: ${problem}`);
-      await withWebhooks(flags.dataDir, (store) => {
-        mustExist(store.get(id) !== undefined, id);
-        store.enqueue(id, event.event_id, event.event_type, event);
-      });
-      print(`queued webhook.test ${event.event_id} for ${id}`);
+      const queued = await withWebhooks(flags.dataDir, (store) => queueTestEvent(store, id));
+      if (!queued.queued) throw usageError(`no webhook with id ${id}`);
+      print(`queued webhook.test ${queued.eventId} for ${id}`);
     });
 
   command('deliveries', 'the attempt log of one webhook')

@@ -13,6 +13,7 @@ interface ServerFlags {
   speed: number;
   start?: number;
   apiKey?: string;
+  adminToken?: string;
   allowPrivateWebhooks?: boolean;
   dataDir?: string;
 }
@@ -28,6 +29,7 @@ export function serverCommand(program: Command): void {
     .option('--speed <x>', 'simulated seconds per real second', parsePositiveNumber, 1)
     .option('--start <iso>', 'simulated start instant (default: where the world stopped, or now)', parseInstant)
     .option('--api-key <key>', 'make sure this API key exists')
+    .option('--admin-token <token>', "the account pages' sign-in token (default: the one kept in DIR/admin-token)")
     .option('--allow-private-webhooks', 'allow webhook targets on private, loopback and link-local addresses')
     .option('--data-dir <dir>', 'where the store lives (default <data dir>/svc-monitor/server)')
     .action(async (flags: ServerFlags) => {
@@ -39,6 +41,7 @@ export function serverCommand(program: Command): void {
         speed: flags.speed,
         start: flags.start,
         apiKey: flags.apiKey,
+        adminToken: flags.adminToken,
         allowPrivateWebhooks: flags.allowPrivateWebhooks,
       });
       // the handlers go in before the line that tells a supervisor it may signal us: a SIGTERM that came between the
@@ -47,7 +50,7 @@ export function serverCommand(program: Command): void {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
-      process.stdout.write(`listening on ${service.baseUrl}\n`);
+      process.stdout.write(`listening on ${service.baseUrl}\naccount pages: ${service.accountUrl}\n`);
       process.stderr.write(`world clock ${isoUtc(service.clock.now())}, x${flags.speed}, seed ${flags.seed}\n`);
       await stopped;
       await service.close();

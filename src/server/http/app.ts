@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { City } from '../../contract/cities.js';
 import { API_PREFIX } from '../../contract/limits.js';
+import { type PagesOptions, pagesPlugin } from '../pages/pages-plugin.js';
 import type { ApiReads } from '../store/api-reads.js';
 import type { KeyStore } from '../store/keys.js';
 import { authPlugin } from './plugins/auth.js';
@@ -17,11 +18,15 @@ import { historicalRoutes } from './routes/historical.js';
 import { observationRoutes } from './routes/observations.js';
 import { strategyRoutes } from './routes/strategies.js';
 
+export const ACCOUNT_PREFIX = '/account';
+
 export interface AppOptions {
   cities: readonly City[];
   reads: ApiReads;
   keys: KeyStore;
   rateLimitPerMinute: number;
+  /** The account pages under `/account/` (DESIGN 7); left out, there are none. */
+  pages?: PagesOptions;
   /** Log level for the service's own lines (stderr); requests themselves are not logged. */
   logLevel?: 'error' | 'warn' | 'info' | 'silent';
 }
@@ -32,7 +37,10 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: opts.logLevel ?? 'warn', redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: {
+      level: opts.logLevel ?? 'warn',
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    },
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     frameworkErrors: frameworkError,
@@ -55,5 +63,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
+  if (opts.pages) await app.register(pagesPlugin, { ...opts.pages, prefix: ACCOUNT_PREFIX });
   return app;
 }

@@ -6,7 +6,15 @@ export interface ApiKeyInfo {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** The first characters of the key (`svc_` and four more): enough to tell keys apart, far too few to use. */
+  key_prefix: string | null;
+  /** When a request last came with it, to the minute (null: never). */
+  last_used_at: string | null;
 }
+
+/** How often the time a key was last used is written: at most once a minute a key, not once a request. */
+const LAST_USED_EVERY_MS = 60_000;
+const keyPrefix = (key: string): string => key.slice(0, 8);
 
 const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -16,6 +24,7 @@ export class KeyStore {
   /** Verified keys, valid while no other connection has committed (an admin command may have revoked one). */
   private readonly verified = new Map<string, string | undefined>();
   private verifiedAt = -1;
+  private readonly lastUsedWritten = new Map<string, number>();
 
   constructor(private readonly db: Db) {
     this.lookup = db.prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').pluck();
@@ -41,7 +50,9 @@ export class KeyStore {
 
   list(): ApiKeyInfo[] {
     return this.db
-      .prepare('SELECT id, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id')
+      .prepare(
+        'SELECT id, label, created_at, revoked_at, key_prefix, last_used_at FROM api_keys ORDER BY created_at, id',
+      )
       .all() as ApiKeyInfo[];
   }
 
@@ -62,10 +73,31 @@ export class KeyStore {
       this.verified.clear();
       this.verifiedAt = version;
     }
-    if (this.verified.has(key)) return this.verified.get(key);
-    const id = this.lookup.get(hashKey(key)) as string | undefined;
-    this.verified.set(key, id);
+    let id: string | undefined;
+    if (this.verified.has(key)) id = this.verified.get(key);
+    else {
+      id = this.lookup.get(hashKey(key)) as string | undefined;
+      this.verified.set(key, id);
+    }
+    if (id !== undefined) this.noteUse(id);
     return id;
+  }
+
+  /** Whether there is an active key with this id (the pages' revoke refuses an unknown or revoked one). */
+  isActive(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL').get(id) !== undefined;
+  }
+
+  private noteUse(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_EVERY_MS) return;
+    this.lastUsedWritten.set(id, now);
+    try {
+      this.db.prepare("UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?").run(id);
+    } catch {
+      // a busy store (an admin command writing) costs the request nothing: the next minute's use is written
+    }
+    // our own write does not move data_version, so the verified keys stay valid
   }
 
   private insert(key: string, label: string | null): string {
@@ -73,9 +105,9 @@ export class KeyStore {
     const id = `key_${randomBytes(6).toString('hex')}`;
     this.db
       .prepare(
-        "INSERT INTO api_keys (id, key_hash, label, created_at) VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+        "INSERT INTO api_keys (id, key_hash, key_prefix, label, created_at) VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
       )
-      .run(id, hashKey(key), label);
+      .run(id, hashKey(key), keyPrefix(key), label);
     return id;
   }
 }

@@ -57,4 +57,6 @@ export const MIGRATIONS: string[] = [
       pick_id TEXT PRIMARY KEY, city_id TEXT NOT NULL, local_date TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL)`,
     'CREATE INDEX insurance_picks_open ON insurance_picks (open, city_id)',
   ].join(';\n'),
+  // account pages (issue 15): a key's short prefix to recognise it by, and when it was last used
+  ['ALTER TABLE api_keys ADD COLUMN key_prefix TEXT', 'ALTER TABLE api_keys ADD COLUMN last_used_at TEXT'].join(';\n'),
 ];

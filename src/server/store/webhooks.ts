@@ -190,11 +190,30 @@ export class WebhookStore {
   }
 
   attempts(webhookId: string): AttemptLogRow[] {
+    return this.attemptRows(
+      `SELECT event_id, delivery_uuid AS delivery_id, attempt, status_code, error, duration_ms, attempted_at, next_attempt_at
+       FROM webhook_attempts WHERE webhook_id = ? ORDER BY id`,
+      webhookId,
+    );
+  }
+
+  /** The newest `limit` attempts of one webhook, newest first (the deliveries page), and how many there are. */
+  recentAttempts(webhookId: string, limit: number): { rows: AttemptLogRow[]; total: number } {
+    const rows = this.attemptRows(
+      `SELECT event_id, delivery_uuid AS delivery_id, attempt, status_code, error, duration_ms, attempted_at, next_attempt_at
+       FROM webhook_attempts WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`,
+      webhookId,
+      limit,
+    );
+    const total = this.sql('SELECT count(*) FROM webhook_attempts WHERE webhook_id = ?')
+      .pluck()
+      .get(webhookId) as number;
+    return { rows, total };
+  }
+
+  private attemptRows(sql: string, ...params: unknown[]): AttemptLogRow[] {
     return (
-      this.sql(
-        `SELECT event_id, delivery_uuid AS delivery_id, attempt, status_code, error, duration_ms, attempted_at, next_attempt_at
-         FROM webhook_attempts WHERE webhook_id = ? ORDER BY id`,
-      ).all(webhookId) as (Omit<AttemptLogRow, 'next_attempt_at'> & { next_attempt_at: number | null })[]
+      this.sql(sql).all(...params) as (Omit<AttemptLogRow, 'next_attempt_at'> & { next_attempt_at: number | null })[]
     ).map((row) => ({ ...row, next_attempt_at: row.next_attempt_at === null ? null : iso(row.next_attempt_at) }));
   }
 }

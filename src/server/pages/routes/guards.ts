@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { forbiddenPage } from '../forbidden-page.js';
+import { type PageContext, sendPage } from '../page-context.js';
+import type { Session } from '../sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    pageSession?: Session;
+  }
+}
+
+/**
+ * Signed-in pages: a GET without a live session goes to the sign-in page; a POST is 403 and changes nothing.
+ * Runs before the body is read.
+ */
+export const signedIn =
+  (ctx: PageContext) =>
+  (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const session = ctx.sessionOf(request);
+    if (session) {
+      request.pageSession = session;
+      done();
+      return;
+    }
+    if (request.method === 'GET') {
+      reply.redirect('/account/', 303);
+      return;
+    }
+    sendPage(reply, forbiddenPage(), 403);
+  };
+
+/** Every POST: a valid CSRF token (@fastify/csrf-protection) that was not used before. */
+export function csrfChecked(app: FastifyInstance, ctx: PageContext): preHandlerHookHandler[] {
+  const once: preHandlerHookHandler = (request, reply, done) => {
+    const token = (request.body as { _csrf?: unknown } | undefined)?._csrf;
+    if (typeof token === 'string' && ctx.sessions.spendToken(token)) return done();
+    sendPage(reply, forbiddenPage(), 403);
+  };
+  return [app.csrfProtection as preHandlerHookHandler, once];
+}
+
+/** The session's one-time message and value, taken (so a reload shows neither). */
+export function takeFlash(session: Session): NonNullable<Session['flash']> {
+  const flash = session.flash ?? {};
+  session.flash = undefined;
+  return flash;
+}
