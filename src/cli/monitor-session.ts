@@ -3,6 +3,8 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listenerDownAlert } from '../alerts/listener-down-alert.js';
 import { desktopNotify } from '../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
+import { TraderAlerts } from '../alerts/trader-alerts.js';
 import { type Cache, openCache } from '../cache/index.js';
 import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
@@ -98,7 +100,10 @@ export async function openSession(
       listener: noListener,
     });
 
-    const listener = await maybeListen(mode, flags, secrets, cache, status);
+    const log = (line: string) =>
+      appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
+    const killNotify = flags.notify && connection.alerts.notify.kill;
+    const listener = await maybeListen(mode, { ...flags, notify: killNotify }, secrets, cache, status, log);
     if (listener) {
       closers.push(() => listener.close());
       demo?.registerListener(listener.url);
@@ -107,7 +112,22 @@ export async function openSession(
     const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });
     closers.push(() => client.close());
     const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
-    const engine = new SyncEngine({ client, cache, intervals, now, historyHours: connection.historyHours });
+    const alerts = new TraderAlerts({
+      cache,
+      settings: connection.alerts,
+      now,
+      notify: flags.notify ? desktopNotify : null,
+      log,
+    });
+    closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
+    const engine = new SyncEngine({
+      client,
+      cache,
+      intervals,
+      now,
+      historyHours: connection.historyHours,
+      onStored: () => alerts.request(),
+    });
     // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
     closers.push(() => engine.stop());
     const tracker = new ConnectionTracker();
@@ -140,6 +160,7 @@ async function maybeListen(
   secrets: readonly string[],
   cache: Cache,
   status: MonitorStatusStore,
+  log: (line: string) => void,
 ): Promise<WebhookListener | undefined> {
   if (mode !== 'demo' && flags.listen === undefined) return undefined;
   if (secrets.length === 0)
@@ -151,7 +172,7 @@ async function maybeListen(
       port: flags.listen ?? 0,
       notify: flags.notify ? desktopNotify : null,
       // the screen belongs to the TUI: the listener's lines (stored, duplicate, notification failures) go to a file
-      log: (line) => appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {}),
+      log,
     });
     const show = () =>
       status.update((s) => ({

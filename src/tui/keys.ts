@@ -78,6 +78,12 @@ const ALERTS = {
     help: ['a', 'acknowledge the selected alert'],
     match: char('a'),
   },
+  snooze: {
+    label: 'z',
+    hint: 'snooze city',
+    help: ['z', "snooze the selected alert's city: no notification about it for alerts.snooze_minutes"],
+    match: char('z'),
+  },
 } satisfies Bindings;
 
 const HISTORY = {

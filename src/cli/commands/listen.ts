@@ -44,7 +44,8 @@ export function listenCommand(program: Command): void {
         secrets,
         host: flags.host,
         port: flags.port,
-        notify: flags.notify ? desktopNotify : null,
+        // `alerts.notify.kill: false` in the config silences them as --no-notify does
+        notify: flags.notify && connection.alerts.notify.kill ? desktopNotify : null,
         log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
       }).catch((error: unknown) => {
         cache.close();

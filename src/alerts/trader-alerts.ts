@@ -1,0 +1,201 @@
+import type { AlertRow, Cache, NewAlert } from '../cache/index.js';
+import type { NotifyKind } from '../contract/config.js';
+import type { AlertSettings } from './alert-settings.js';
+import { runMarketAlerts } from './market-alert-pass.js';
+import { alertNotification, type Notify } from './notifier.js';
+import { type AlertMessage, NotifyCommand } from './notify-command.js';
+
+/** The stored kind of each alert `alerts.notify` can switch on. */
+const NOTIFY_KIND_OF: Record<string, NotifyKind> = {
+  kill: 'kill',
+  'dying-bucket': 'dying_bucket',
+  edge: 'edge',
+  breakthrough: 'breakthrough',
+};
+
+/** The kind of alert a notify command's failure is stored as; it never notifies (a broken command would loop). */
+export const COMMAND_FAILED = 'notify-command-failed';
+
+/**
+ * Whether an alert notifies (a desktop notification and the notify command): its kind switched on in
+ * `alerts.notify`; for the market kinds also its city in `alerts.cities` and not snoozed. A kill is never held back
+ * by a city list or a snooze: it is an order to sell.
+ */
+export function notifies(
+  alert: Pick<AlertRow, 'kind' | 'city_id'>,
+  settings: AlertSettings,
+  snoozed: ReadonlySet<string>,
+): boolean {
+  const kind = NOTIFY_KIND_OF[alert.kind];
+  if (kind === undefined || !settings.notify[kind]) return false;
+  if (kind === 'kill') return true;
+  const city = alert.city_id;
+  if (city === null) return true;
+  if (settings.cities !== 'all' && !settings.cities.includes(city)) return false;
+  return !snoozed.has(city);
+}
+
+/** What the notify command is given of an alert row: its fields, nothing else. */
+export const alertMessage = (a: AlertRow): AlertMessage => ({
+  id: a.id,
+  kind: a.kind,
+  severity: a.severity,
+  city_id: a.city_id,
+  ref: a.ref,
+  created_at: a.created_at,
+  message: a.message,
+});
+
+/** A notify command's failure, stored as an alert of its own. */
+export function commandFailedAlert(alert: AlertMessage, reason: string, at: Date): NewAlert {
+  return {
+    severity: 'warning',
+    kind: COMMAND_FAILED,
+    ref: String(alert.id),
+    ...(alert.city_id ? { city_id: alert.city_id } : {}),
+    created_at: at.toISOString(),
+    message: `notify_command failed on the ${alert.kind} alert #${alert.id}: ${reason}`,
+  };
+}
+
+export interface TraderAlertsOptions {
+  cache: Cache;
+  settings: AlertSettings;
+  /** The market's clock (the demo's world clock): today's market, and when an alert was raised. */
+  now: () => Date;
+  /** The trader's clock, for snoozes: minutes of the trader's attention, also in the sped-up demo. */
+  wallNow?: () => number;
+  /** Desktop notifications; null: none (`--no-notify`, `sync --once`). */
+  notify: Notify | null;
+  log: (line: string) => void;
+  /** The notify command's time limit (10 s; shorter in tests). */
+  commandTimeoutMs?: number;
+  /** How long a request waits for the rest of a burst of fresh data before the rules run. */
+  settleMs?: number;
+}
+
+/**
+ * The trader alerts of DESIGN 3 and issue 14, run where fresh market data lands: the sync engine `request`s a pass
+ * after each stream's pass that stored something, and passes coalesce (one runs at a time; requests while it runs
+ * make one more). Each new alert that `notifies` raises a desktop notification and goes to the notify command,
+ * both fire and forget.
+ */
+export class TraderAlerts {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+  private desktopFailed = false;
+  private readonly notifying = new Set<Promise<void>>();
+  private readonly command: NotifyCommand | null;
+
+  constructor(private readonly options: TraderAlertsOptions) {
+    const argv = options.settings.notifyCommand;
+    this.command = argv
+      ? new NotifyCommand({
+          argv,
+          timeoutMs: options.commandTimeoutMs,
+          onFailure: (alert, reason) => this.storeFailure(alert, reason),
+        })
+      : null;
+  }
+
+  /** Fresh data landed: a pass soon (after the one running, if any). */
+  request(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.pass();
+    }, this.options.settleMs ?? 250);
+  }
+
+  /** A pass now (after the one running), then waits for its notifications and commands: `sync --once`'s end. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await this.pass();
+    await this.settled();
+  }
+
+  /**
+   * No more passes; waits up to `ms` for the one running and the notifications and commands under way, so the
+   * cache can close (a command still running then is left to its own time limit).
+   */
+  async close(ms: number): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    const finished = (async () => {
+      await this.running;
+      await this.settled();
+    })();
+    await Promise.race([finished, waited]);
+    clearTimeout(timer);
+  }
+
+  private async settled(): Promise<void> {
+    while (this.notifying.size > 0) await Promise.allSettled([...this.notifying]);
+    await this.command?.idle();
+  }
+
+  private pass(): Promise<void> {
+    if (this.closed && this.running) return this.running;
+    const run = (async () => {
+      try {
+        const { cache, settings, now } = this.options;
+        for (const alert of await runMarketAlerts(cache, settings.edgeMin, now())) this.raise(alert);
+      } catch (error) {
+        // a pass that could not read or write (the cache busy, closing) is retried with the next fresh data
+        this.options.log(`trader alerts: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    })();
+    this.running = run.finally(() => {
+      this.running = undefined;
+      if (this.again && !this.closed) {
+        this.again = false;
+        this.request();
+      }
+    });
+    return this.running;
+  }
+
+  /** A new alert's notification and command, when it `notifies`. */
+  private raise(alert: AlertRow): void {
+    const { cache, settings, notify } = this.options;
+    const wallNow = this.options.wallNow?.() ?? Date.now();
+    const snoozed = new Set(cache.alerts.snoozed(wallNow).map((s) => s.city_id));
+    if (!notifies(alert, settings, snoozed)) return;
+    this.command?.send(alertMessage(alert));
+    if (!notify) return;
+    const shown = notify(alertNotification(alert))
+      .catch((error: unknown) => {
+        // said once: a desktop without a notification daemon fails every time, and the alerts are stored anyway
+        if (this.desktopFailed) return;
+        this.desktopFailed = true;
+        const why = error instanceof Error ? error.message : String(error);
+        this.options.log(`desktop notification failed (${why}); alerts are still stored`);
+      })
+      .then(() => {
+        if (!this.closed) cache.alerts.markNotified(alert.id, new Date().toISOString());
+      })
+      .catch(() => undefined)
+      .finally(() => this.notifying.delete(shown));
+    this.notifying.add(shown);
+  }
+
+  private storeFailure(alert: AlertMessage, reason: string): void {
+    try {
+      this.options.cache.alerts.add(commandFailedAlert(alert, reason, this.options.now()));
+    } catch (error) {
+      this.options.log(`notify_command failed (${reason}), and so did storing that: ${String(error)}`);
+    }
+  }
+}
