@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AlertRow, Cache, OpenPositions } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
-import { addDays, instantAtLocal, isoUtc, localDate } from '../domain/city-time.js';
+import { addDays, instantAtLocal, localDate } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../domain/units.js';
 import { type CityDayMarket, marketAlerts } from './market-alerts.js';
@@ -11,21 +11,31 @@ import { type CityDayMarket, marketAlerts } from './market-alerts.js';
 const MARK_DAYS = 3;
 
 /**
- * One city's market of today as the rules see it, read from the cache by its bounded reads: today's METAR readings,
- * the newest forecast layers, the newest quote of each bucket on both venues, and the open holdings of the day.
+ * The market day the rules watch for a city: the date of its newest `svc_pro_forecast` (the service's current market
+ * day, which follows the world's clock, not this machine's), else the city's date on `nowMs`.
  */
-export function readCityDay(cache: Cache, city: City, nowMs: number, open: OpenPositions): CityDayMarket {
+export function marketDateOf(cache: Cache, city: City, nowMs: number): string {
+  const primary = cache.resources.latestForecasts(city.city_id).find((r) => r.layer === 'svc_pro_forecast');
+  return primary?.local_date ?? localDate(nowMs, city.tz);
+}
+
+/**
+ * One city's market day as the rules see it, read from the cache by its bounded reads: the day's METAR readings (its
+ * running high), the forecast layers of that date, the newest quote of each bucket on both venues, and the open
+ * holdings of the day.
+ */
+export function readCityDay(cache: Cache, city: City, date: string, open: OpenPositions): CityDayMarket {
   const unit = marketUnitOf(city.country);
-  const date = localDate(nowMs, city.tz);
   const day = {
     date,
     startMs: instantAtLocal(date, 0, 0, city.tz),
     endMs: instantAtLocal(addDays(date, 1), 0, 0, city.tz),
   };
+  // a day not begun has no reading: its market is not conditioned on a high yet
   const { high } = cache.market.metarDay(city.city_id, day);
   const runningHigh = high ? (unit === 'F' ? high.f : (high.c ?? fToC(high.f))) : undefined;
   const layers = cache.resources.latestForecasts(city.city_id);
-  // a layer for another day (yesterday's, before the service rolled over) says nothing about today's market
+  // a layer for another day (yesterday's, before the service rolled over) says nothing about this market
   const layer = <T>(name: string) =>
     layers.find((r) => r.layer === name && r.local_date === date) as unknown as T | undefined;
   const primary = layer<SvcProForecast>('svc_pro_forecast');
@@ -50,22 +60,24 @@ export function readCityDay(cache: Cache, city: City, nowMs: number, open: OpenP
 }
 
 /**
- * The trader alert rules over every cached city's market of today, after fresh market data landed. Each city is
- * read and written in its own short turn (one transaction), yielding to the event loop in between, so a webhook
- * listener in the same process is never held up by more than one city's reads. Returns the alerts it stored.
+ * The trader alert rules over every cached city's market day, after fresh market data landed. Each city is read and
+ * written in its own short turn (one transaction), yielding to the event loop in between, so a webhook listener in
+ * the same process is never held up by more than one city's reads. Returns the alerts it stored.
  */
 export async function runMarketAlerts(cache: Cache, edgeMin: number, now: Date): Promise<AlertRow[]> {
   const nowMs = now.getTime();
   const createdAt = now.toISOString();
-  // the earliest local date of any city today is no earlier than yesterday in UTC
-  const open = cache.positions.open(addDays(isoUtc(nowMs).slice(0, 10), -1));
+  const days = cache.resources.cities().map((city) => ({ city, date: marketDateOf(cache, city, nowMs) }));
+  if (days.length === 0) return [];
+  const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
+  const open = cache.positions.open(earliest);
   const stored: AlertRow[] = [];
-  for (const city of cache.resources.cities()) {
-    const market = readCityDay(cache, city, nowMs, open);
-    const fired = cache.alerts.firedEdges(city.city_id, market.date);
+  for (const { city, date } of days) {
+    const market = readCityDay(cache, city, date, open);
+    const fired = cache.alerts.firedEdges(city.city_id, date);
     stored.push(...cache.alerts.raiseMarketAlerts(marketAlerts(market, edgeMin, fired, createdAt)));
     await nextTurn();
   }
-  cache.alerts.forgetEdgesBefore(addDays(isoUtc(nowMs).slice(0, 10), -MARK_DAYS));
+  cache.alerts.forgetEdgesBefore(addDays(earliest, -MARK_DAYS));
   return stored;
 }
