@@ -98,10 +98,19 @@ export class NotifyCommand {
         shell: false,
         stdio: ['pipe', 'ignore', 'pipe'],
         env: withoutSecrets(this.options.env ?? process.env),
+        // its own process group, so the kill reaches what a script started too (a `sleep` under `sh` would
+        // otherwise outlive it and hold the pipe open)
+        detached: true,
       });
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill('SIGKILL');
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+        child.stderr?.destroy();
+        done(`${program} was killed after ${timeoutMs / 1000} s`);
       }, timeoutMs);
       child.on('error', (error) => done(`could not run ${program}: ${error.message}`));
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -113,8 +122,8 @@ export class NotifyCommand {
       child.on('close', (code, signal) => {
         const said = withoutControls(stderr.trim()).slice(0, STDERR_KEPT);
         const tail = said ? `: ${said}` : '';
-        if (timedOut) done(`${program} was killed after ${timeoutMs / 1000} s${tail}`);
-        else if (signal) done(`${program} was ended by ${signal}${tail}`);
+        if (timedOut) return;
+        if (signal) done(`${program} was ended by ${signal}${tail}`);
         else if (code !== 0) done(`${program} exited with code ${code}${tail}`);
         else done(null);
       });
