@@ -57,7 +57,7 @@ export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAler
       once: true,
       message:
         `${m.cityId} ${m.date}: held bucket ${label} died, METAR high so far ${deg(m.runningHigh as number, m.unit)} ` +
-        `settles at ${settledWhole(m.runningHigh as number)}°${m.unit} or more; YES ${shares} shares, ` +
+        `settles at ${settledWhole(m.runningHigh as number)}°${m.unit} or more; YES ${Number(shares.toFixed(2))} shares, ` +
         `${staked.toFixed(2)} USD staked (${who})`,
     };
   });

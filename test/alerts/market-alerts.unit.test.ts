@@ -99,14 +99,14 @@ describe('the edge rule', () => {
 describe('the dying bucket rule', () => {
   const holdings = [
     holding('yescore', '2', 'YES', '70-71°F', 10, 4),
-    holding('insurance', 'P1', 'YES', '70-71°F', 20, 2),
+    holding('insurance', 'P1', 'YES', '70-71°F', 20.12345, 2),
     // a NO on a dead bucket has won; a YES above the high is alive
     holding('no24', '3', 'NO', '70-71°F', 5, 4.5),
     holding('yescore', '4', 'YES', '72-73°F', 8, 3),
   ];
 
   it('raises one high alert a dead held bucket, naming every YES on it and their stake', () => {
-    // 72.4 settles at 72, above 71, the top of 70-71°F: dead. 10 + 20 shares, 4 + 2 USD
+    // 72.4 settles at 72, above 71, the top of 70-71°F: dead. 10 + 20.12345 = 30.12345 shares (30.12), 4 + 2 USD
     expect(dyingBucketAlerts(market({ runningHigh: 72.4, holdings }), AT)).toEqual([
       {
         severity: 'high',
@@ -117,7 +117,7 @@ describe('the dying bucket rule', () => {
         once: true,
         message:
           'nyc 2026-11-24: held bucket 70-71°F died, METAR high so far 72.4°F settles at 72°F or more; ' +
-          'YES 30 shares, 6.00 USD staked (yescore 2, insurance P1)',
+          'YES 30.12 shares, 6.00 USD staked (yescore 2, insurance P1)',
       },
     ]);
   });
