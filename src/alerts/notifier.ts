@@ -48,6 +48,31 @@ export function alertNotification(alert: {
   };
 }
 
+/** Trader alerts one pass shows one by one; the rest of a burst (a first sync, a market gapping) share one. */
+export const SHOWN_ONE_BY_ONE = 3;
+
+/**
+ * The rest of a burst of trader alerts as one notification: how many of each kind, and where. Each is in the
+ * Alerts pane (and went to the notify command) all the same.
+ */
+export function moreAlertsNotification(
+  alerts: readonly { kind: string; city_id: string | null }[],
+): DesktopNotification {
+  const byKind = new Map<string, number>();
+  for (const a of alerts) {
+    const what = TITLE_OF[a.kind] ?? a.kind.toUpperCase();
+    byKind.set(what, (byKind.get(what) ?? 0) + 1);
+  }
+  const kinds = [...byKind].map(([what, n]) => `${n} ${what}`).join(', ');
+  const cities = [...new Set(alerts.map((a) => a.city_id).filter((c) => c !== null))].sort();
+  const where = cities.length > 0 ? ` (${cities.join(', ')})` : '';
+  return {
+    title: `svc-monitor: ${alerts.length} more alerts`,
+    message: clean(`${kinds}${where}: see the Alerts pane`, 400),
+    urgency: alerts.some((a) => a.kind === 'dying-bucket') ? 'critical' : 'normal',
+  };
+}
+
 /** node-notifier's platform notifier (notify-send on Linux), critical urgency unless asked otherwise. */
 export const desktopNotify: Notify = ({ urgency = 'critical', ...notification }) =>
   new Promise((resolve, reject) => {

@@ -2,7 +2,13 @@ import type { AlertRow, Cache, NewAlert } from '../cache/index.js';
 import type { NotifyKind } from '../contract/config.js';
 import type { AlertSettings } from './alert-settings.js';
 import { runMarketAlerts } from './market-alert-pass.js';
-import { alertNotification, type Notify } from './notifier.js';
+import {
+  alertNotification,
+  type DesktopNotification,
+  moreAlertsNotification,
+  type Notify,
+  SHOWN_ONE_BY_ONE,
+} from './notifier.js';
 import { type AlertMessage, NotifyCommand } from './notify-command.js';
 
 /** The stored kind of each alert `alerts.notify` can switch on. */
@@ -151,7 +157,7 @@ export class TraderAlerts {
     const run = (async () => {
       try {
         const { cache, settings, now } = this.options;
-        for (const alert of await runMarketAlerts(cache, settings.edgeMin, now())) this.raise(alert);
+        this.raise(await runMarketAlerts(cache, settings.edgeMin, now()));
       } catch (error) {
         // a pass that could not read or write (the cache busy, closing) is retried with the next fresh data
         this.options.log(`trader alerts: ${error instanceof Error ? error.message : String(error)}`);
@@ -167,15 +173,27 @@ export class TraderAlerts {
     return this.running;
   }
 
-  /** A new alert's notification and command, when it `notifies`. */
-  private raise(alert: AlertRow): void {
+  /**
+   * The new alerts that `notify`: each to the notify command; on the desktop the first few one by one and the rest
+   * of a burst in one notification (a first sync can raise dozens of edges at once).
+   */
+  private raise(alerts: readonly AlertRow[]): void {
     const { cache, settings, notify } = this.options;
-    const wallNow = this.options.wallNow?.() ?? Date.now();
-    const snoozed = new Set(cache.alerts.snoozed(wallNow).map((s) => s.city_id));
-    if (!notifies(alert, settings, snoozed)) return;
-    this.command?.send(alertMessage(alert));
+    if (alerts.length === 0) return;
+    const snoozed = new Set(cache.alerts.snoozed(this.options.wallNow?.() ?? Date.now()).map((s) => s.city_id));
+    const notifying = alerts.filter((a) => notifies(a, settings, snoozed));
+    for (const alert of notifying) this.command?.send(alertMessage(alert));
     if (!notify) return;
-    const shown = notify(alertNotification(alert))
+    for (const alert of notifying.slice(0, SHOWN_ONE_BY_ONE)) this.show(alertNotification(alert), [alert]);
+    const rest = notifying.slice(SHOWN_ONE_BY_ONE);
+    if (rest.length > 0) this.show(moreAlertsNotification(rest), rest);
+  }
+
+  /** One desktop notification, its alerts marked notified once it returned (shown or not). */
+  private show(notification: DesktopNotification, about: readonly AlertRow[]): void {
+    const { cache, notify } = this.options;
+    if (!notify) return;
+    const shown = notify(notification)
       .catch((error: unknown) => {
         // said once: a desktop without a notification daemon fails every time, and the alerts are stored anyway
         if (this.desktopFailed) return;
@@ -184,7 +202,8 @@ export class TraderAlerts {
         this.options.log(`desktop notification failed (${why}); alerts are still stored`);
       })
       .then(() => {
-        if (!this.closed) cache.alerts.markNotified(alert.id, new Date().toISOString());
+        const at = new Date().toISOString();
+        if (!this.closed) for (const alert of about) cache.alerts.markNotified(alert.id, at);
       })
       .catch(() => undefined)
       .finally(() => this.notifying.delete(shown));

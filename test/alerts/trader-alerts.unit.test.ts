@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alertSettingsOf, DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
-import { alertNotification } from '../../src/alerts/notifier.js';
+import { alertNotification, moreAlertsNotification } from '../../src/alerts/notifier.js';
 import { withoutSecrets } from '../../src/alerts/notify-command.js';
 import { alertMessage, commandFailedAlert, notifies } from '../../src/alerts/trader-alerts.js';
 
@@ -95,5 +95,20 @@ describe('what leaves the process', () => {
       message: 'held bucket died ]52;c;x ',
       urgency: 'critical',
     });
+  });
+
+  it('the rest of a burst in one notification: how many of each kind, and where', () => {
+    const rest = [
+      { kind: 'edge', city_id: 'rome' },
+      { kind: 'edge', city_id: 'paris' },
+      { kind: 'breakthrough', city_id: 'rome' },
+      { kind: 'edge', city_id: 'rome' },
+    ];
+    expect(moreAlertsNotification(rest)).toEqual({
+      title: 'svc-monitor: 4 more alerts',
+      message: '3 EDGE, 1 BREAKTHROUGH (paris, rome): see the Alerts pane',
+      urgency: 'normal',
+    });
+    expect(moreAlertsNotification([...rest, { kind: 'dying-bucket', city_id: 'oslo' }]).urgency).toBe('critical');
   });
 });
