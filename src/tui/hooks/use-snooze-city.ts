@@ -13,12 +13,12 @@ export function useSnoozeCity(): (cityId: string | null) => void {
   return useCallback(
     (cityId: string | null) => {
       if (!cityId) {
-        actions.notice('this alert is about no city: nothing to snooze');
+        actions.notice('no city to snooze');
         return;
       }
       try {
         cache.alerts.snoozeCity(cityId, Date.now() + snoozeMinutes * 60_000);
-        actions.notice(`${cityId} snoozed for ${snoozeMinutes} min: no notification about it (alerts still listed)`);
+        actions.notice(`${cityId} snoozed ${snoozeMinutes} min (no notification)`);
       } catch (error) {
         // offline review may run on a cache this user cannot write
         if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;
