@@ -106,6 +106,11 @@ export class TraderAlerts {
       : null;
   }
 
+  /** An alert raised elsewhere (a kill, by the listener) to the notify command, if one is set. */
+  forward(alert: AlertMessage): void {
+    if (!this.closed) this.command?.send(alert);
+  }
+
   /** Fresh data landed: a pass soon (after the one running, if any). */
   request(): void {
     if (this.closed) return;

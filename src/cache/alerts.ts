@@ -91,11 +91,11 @@ export class AlertRows {
    * Kill alerts whose desktop notification has not run yet, oldest first; with `refs`, only those about these picks.
    * (The partial index holds only these.)
    */
-  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string }[] {
+  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string; created_at: string }[] {
     const about = refs ? ' AND ref IN (SELECT value FROM json_each(?))' : '';
     return this.prepared(
-      `SELECT id, ref FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
-    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string }[];
+      `SELECT id, ref, created_at FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
+    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string; created_at: string }[];
   }
 }
 
