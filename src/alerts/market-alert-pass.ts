@@ -5,10 +5,13 @@ import type { ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
 import { addDays, instantAtLocal, localDate } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../domain/units.js';
+import { shortBusyWrites, writeWhenFree } from '../receiver/busy.js';
 import { type CityDayMarket, marketAlerts } from './market-alerts.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
 const MARK_DAYS = 3;
+/** How long one city's write waits, from a timer, for another process's write lock; then the pass gives up. */
+const WRITE_DEADLINE_MS = 30_000;
 
 /**
  * The market day the rules watch for a city: the date of its newest `svc_pro_forecast` (the service's current market
@@ -62,7 +65,9 @@ export function readCityDay(cache: Cache, city: City, date: string, open: OpenPo
 /**
  * The trader alert rules over every cached city's market day, after fresh market data landed. Each city is read and
  * written in its own short turn (one transaction), yielding to the event loop in between, so a webhook listener in
- * the same process is never held up by more than one city's reads. Returns the alerts it stored.
+ * the same process is never held up by more than one city's reads. A write meeting another process's lock (a
+ * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (receiver/busy.ts), never
+ * inside SQLite on the event loop. Returns the alerts it stored.
  */
 export async function runMarketAlerts(cache: Cache, edgeMin: number, now: Date): Promise<AlertRow[]> {
   const nowMs = now.getTime();
@@ -71,13 +76,17 @@ export async function runMarketAlerts(cache: Cache, edgeMin: number, now: Date):
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
+  const run = shortBusyWrites(cache);
+  const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
   for (const { city, date } of days) {
     const market = readCityDay(cache, city, date, open);
     const fired = cache.alerts.firedEdges(city.city_id, date);
-    stored.push(...cache.alerts.raiseMarketAlerts(marketAlerts(market, edgeMin, fired, createdAt)));
+    const found = marketAlerts(market, edgeMin, fired, createdAt);
+    if (found.alerts.length + found.fired.length + found.rearmed.length > 0)
+      stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
     await nextTurn();
   }
-  cache.alerts.forgetEdgesBefore(addDays(earliest, -MARK_DAYS));
+  await write(() => cache.alerts.forgetEdgesBefore(addDays(earliest, -MARK_DAYS)));
   return stored;
 }
