@@ -93,6 +93,8 @@ export class TraderAlerts {
   private closed = false;
   private desktopFailed = false;
   private readonly notifying = new Set<Promise<void>>();
+  /** The last desktop notification asked for: the next waits for it. */
+  private desktop: Promise<void> = Promise.resolve();
   private readonly command: NotifyCommand | null;
 
   constructor(private readonly options: TraderAlertsOptions) {
@@ -194,11 +196,15 @@ export class TraderAlerts {
     if (rest.length > 0) this.show(moreAlertsNotification(rest), rest);
   }
 
-  /** One desktop notification, its alerts marked notified once it returned (shown or not). */
+  /**
+   * One desktop notification, after the one before it (they pop up in order), its alerts marked notified once it
+   * returned (shown or not).
+   */
   private show(notification: DesktopNotification, about: readonly AlertRow[]): void {
     const { cache, notify } = this.options;
     if (!notify) return;
-    const shown = notify(notification)
+    const shown = this.desktop
+      .then(() => notify(notification))
       .catch((error: unknown) => {
         // said once: a desktop without a notification daemon fails every time, and the alerts are stored anyway
         if (this.desktopFailed) return;
@@ -212,6 +218,7 @@ export class TraderAlerts {
       })
       .catch(() => undefined)
       .finally(() => this.notifying.delete(shown));
+    this.desktop = shown;
     this.notifying.add(shown);
   }
 
