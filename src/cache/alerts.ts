@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { SqliteDb } from '../sqlite/open-database.js';
 import type { ChangeEvents } from './change-events.js';
 import { CacheError } from './db/cache-error.js';
 import type { CountedQueries } from './db/counted-queries.js';
@@ -90,17 +91,35 @@ export class AlertRows {
    * Kill alerts whose desktop notification has not run yet, oldest first; with `refs`, only those about these picks.
    * (The partial index holds only these.)
    */
-  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string }[] {
+  unnotifiedKills(refs?: readonly string[]): { id: number; ref: string; created_at: string }[] {
     const about = refs ? ' AND ref IN (SELECT value FROM json_each(?))' : '';
     return this.prepared(
-      `SELECT id, ref FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
-    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string }[];
+      `SELECT id, ref, created_at FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
+    ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string; created_at: string }[];
   }
+}
+
+/**
+ * What one pass of the trader alert rules (alerts/market-alerts.ts) writes: new alerts, the edge marks it fired
+ * (city-day-bucket-side refs) and those it re-armed. `once` alerts are stored only when no alert of their kind and
+ * ref exists yet (a dying bucket, a breakthrough: one a city-day).
+ */
+export interface MarketAlertWrite {
+  alerts: (NewAlert & { once?: boolean })[];
+  fired: { ref: string; city_id: string; local_date: string }[];
+  rearmed: string[];
+}
+
+/** A city whose notifications are snoozed, until when (epoch ms). */
+export interface CitySnooze {
+  city_id: string;
+  until_ms: number;
 }
 
 /** The stored alerts: raised, acknowledged, their kill notifications marked, and listed for the Alerts pane. */
 export class AlertRepository {
   constructor(
+    private readonly db: SqliteDb,
     private readonly prepared: (sql: string) => Statement<unknown[]>,
     private readonly rows: AlertRows,
     private readonly q: CountedQueries,
@@ -112,6 +131,63 @@ export class AlertRepository {
     const id = this.rows.insert(alert);
     this.changes.emit({ table: 'alerts', ids: [id] });
     return id;
+  }
+
+  /**
+   * Stores one pass of the trader alert rules in one transaction and announces the new alerts; returns them as
+   * stored (for the notifiers), `once` alerts already raised left out.
+   */
+  raiseMarketAlerts(write: MarketAlertWrite): AlertRow[] {
+    const ids = this.db.transaction(() => {
+      const stored: number[] = [];
+      for (const { once, ...alert } of write.alerts) {
+        if (once && alert.ref !== undefined && this.rows.raised(alert.kind, alert.ref)) continue;
+        stored.push(this.rows.insert(alert));
+      }
+      const fire = this.prepared('INSERT OR IGNORE INTO edge_alert_marks (ref, city_id, local_date) VALUES (?, ?, ?)');
+      for (const f of write.fired) fire.run(f.ref, f.city_id, f.local_date);
+      const rearm = this.prepared('DELETE FROM edge_alert_marks WHERE ref = ?');
+      for (const ref of write.rearmed) rearm.run(ref);
+      return stored;
+    })();
+    if (ids.length === 0) return [];
+    this.changes.emit({ table: 'alerts', ids });
+    return this.q.all<AlertRow>(
+      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      JSON.stringify(ids),
+    );
+  }
+
+  /** The edge alerts of a city-day that fired and are not re-armed yet: their city-day-bucket-side refs. */
+  firedEdges(cityId: string, date: string): Set<string> {
+    const rows = this.q.all<{ ref: string }>(
+      'SELECT ref FROM edge_alert_marks WHERE city_id = ? AND local_date = ?',
+      cityId,
+      date,
+    );
+    return new Set(rows.map((r) => r.ref));
+  }
+
+  /** Forgets the edge marks of market days before `date` (their markets have settled). */
+  forgetEdgesBefore(date: string): void {
+    this.prepared('DELETE FROM edge_alert_marks WHERE local_date < ?').run(date);
+  }
+
+  /** No notification about this city until `untilMs` (its alerts are still stored). */
+  snoozeCity(cityId: string, untilMs: number): void {
+    this.prepared(
+      `INSERT INTO alert_snoozes (city_id, until_ms) VALUES (?, ?)
+       ON CONFLICT (city_id) DO UPDATE SET until_ms = excluded.until_ms`,
+    ).run(cityId, untilMs);
+    this.changes.emit({ table: 'alerts', ids: [] });
+  }
+
+  /** The cities snoozed at `nowMs`, the soonest to wake first. */
+  snoozed(nowMs: number): CitySnooze[] {
+    return this.q.all<CitySnooze>(
+      'SELECT city_id, until_ms FROM alert_snoozes WHERE until_ms > ? ORDER BY until_ms, city_id',
+      nowMs,
+    );
   }
 
   /** False when it was acknowledged already (or is not there). */

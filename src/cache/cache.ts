@@ -52,7 +52,7 @@ export class Cache {
     this.streams = new StreamRepository(prepared, this.changes);
     this.resources = new ResourceRepository(db, prepared, this.streams, this.changes);
     const alertRows = new AlertRows(prepared);
-    this.alerts = new AlertRepository(prepared, alertRows, this.counted, this.changes);
+    this.alerts = new AlertRepository(db, prepared, alertRows, this.counted, this.changes);
     this.inbox = new InboxRepository(db, prepared, alertRows, this.changes);
     this.feed = new FeedRepository(this.counted);
     this.positions = new PositionRepository(this.counted);

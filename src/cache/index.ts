@@ -4,6 +4,8 @@ export {
   type AlertRow,
   type AlertSegment,
   type AlertSeverity,
+  type CitySnooze,
+  type MarketAlertWrite,
   type NewAlert,
   type RejectedDelivery,
 } from './alerts.js';

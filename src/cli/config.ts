@@ -1,8 +1,16 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Compile } from 'typebox/compile';
+import { type AlertSettings, alertSettingsOf } from '../alerts/alert-settings.js';
 import { apiKeyProblem, baseUrlProblem } from '../client/api-key.js';
-import { HISTORY_HOURS_BOUNDS, INTERVAL_BOUNDS_S, MonitorConfig, STREAM_NAMES } from '../contract/config.js';
+import {
+  EDGE_MIN_BOUNDS,
+  HISTORY_HOURS_BOUNDS,
+  INTERVAL_BOUNDS_S,
+  MonitorConfig,
+  SNOOZE_MINUTES_BOUNDS,
+  STREAM_NAMES,
+} from '../contract/config.js';
 import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import { usageError } from './exit-codes.js';
 import { configFile, dataDir } from './paths.js';
@@ -27,6 +35,8 @@ export interface Connection {
   intervals: Record<string, number>;
   /** The live history streams' first window (hours). */
   historyHours: number;
+  /** The config's `alerts`, defaults filled in. */
+  alerts: AlertSettings;
 }
 
 const validator = Compile(MonitorConfig);
@@ -98,7 +108,31 @@ function describeSchemaErrors(errors: SchemaError[]): string {
     return `${dotted(first.instancePath)} must be a number of seconds from ${INTERVAL_BOUNDS_S.min} to ${INTERVAL_BOUNDS_S.max}`;
   if (first.instancePath === '/history_hours')
     return `history_hours must be a whole number of hours from ${HISTORY_HOURS_BOUNDS.min} to ${HISTORY_HOURS_BOUNDS.max}`;
+  if (first.instancePath.startsWith('/alerts')) return alertsProblem(first.instancePath);
   return `${dotted(first.instancePath)} ${first.message}`;
+}
+
+/** What a wrong value under `alerts` must be instead (a union's own complaints say nothing a trader can use). */
+function alertsProblem(pointer: string): string {
+  const [, , key] = pointer.split('/');
+  switch (key) {
+    case undefined:
+      return 'alerts must be an object';
+    case 'edge_min':
+      return `alerts.edge_min must be a number above ${EDGE_MIN_BOUNDS.above} and below ${EDGE_MIN_BOUNDS.below} (an edge in dollars a share, e.g. 0.08)`;
+    case 'cities':
+      return 'alerts.cities must be "all" or a list of city ids';
+    case 'notify':
+      return pointer === '/alerts/notify'
+        ? 'alerts.notify must be an object of kill, dying_bucket, edge, breakthrough: true or false'
+        : `${dotted(pointer)} must be true or false`;
+    case 'notify_command':
+      return 'alerts.notify_command must be null or a non-empty list of non-empty strings (the program, then its arguments)';
+    case 'snooze_minutes':
+      return `alerts.snooze_minutes must be a whole number of minutes from ${SNOOZE_MINUTES_BOUNDS.min} to ${SNOOZE_MINUTES_BOUNDS.max}`;
+    default:
+      return `${dotted(pointer)} is not valid`;
+  }
 }
 
 /** `/intervals/current` -> `intervals.current` */
@@ -140,6 +174,7 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
       Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, (seconds as number) * 1000]),
     ),
     historyHours: file.history_hours ?? DEFAULT_HISTORY_HOURS,
+    alerts: alertSettingsOf(file.alerts),
   };
   if (flags.save) {
     checkService(connection);

@@ -3,6 +3,8 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listenerDownAlert } from '../alerts/listener-down-alert.js';
 import { desktopNotify } from '../alerts/notifier.js';
+import { type AlertMessage, COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
+import { TraderAlerts } from '../alerts/trader-alerts.js';
 import { type Cache, openCache } from '../cache/index.js';
 import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
@@ -101,7 +103,24 @@ export async function openSession(
       ...(demo && tokenFile ? { accountPages: { url: demo.service.accountUrl, tokenFile } } : {}),
     });
 
-    const listener = await maybeListen(mode, flags, secrets, cache, status);
+    const log = (line: string) =>
+      appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
+    const alerts = new TraderAlerts({
+      cache,
+      settings: connection.alerts,
+      now,
+      notify: flags.notify ? desktopNotify : null,
+      log,
+    });
+    // after the listener and the sync have stopped: the notify commands under way get their time limit
+    closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
+    // `alerts.notify.kill: false` silences kills as --no-notify does, and keeps them from the notify command
+    const kill = connection.alerts.notify.kill;
+    const listener = await maybeListen(
+      mode,
+      { ...flags, notify: flags.notify && kill },
+      { secrets, cache, status, log, forward: kill ? (alert) => alerts.forward(alert) : undefined },
+    );
     if (listener) {
       closers.push(() => listener.close());
       demo?.registerListener(listener.url);
@@ -110,7 +129,14 @@ export async function openSession(
     const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });
     closers.push(() => client.close());
     const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
-    const engine = new SyncEngine({ client, cache, intervals, now, historyHours: connection.historyHours });
+    const engine = new SyncEngine({
+      client,
+      cache,
+      intervals,
+      now,
+      historyHours: connection.historyHours,
+      onStored: () => alerts.request(),
+    });
     // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
     closers.push(() => engine.stop());
     const tracker = new ConnectionTracker();
@@ -168,13 +194,19 @@ function startHistoryFill(
   };
 }
 
+interface ListenerWiring {
+  secrets: readonly string[];
+  cache: Cache;
+  status: MonitorStatusStore;
+  log: (line: string) => void;
+  forward?: (alert: AlertMessage) => void;
+}
+
 /** The listener of `--listen PORT` (always in demo). One that cannot start is an alert, not the end of the TUI. */
 async function maybeListen(
   mode: MonitorMode,
   flags: SessionFlags,
-  secrets: readonly string[],
-  cache: Cache,
-  status: MonitorStatusStore,
+  { secrets, cache, status, log, forward }: ListenerWiring,
 ): Promise<WebhookListener | undefined> {
   if (mode !== 'demo' && flags.listen === undefined) return undefined;
   if (secrets.length === 0)
@@ -186,7 +218,8 @@ async function maybeListen(
       port: flags.listen ?? 0,
       notify: flags.notify ? desktopNotify : null,
       // the screen belongs to the TUI: the listener's lines (stored, duplicate, notification failures) go to a file
-      log: (line) => appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {}),
+      log,
+      forward,
     });
     const show = () =>
       status.update((s) => ({

@@ -31,6 +31,40 @@ export const INTERVAL_BOUNDS_S = { min: 1, max: 86_400 } as const;
  */
 export const HISTORY_HOURS_BOUNDS = { min: 1, max: 720 } as const;
 
+/**
+ * The trader alerts' thresholds (DESIGN 3 `alerts`): an edge of 0 or of a whole dollar a share is no threshold, and a
+ * snooze is whole minutes, at most a day (a longer one is a mute, which `notify` says more plainly).
+ */
+export const EDGE_MIN_BOUNDS = { above: 0, below: 1 } as const;
+export const SNOOZE_MINUTES_BOUNDS = { min: 1, max: 1440 } as const;
+
+/** The alert kinds a trader can have raise a desktop notification, as `alerts.notify` names them. */
+export const NOTIFY_KINDS = ['kill', 'dying_bucket', 'edge', 'breakthrough'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+
+/** DESIGN 3's `alerts`: every key optional (the defaults are in alerts/alert-settings.ts), none unknown. */
+export const AlertsConfig = Type.Object(
+  {
+    edge_min: Type.Optional(
+      Type.Number({ exclusiveMinimum: EDGE_MIN_BOUNDS.above, exclusiveMaximum: EDGE_MIN_BOUNDS.below }),
+    ),
+    cities: Type.Optional(Type.Union([Type.Literal('all'), Type.Array(Type.String({ minLength: 1 }))])),
+    notify: Type.Optional(
+      Type.Object(Object.fromEntries(NOTIFY_KINDS.map((kind) => [kind, Type.Optional(Type.Boolean())])), {
+        additionalProperties: false,
+      }),
+    ),
+    notify_command: Type.Optional(
+      Type.Union([Type.Null(), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
+    ),
+    snooze_minutes: Type.Optional(
+      Type.Integer({ minimum: SNOOZE_MINUTES_BOUNDS.min, maximum: SNOOZE_MINUTES_BOUNDS.max }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AlertsConfig = Static<typeof AlertsConfig>;
+
 const Interval = Type.Number({ minimum: INTERVAL_BOUNDS_S.min, maximum: INTERVAL_BOUNDS_S.max });
 
 /** `<config dir>/svc-monitor/config.json`. Unknown keys are refused, so a typo is an error, not a silent default. */
@@ -50,6 +84,7 @@ export const MonitorConfig = Type.Object(
     history_hours: Type.Optional(
       Type.Integer({ minimum: HISTORY_HOURS_BOUNDS.min, maximum: HISTORY_HOURS_BOUNDS.max }),
     ),
+    alerts: Type.Optional(AlertsConfig),
   },
   { additionalProperties: false },
 );

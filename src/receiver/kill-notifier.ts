@@ -1,6 +1,7 @@
 import { killNotification, type Notify } from '../alerts/notifier.js';
+import type { AlertMessage } from '../alerts/notify-command.js';
 import type { Cache } from '../cache/index.js';
-import type { KillSignal } from '../domain/kill-signal.js';
+import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 import { writeWhenFree } from './busy.js';
 
 /**
@@ -18,6 +19,11 @@ export interface KillNotifierOptions {
   log: (line: string) => void;
   /** After each notification: shown, or failed (no daemon, no notify-send). */
   onResult: (shown: boolean) => void;
+  /**
+   * The config's `notify_command` (alerts/notify-command.ts), when it is set and `alerts.notify.kill` is on: each
+   * kill alert goes to it once, whatever `--no-notify` says of the desktop. Returns at once.
+   */
+  forward?: (alert: AlertMessage) => void;
 }
 
 /**
@@ -57,9 +63,10 @@ export class KillNotifier {
     this.closed = true;
   }
 
-  private start(kills: { alertId: number; pickId: string; signal?: KillSignal }[]): void {
+  private start(kills: { alertId: number; pickId: string; createdAt: string; signal?: KillSignal }[]): void {
     for (const kill of kills) {
       if (this.underWay.has(kill.alertId)) continue;
+      if (kill.signal) this.options.forward?.(killMessage(kill.alertId, kill.pickId, kill.createdAt, kill.signal));
       const done = this.show(kill)
         .then(() => this.mark(kill.alertId))
         .finally(() => this.underWay.delete(kill.alertId));
@@ -96,4 +103,18 @@ export class KillNotifier {
       log(`could not record a kill notification: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** A kill alert as the notify command receives it: the stored row's fields (the message as kill-alert.ts writes it). */
+function killMessage(id: number, pickId: string, createdAt: string, signal: KillSignal): AlertMessage {
+  const { title, text } = killSummary(signal);
+  return {
+    id,
+    kind: 'kill',
+    severity: 'high',
+    city_id: signal.market.city,
+    ref: pickId,
+    created_at: createdAt,
+    message: `${title}: ${text}`,
+  };
 }

@@ -10,7 +10,7 @@ import { MAX_BODY_BYTES, readBody } from './body.js';
 import { shortBusyWrites, writeWhenFree } from './busy.js';
 import { ConnectionGuard, MAX_BODY_BYTES_IN_FLIGHT } from './connection-guard.js';
 import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
-import { KillNotifier } from './kill-notifier.js';
+import { KillNotifier, type KillNotifierOptions } from './kill-notifier.js';
 import { parseDelivery } from './parse-delivery.js';
 import { walSync } from './wal-sync.js';
 
@@ -26,6 +26,8 @@ export interface ListenerOptions {
    * count as notified: none pops up later.
    */
   notify?: Notify | null;
+  /** Each kill alert to the config's notify command (kill-notifier.ts); none when absent. */
+  forward?: KillNotifierOptions['forward'];
   /** One line per event or failure; never given a secret or a body. */
   log?: (line: string) => void;
   now?: () => Date;
@@ -103,6 +105,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   const kills = new KillNotifier({
     cache,
     notify: options.notify ?? null,
+    forward: options.forward,
     write,
     log,
     onResult(shown) {

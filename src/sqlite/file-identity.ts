@@ -18,12 +18,18 @@ export interface FileIdentity {
  * database, damaged) passes to the caller, who words it.
  */
 export function readFileIdentity(db: Database.Database): FileIdentity {
-  const applicationId = db.pragma('application_id', { simple: true }) as number;
-  const version = db.pragma('user_version', { simple: true }) as number;
-  const schema = db.prepare('SELECT type, name FROM sqlite_schema ORDER BY name').all() as {
-    type: string;
-    name: string;
-  }[];
+  // one read transaction (a deferred BEGIN writes nothing): the header's marks and the schema from the same commit,
+  // or another process setting the file up in between shows its tables without its mark, "another program's"
+  const read = () => {
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const schema = db.prepare('SELECT type, name FROM sqlite_schema ORDER BY name').all() as {
+      type: string;
+      name: string;
+    }[];
+    return { applicationId, version, schema };
+  };
+  const { applicationId, version, schema } = db.inTransaction ? read() : db.transaction(read).deferred();
   return {
     applicationId,
     version,

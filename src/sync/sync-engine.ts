@@ -42,6 +42,11 @@ export interface SyncOptions {
   now?: () => Date;
   /** The live history streams' first window (config `history_hours`, default 48). */
   historyHours?: number;
+  /**
+   * After a stream's pass stored new or changed rows (also a pass that failed part way): where fresh market data
+   * lands, the trader alert rules are asked to run (alerts/trader-alerts.ts). Must return at once.
+   */
+  onStored?: (stream: string) => void;
 }
 
 type Stream = (typeof STREAMS)[number];
@@ -171,6 +176,10 @@ export class SyncEngine {
     }, slot.everyMs);
   }
 
+  private stored(stream: string, counts: StreamCounts): void {
+    if (counts.inserted + counts.updated > 0) this.opts.onStored?.(stream);
+  }
+
   /** One pass of one stream, recorded in the cache; undefined when it was cut short by `stop`. */
   private async runStream(stream: Stream): Promise<StreamOutcome | undefined> {
     const { cache, client } = this.opts;
@@ -182,6 +191,7 @@ export class SyncEngine {
       };
       const counts = await stream.pass(client, cache, context);
       cache.streams.recordSuccess(stream.name, at(), counts.fetched);
+      this.stored(stream.name, counts);
       return { stream: stream.name, counts };
     } catch (error) {
       // cancelled by stop: not a failure of the stream, and the cache may be closing
@@ -195,6 +205,7 @@ export class SyncEngine {
       cache.streams.recordError(stream.name, at(), message);
       // what was stored before the failure still counts
       const counts = error instanceof PartialFailure ? error.counts : undefined;
+      if (counts) this.stored(stream.name, counts);
       return { stream: stream.name, counts, error: { stream: stream.name, error: message, kind: kindOf(error) } };
     }
   }

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo } from 'react';
+import { DEFAULT_ALERT_SETTINGS } from '../alerts/alert-settings.js';
 import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { FailureBoundary } from './components/failure-boundary.js';
 import { KeypressProvider } from './components/keypress-provider.js';
@@ -25,6 +26,7 @@ export function MonitorApp(props: MonitorAppProps) {
 
 function Monitor(props: MonitorAppProps) {
   const { cache, source, onRefresh, coalesceMs = 150, tickMs = 1000 } = props;
+  const snoozeMinutes = props.snoozeMinutes ?? DEFAULT_ALERT_SETTINGS.snoozeMinutes;
   const now = props.now ?? systemNow;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs), [cache, coalesceMs]);
   // during the commit, so no change event between the first render and a later passive effect is lost
@@ -44,8 +46,9 @@ function Monitor(props: MonitorAppProps) {
       colour,
       tickMs,
       intervals: { ...DEFAULT_INTERVALS_MS, ...intervals },
+      snoozeMinutes,
     }),
-    [cache, source, now, onRefresh, hub, colour, tickMs, intervals],
+    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes],
   );
   const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
   return (

@@ -84,6 +84,12 @@ const BOARD = {
     help: ['Enter', 'open the city: its Forecasts and payoff by outcome (Esc comes back)'],
     match: (_, key) => key.return,
   },
+  snooze: {
+    label: 'z',
+    hint: 'snooze city',
+    help: ['z', 'snooze the selected city: no notification about it for alerts.snooze_minutes'],
+    match: char('z'),
+  },
 } satisfies Bindings;
 
 const ALERTS = {
@@ -92,6 +98,12 @@ const ALERTS = {
     hint: 'acknowledge',
     help: ['a', 'acknowledge the selected alert'],
     match: char('a'),
+  },
+  snooze: {
+    label: 'z',
+    hint: 'snooze city',
+    help: ['z', "snooze the selected alert's city: no notification about it for alerts.snooze_minutes"],
+    match: char('z'),
   },
 } satisfies Bindings;
 

@@ -63,6 +63,8 @@ export interface MonitorOptions {
   streamIntervalsMs?: Record<string, number>;
   /** Ink's console patching (default true: other layers' console output is printed above the UI, not through it). */
   patchConsole?: boolean;
+  /** How long `z` snoozes a city's notifications (config `alerts.snooze_minutes`, default 60). */
+  snoozeMinutes?: number;
 }
 
 /** MonitorApp's props: the options without the streams, plus what tests tune. */
@@ -79,4 +81,6 @@ export interface MonitorAppProps {
   noColor?: boolean;
   /** How often the clock ticks (default 1000 ms). */
   tickMs?: number;
+  /** How long `z` snoozes a city's notifications (config `alerts.snooze_minutes`, default 60). */
+  snoozeMinutes?: number;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
 import { openCache } from '../../src/cache/index.js';
 import type { Connection } from '../../src/cli/config.js';
 import { openSession } from '../../src/cli/monitor-session.js';
@@ -43,6 +44,7 @@ function liveConnection(apiKey = TEST_KEY): Connection {
     webhookSecrets: [],
     dbPath: join(root, `cache-${++files}.db`),
     intervals,
+    alerts: DEFAULT_ALERT_SETTINGS,
     historyHours: 48,
   };
 }

@@ -245,7 +245,7 @@ export function head(
 }
 
 /**
- * A fake `notify-send` in its own folder: appends its arguments, one a line, then `--end--`, to `log`. Put the
+ * A fake `notify-send` in its own folder: appends its arguments, one a line, then `--end--`, to `log`, in one write. Put the
  * folder first on PATH. The script uses shell builtins only, so PATH needs nothing else.
  */
 export function fakeNotifySend(root: string): { bin: string; log: string; calls(): string[][] } {
@@ -255,7 +255,8 @@ export function fakeNotifySend(root: string): { bin: string; log: string; calls(
   const script = join(bin, 'notify-send');
   writeFileSync(
     script,
-    `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${log}'; done\nprintf '%s\\n' '--end--' >> '${log}'\n`,
+    // one printf, one append: calls running at once (a kill and a trader alert) do not interleave their lines
+    `#!/bin/sh\nprintf '%s\\n' "$@" '--end--' >> '${log}'\n`,
   );
   chmodSync(script, 0o755);
   return {

@@ -161,4 +161,17 @@ describe('the Board (pane 1)', () => {
     expect(lines(app.frame())[0]).toContain('[1 Board]');
     app.unmount();
   });
+  it('z on a row snoozes its city for alerts.snooze_minutes (60 by default), kept in the cache', async () => {
+    const { app, cache } = await board();
+    const pressedAt = Date.now();
+    // the cursor starts on the first row, New York
+    await app.press('z');
+    const frame = await app.until((f) => f.includes('snoozed 60 min'), 'the snooze notice');
+    expect(frame).toContain('nyc snoozed 60 min (no notification)');
+    const snoozes = cache.alerts.snoozed(Date.now());
+    expect(snoozes.map((z) => z.city_id)).toEqual(['nyc']);
+    expect(snoozes[0]?.until_ms).toBeGreaterThanOrEqual(pressedAt + 60 * 60_000);
+    expect(snoozes[0]?.until_ms).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
+    app.unmount();
+  });
 });

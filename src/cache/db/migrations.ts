@@ -126,4 +126,14 @@ export const MIGRATIONS: string[] = [
     // the listener looks for these at every start and after every kill it stores: a handful at most
     "CREATE INDEX alerts_kill_unnotified ON alerts (id) WHERE kind = 'kill' AND notified_at IS NULL",
   ].join(';\n'),
+  // v5: the trader alerts' state that must outlive a restart (issue 14). An edge alert fires once a
+  // city-day-bucket-side and is re-armed only after the edge fell below half the threshold: the fired ones are kept
+  // here until then (a restart must not raise them again). A snoozed city raises no notification until `until_ms`,
+  // whichever process (the TUI's `z`, a sync daemon) asks.
+  [
+    `CREATE TABLE edge_alert_marks (
+      ref TEXT PRIMARY KEY NOT NULL, city_id TEXT NOT NULL, local_date TEXT NOT NULL) WITHOUT ROWID`,
+    'CREATE INDEX edge_alert_marks_day ON edge_alert_marks (city_id, local_date)',
+    'CREATE TABLE alert_snoozes (city_id TEXT PRIMARY KEY NOT NULL, until_ms INTEGER NOT NULL) WITHOUT ROWID',
+  ].join(';\n'),
 ];

@@ -59,10 +59,13 @@ export class InboxRepository {
    * kill signal to show, rebuilt from the pick as stored (kill-notices.ts). `signal` is undefined when the pick is
    * not there to rebuild it from. Once shown, `alerts.markNotified`.
    */
-  unnotifiedKills(pickIds?: readonly string[]): { alertId: number; pickId: string; signal?: KillSignal }[] {
-    return this.alerts.unnotifiedKills(pickIds).map(({ id, ref }) => ({
+  unnotifiedKills(
+    pickIds?: readonly string[],
+  ): { alertId: number; pickId: string; createdAt: string; signal?: KillSignal }[] {
+    return this.alerts.unnotifiedKills(pickIds).map(({ id, ref, created_at }) => ({
       alertId: id,
       pickId: ref,
+      createdAt: created_at,
       signal: storedKillNotice(this.prepared, ref),
     }));
   }

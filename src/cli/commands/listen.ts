@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { desktopNotify } from '../../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS, NotifyCommand } from '../../alerts/notify-command.js';
+import { commandFailedAlert } from '../../alerts/trader-alerts.js';
 import { openCache } from '../../cache/index.js';
 import { startListener } from '../../receiver/listener.js';
 import { resolveConnection } from '../config.js';
@@ -39,13 +41,31 @@ export function listenCommand(program: Command): void {
         );
       }
       const cache = openCache(connection.dbPath);
+      const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      const { notifyCommand, notify } = connection.alerts;
+      // kills to the notify command (with `alerts.notify.kill` on); its failure is an alert, never the listener's
+      const command =
+        notifyCommand && notify.kill
+          ? new NotifyCommand({
+              argv: notifyCommand,
+              onFailure: (alert, reason) => {
+                try {
+                  cache.alerts.add(commandFailedAlert(alert, reason, new Date()));
+                } catch (error) {
+                  log(`notify_command failed (${reason}), and so did storing that: ${String(error)}`);
+                }
+              },
+            })
+          : undefined;
       const listener = await startListener({
         cache,
         secrets,
         host: flags.host,
         port: flags.port,
-        notify: flags.notify ? desktopNotify : null,
-        log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+        // `alerts.notify.kill: false` in the config silences them as --no-notify does
+        notify: flags.notify && notify.kill ? desktopNotify : null,
+        forward: command ? (alert) => command.send(alert) : undefined,
+        log,
       }).catch((error: unknown) => {
         cache.close();
         throw error;
@@ -58,6 +78,15 @@ export function listenCommand(program: Command): void {
       process.stdout.write(`listening on ${listener.url}\n`);
       await stopped;
       await listener.close();
+      // a command under way gets its time limit before the cache closes under its failure alert
+      if (command) {
+        let timer: NodeJS.Timeout | undefined;
+        const limit = new Promise((resolve) => {
+          timer = setTimeout(resolve, COMMAND_TIMEOUT_MS + 1_000);
+        });
+        await Promise.race([command.idle(), limit]);
+        clearTimeout(timer);
+      }
       cache.close();
     });
 }

@@ -59,6 +59,7 @@ export function monitorCommand(program: Command): void {
           onRefresh: session.refresh,
           now: session.now,
           streamIntervalsMs: session.streamIntervalsMs,
+          snoozeMinutes: connection.alerts.snoozeMinutes,
           stdout: process.stdout,
           stdin: process.stdin,
         });

@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { desktopNotify } from '../../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS } from '../../alerts/notify-command.js';
+import { TraderAlerts } from '../../alerts/trader-alerts.js';
 import { openCache } from '../../cache/index.js';
 import { ApiClient } from '../../client/api-client.js';
 import { Cancelled } from '../../client/errors.js';
@@ -53,13 +56,23 @@ export function syncCommand(program: Command): void {
       })();
       const cache = openCache(connection.dbPath);
       const client = new ApiClient(service);
+      const daemon = !flags.once && !tables;
+      // the trader alerts run where market data lands; a daemon also raises desktop notifications, a one-off pass
+      // (a script, a cron job) stores its alerts and runs the notify command only
+      const alerts = new TraderAlerts({
+        cache,
+        settings: connection.alerts,
+        now: () => new Date(),
+        notify: daemon ? desktopNotify : null,
+        log: (line) => process.stderr.write(`sync: ${line}\n`),
+      });
       const engine = new SyncEngine({
         client,
         cache,
         intervals: connection.intervals,
         historyHours: connection.historyHours,
+        onStored: () => alerts.request(),
       });
-      const daemon = !flags.once && !tables;
       let signalled = false;
       // the engine cancels the client's requests in flight: a backfill stops after its last committed page too
       const stop = () => {
@@ -83,6 +96,7 @@ export function syncCommand(program: Command): void {
         }
         if (flags.once) {
           const pass = await engine.runOnce();
+          await alerts.flush();
           Object.assign(summary.streams, pass.streams);
           summary.errors.push(...pass.errors);
         } else if (daemon) {
@@ -94,6 +108,8 @@ export function syncCommand(program: Command): void {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         await engine.stop();
+        // a notify command still running is given its own time limit before the cache closes under it
+        await alerts.close(COMMAND_TIMEOUT_MS + 1_000);
         await client.close();
         cache.close();
       }

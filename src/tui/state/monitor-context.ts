@@ -14,6 +14,8 @@ export interface MonitorDeps {
   intervals: Readonly<Record<string, number>>;
   colour: boolean;
   tickMs: number;
+  /** How long `z` snoozes a city's notifications, in minutes. */
+  snoozeMinutes: number;
 }
 
 export const DepsContext = createContext<MonitorDeps | null>(null);

@@ -80,6 +80,14 @@ function conditionItem(c: LiveCondition): LiveItem {
   }
 }
 
+/** The trader alerts' markers, in the 13 columns the marker has (their message says the rest). */
+const TRADER_MARKERS: Record<string, string> = {
+  'dying-bucket': '!! DEAD',
+  edge: '!  EDGE',
+  breakthrough: '!  BREAKTHRU',
+  'notify-command-failed': '!  COMMAND',
+};
+
 function storedItem(segment: number, row: AlertRow): AlertItem {
   const acked = row.acknowledged_at !== null;
   const marker = acked
@@ -88,9 +96,11 @@ function storedItem(segment: number, row: AlertRow): AlertItem {
       ? '!! KILL'
       : row.kind === 'webhook-rejected'
         ? '!  REJECTED'
-        : row.severity === 'high'
-          ? `!! ${row.kind.toUpperCase()}`
-          : `!  ${row.kind.toUpperCase()}`;
+        : TRADER_MARKERS[row.kind]
+          ? (TRADER_MARKERS[row.kind] as string)
+          : row.severity === 'high'
+            ? `!! ${row.kind.toUpperCase()}`
+            : `!  ${row.kind.toUpperCase()}`;
   const tone: Tone = acked ? 'muted' : row.kind === 'kill' ? 'alarm' : row.severity === 'info' ? 'normal' : 'warn';
   return { segment, id: row.id, marker, tone, when: row.created_at, message: row.message, stored: row };
 }

@@ -1,4 +1,5 @@
 import { useKeypress } from '../../hooks/use-keypress.js';
+import { useSnoozeCity } from '../../hooks/use-snooze-city.js';
 import { KEYS, listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useUiActions } from '../../state/monitor-context.js';
@@ -7,9 +8,13 @@ import { alertDetail } from './alert-lines.js';
 import { rejectedLines } from './rejected-lines.js';
 import type { AlertsState } from './use-alerts-state.js';
 
-/** The list keys move; `a` acknowledges the selected alert (or says why not); Enter shows it in full. */
+/**
+ * The list keys move; `a` acknowledges the selected alert (or says why not); `z` snoozes its city's notifications;
+ * Enter shows it in full.
+ */
 export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: AlertsState, width: number): void {
   const actions = useUiActions();
+  const snoozeCity = useSnoozeCity();
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
     if (move) return moveWindow(list, move);
@@ -19,6 +24,11 @@ export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: Alerts
       else if (!item.stored) actions.notice('a live condition clears itself once it is fixed');
       else if (item.stored.acknowledged_at) actions.notice('already acknowledged');
       else acknowledge(item.stored.id);
+      return true;
+    }
+    if (KEYS.alerts.snooze.match(input, key)) {
+      if (!item) actions.notice('no alert selected');
+      else snoozeCity(item.stored?.city_id ?? null);
       return true;
     }
     if (KEYS.lists.detail.match(input, key) && item) {

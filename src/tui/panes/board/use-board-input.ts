@@ -1,13 +1,18 @@
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
+import { useSnoozeCity } from '../../hooks/use-snooze-city.js';
 import { KEYS, listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useUiActions } from '../../state/monitor-context.js';
 import type { BoardState } from './use-board-state.js';
 
-/** The list keys move the cursor; `o` changes the order; Enter opens the city on Forecasts, with payoff by outcome. */
+/**
+ * The list keys move the cursor; `o` changes the order; Enter opens the city on Forecasts, with payoff by outcome;
+ * `z` snoozes the row's city (the same snooze as the Alerts pane's).
+ */
 export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: BoardState): void {
   const actions = useUiActions();
+  const snooze = useSnoozeCity();
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
     if (move) {
@@ -15,6 +20,7 @@ export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: Bo
       if (by === null) scroll.home();
       else scroll.move(by, rows.length, bodyHeight);
     } else if (KEYS.board.sort.match(input, key)) nextSort();
+    else if (KEYS.board.snooze.match(input, key)) snooze(rows[cursor]?.cityId ?? null);
     else if (KEYS.board.open.match(input, key)) {
       const row = rows[cursor];
       if (!row) return false;

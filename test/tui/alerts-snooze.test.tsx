@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../src/cache/index.js';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { type Filled, fillCache, lines, now, renderTui, statusSource } from './fixtures.js';
+
+let filled: Filled;
+beforeAll(async () => {
+  filled = await fillCache();
+});
+afterAll(() => filled?.close());
+
+/** A trader alert of each kind, as the rules write them (alerts/market-alerts.ts), the edge newest. */
+function addTraderAlerts(cache: Cache): void {
+  const at = '2026-11-21T14:30:00.000Z';
+  cache.alerts.raiseMarketAlerts({
+    alerts: [
+      {
+        severity: 'high',
+        kind: 'dying-bucket',
+        ref: 'london|2026-11-21|50-51°F',
+        city_id: 'london',
+        created_at: at,
+        message:
+          'london 2026-11-21: held bucket 50-51°F died, METAR high so far 51.8°F settles at 52°F or more; ' +
+          'YES 256.44 shares, 25.00 USD staked (yescore 384)',
+      },
+      {
+        severity: 'warning',
+        kind: 'breakthrough',
+        ref: 'london|2026-11-21',
+        city_id: 'london',
+        created_at: at,
+        message:
+          "london 2026-11-21: METAR high so far 51.8°F is above every model's Tmax (warmest 51.4°F): forecast breakthrough",
+      },
+      {
+        severity: 'info',
+        kind: 'edge',
+        ref: 'rome|2026-11-21|16°C|YES',
+        city_id: 'rome',
+        created_at: at,
+        message: 'rome 2026-11-21: edge +87.4 points on YES 16°C at 0.12 on mkta (model 100.0%)',
+      },
+    ],
+    fired: [],
+    rearmed: [],
+  });
+}
+
+const selected = (frame: string) => lines(frame).find((l) => l.startsWith('›')) ?? '';
+
+describe('trader alerts in the Alerts pane', () => {
+  it('are listed in readable words, counted on the tab, and z snoozes the selected alert’s city', async () => {
+    const cache = filled.copy();
+    const before = cache.alerts.counts().unacknowledged;
+    addTraderAlerts(cache);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} snoozeMinutes={15} />);
+    await app.press('4');
+    let frame = await app.until((f) => f.includes('!  EDGE'), 'the edge alert');
+    // three more unacknowledged than the fixture's, on the tab bar
+    expect(frame).toContain(`[4 Alerts (${before + 3})]`);
+    expect(frame).toContain('a acknowledge · z snooze city · Enter detail');
+    const rows = lines(frame);
+    expect(rows.find((l) => l.includes('!  EDGE'))).toContain(
+      'rome 2026-11-21: edge +87.4 points on YES 16°C at 0.12 on mkta (model 100.0%)',
+    );
+    expect(rows.find((l) => l.includes('!  BREAKTHRU'))).toContain("is above every model's Tmax");
+    expect(rows.find((l) => l.includes('!! DEAD'))).toContain('held bucket 50-51°F died');
+    expect(frame).not.toContain('snoozed (no notification)');
+
+    // down to the edge alert (the kills and conditions come first), then z
+    for (let i = 0; i < 20 && !selected(frame).includes('!  EDGE'); i++) {
+      await app.press('j');
+      frame = app.frame();
+    }
+    expect(selected(frame)).toContain('!  EDGE');
+    const pressedAt = Date.now();
+    await app.press('z');
+    frame = await app.until((f) => f.includes('snoozed (no notification)'), 'the snooze line');
+    expect(frame).toContain('snoozed (no notification): rome 15m');
+    expect(frame).toContain('rome snoozed 15 min (no notification)');
+    // kept in the cache, on the trader's clock: 15 minutes from the key press
+    const [snooze] = cache.alerts.snoozed(Date.now());
+    expect(snooze?.city_id).toBe('rome');
+    expect(snooze?.until_ms).toBeGreaterThanOrEqual(pressedAt + 15 * 60_000);
+    expect(snooze?.until_ms).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
+    // the alerts stay listed
+    expect(frame).toContain('!  EDGE');
+    app.unmount();
+  });
+
+  it('say why nothing is snoozed on an alert about no city, and show the snoozed cities at 80x24', async () => {
+    const cache = filled.copy();
+    addTraderAlerts(cache);
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    await app.press('4');
+    let frame = app.frame();
+    // the rejected webhook's alert names no city
+    for (let i = 0; i < 20 && !selected(frame).includes('REJECTED'); i++) {
+      await app.press('j');
+      frame = app.frame();
+    }
+    expect(selected(frame)).toContain('REJECTED');
+    await app.press('z');
+    expect(app.frame()).toContain('no city to snooze');
+    expect(cache.alerts.snoozed(Date.now())).toEqual([]);
+
+    // the dead bucket's city, at the default 60 minutes
+    for (let i = 0; i < 20 && !selected(frame).includes('!! DEAD'); i++) {
+      await app.press('j');
+      frame = app.frame();
+    }
+    await app.press('z');
+    await app.resize(80, 24);
+    frame = await app.until((f) => f.includes('snoozed (no notification): london 60m'), 'the snooze line at 80x24');
+    expect(lines(frame).every((l) => l.length <= 80)).toBe(true);
+    expect(lines(frame)[2]).toBe('snoozed (no notification): london 60m');
+    app.unmount();
+  });
+});
