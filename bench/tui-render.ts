@@ -19,7 +19,10 @@ const KEY_GAP_MS = 250;
 const VISITS = 3;
 /** Rounds of (empty, big), interleaved; a pane's figures are the median of its rounds. */
 const ROUNDS = Number(process.env.TUI_BENCH_ROUNDS ?? 3);
-/** Extra node flags for the monitor's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+/**
+ * Extra node flags for the monitor's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. The monitor
+ * measured is this checkout's dist/, or another build's: TUI_BENCH_DIST=/path/to/its/dist (tui-process.mjs).
+ */
 const NODE_ARGS = (process.env.TUI_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const PAGE_DOWN = '\u001b[6~';
