@@ -4,47 +4,72 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { openCache } from '../src/cache/index.js';
-import { ApiClient } from '../src/client/api-client.js';
-import { startService } from '../src/server/service.js';
-import { backfill } from '../src/sync/backfill.js';
-import { SyncEngine } from '../src/sync/sync-engine.js';
+import { BROWSE_TABLES } from '../src/cache/index.js';
+import { PANE_TITLES, PANES, type PaneId } from '../src/tui/hooks/use-monitor-state.js';
 import { ratio, writeResult } from './lib.js';
-import { BENCH_KEY, BENCH_START, prepareWorld } from './prepare-world.js';
-import { growCache } from './tui-cache.js';
+import { BENCH_START } from './prepare-world.js';
+import { POSITIONS, ROWS, tuiCaches } from './tui-fixture.js';
 
-const ROWS = 1_000_000;
-const POSITIONS = 10_000;
 const COLS = 120;
 const LINES = 40;
 const NOW = new Date(BENCH_START + 6 * 3_600_000).toISOString();
-// scroll the feed, switch panes, page deep into the 1M-row table in History, scroll there, come back
-const KEYS = [
-  ...'jjjjjjjjjj',
-  '2',
-  ...'jjjjj',
-  '3',
-  '4',
-  '5',
-  // History opens on mkta_buckets_history; five tables back is metar_observations_history, the 1M-row one
-  ...'[[[[[',
-  ...Array(8).fill('\u001b[6~'),
-  ...'jjjjjjjjjj',
-  ...'kkkkk',
-  '1',
-  ...'jjjjj',
-  // the capture: open positions and their totals by family
-  '2',
+/** Time between keys: every frame is drawn well within it. */
+const KEY_GAP_MS = 250;
+/** Visits to each pane a run: each visit is the pane's number key, then its keys. */
+const VISITS = 3;
+/** Rounds of (empty, big), interleaved; a pane's figures are the median of its rounds. */
+const ROUNDS = Number(process.env.TUI_BENCH_ROUNDS ?? 3);
+/**
+ * Extra node flags for the monitor's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. The monitor
+ * measured is this checkout's dist/, or another build's: TUI_BENCH_DIST=/path/to/its/dist (tui-process.mjs).
+ */
+const NODE_ARGS = (process.env.TUI_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+const PAGE_DOWN = '\u001b[6~';
+/** History opens on mkta_buckets_history; the 1M-row table is metar_observations_history, this many tables back. */
+const toMetar = BROWSE_TABLES.indexOf('mkta_buckets_history') - BROWSE_TABLES.indexOf('metar_observations_history');
+
+/**
+ * What the bench does on each pane, one entry a pane (a new pane is one more entry). `first`: keys of the first
+ * visit only, after its number key; `keys`: keys of every visit. The number key comes from the pane order.
+ */
+const PANE_KEYS: { pane: PaneId; first?: string[]; keys: string[] }[] = [
+  // scroll the feed within the window, page past it (a new keyset read), back to the top
+  { pane: 'signals', keys: [...'jjjjj', PAGE_DOWN, PAGE_DOWN, ...'kkk', 'g'] },
+  { pane: 'positions', keys: [...'jjjjj', PAGE_DOWN, ...'kk', 'g'] },
+  // `a` with nothing to acknowledge says so in the status bar: a frame in both caches
+  { pane: 'alerts', keys: [...'jk', 'a'] },
+  // scroll the page, the other unit and back
+  { pane: 'forecasts', keys: [...'jjj', PAGE_DOWN, 'g', 'u', 'u'] },
+  // to the 1M-row table, page deep into it, scroll; then the next table and back
+  {
+    pane: 'history',
+    first: Array(toMetar).fill('['),
+    keys: [...Array(4).fill(PAGE_DOWN), ...'jjjkk', ']', '['],
+  },
 ];
 
+const digitOf = (pane: PaneId) => String(PANES.indexOf(pane) + 1);
+
+/** Every key of a run, with the pane it is pressed on. */
+const KEYS: { pane: PaneId; key: string }[] = [];
+for (let visit = 0; visit < VISITS; visit++) {
+  for (const p of PANE_KEYS) {
+    const keys = [digitOf(p.pane), ...(visit === 0 ? (p.first ?? []) : []), ...p.keys];
+    for (const key of keys) KEYS.push({ pane: p.pane, key });
+  }
+}
+// the capture: open positions and their totals by family
+KEYS.push({ pane: 'positions', key: digitOf('positions') });
+
+/** A key's frame: the first render after it, `late` when that came only after the next key was sent. */
+type Frame = { latency: number; renderTime: number; late: boolean } | null;
 interface Run {
   first_frame_ms: number;
-  key_to_frame_ms: { p50: number; p95: number };
-  ink_render_ms: { p50: number; p95: number };
   renders: number;
-  keys_without_a_new_frame: number;
-  frames: ({ latency: number; renderTime: number } | null)[];
+  frames: Frame[];
   peak_rss_mb: number;
+  peak_memory_mb: Record<string, number>;
   screen: string;
 }
 
@@ -52,7 +77,7 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round((sorted[Math.floor(q * (sorted.length - 1))] ?? 0) * 100) / 100;
 };
-const summary = (values: number[]) => ({ p50: quantile(values, 0.5), p95: quantile(values, 0.95) });
+const median = (values: number[]) => quantile(values, 0.5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One start of the TUI over `cachePath` in a pseudo-terminal: first frame, each key's next frame, peak RSS. */
@@ -61,7 +86,7 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
   const terminal = new xterm.Terminal({ cols: COLS, rows: LINES, allowProposedApi: true });
   const now = () => performance.timeOrigin + performance.now();
   const spawnedAt = now();
-  const child = pty.spawn(process.execPath, [script, cachePath, logPath, NOW], {
+  const child = pty.spawn(process.execPath, [...NODE_ARGS, script, cachePath, logPath, NOW], {
     name: 'xterm-256color',
     cols: COLS,
     rows: LINES,
@@ -74,9 +99,10 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
     for (let y = 0; y < LINES; y++) lines.push(terminal.buffer.active.getLine(y)?.translateToString(true) ?? '');
     return lines.join('\n');
   };
-  // a full frame: the tab bar at the top and the status bar at the bottom are both drawn
+  // a full frame: the landing pane's tab at the top and the status bar at the bottom are both drawn
+  const landing = `[1 ${PANE_TITLES[PANES[0]]}]`;
   const deadline = Date.now() + 60_000;
-  while (!(screen().includes('[1 Signals]') && screen().includes('OFFLINE'))) {
+  while (!(screen().includes(landing) && screen().includes('OFFLINE'))) {
     if (Date.now() > deadline) {
       child.kill();
       throw new Error(`no full frame in 60 s:\n${screen()}`);
@@ -86,10 +112,10 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
   const firstFrameAt = now();
   await sleep(1000);
   const sentAt: number[] = [];
-  for (const key of KEYS) {
+  for (const { key } of KEYS) {
     sentAt.push(now());
     child.write(key);
-    await sleep(300);
+    await sleep(KEY_GAP_MS);
   }
   const capture = screen();
   child.write('q');
@@ -97,100 +123,124 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
   const log = JSON.parse(readFileSync(logPath, 'utf8')) as {
     renders: { at: number; renderTime: number }[];
     maxRssMb: number;
+    peakMemory: Record<string, number>;
   };
-  // a key's frame is the first render before the next key; a key that changes nothing (j in an empty list) has none
+  // a key's frame is the first render before the next key; a key that changes nothing (j in an empty list) has
+  // none. One that drew in the empty cache but not before the next key in the big one was late, not absent: its
+  // latency is then to the first render after it, whichever key that render also answers
   const frames = sentAt.map((sent, i) => {
     const until = sentAt[i + 1] ?? Number.POSITIVE_INFINITY;
-    const next = log.renders.find((r) => r.at > sent && r.at < until);
-    return next ? { latency: next.at - sent, renderTime: next.renderTime } : null;
+    const next = log.renders.find((r) => r.at > sent);
+    if (!next) return null;
+    return { latency: next.at - sent, renderTime: next.renderTime, late: next.at >= until };
   });
-  const drawn = frames.filter((f) => f !== null);
   return {
     first_frame_ms: Math.round(firstFrameAt - spawnedAt),
-    key_to_frame_ms: summary(drawn.map((f) => f.latency)),
-    ink_render_ms: summary(drawn.map((f) => f.renderTime)),
     renders: log.renders.length,
-    keys_without_a_new_frame: frames.length - drawn.length,
     frames,
     peak_rss_mb: Math.round(log.maxRssMb),
+    peak_memory_mb: log.peakMemory,
     screen: capture,
   };
 }
 
-/** A cache synced from a fresh 30-day world, then grown to 1M METAR rows and 10k open positions; and an empty one. */
-async function prepareCaches(dir: string): Promise<{ big: string; empty: string }> {
-  const service = await startService({
-    dataDir: prepareWorld(0),
-    port: 0,
-    apiKey: BENCH_KEY,
-    rateLimitPerMinute: 1_000_000_000,
-    tickMs: 3_600_000,
-    logLevel: 'silent',
-  });
-  const big = join(dir, 'big.db');
-  const cache = openCache(big);
-  const client = new ApiClient({ baseUrl: service.baseUrl, apiKey: BENCH_KEY });
-  try {
-    await new SyncEngine({ client, cache }).runOnce();
-    await backfill(
-      client,
-      cache,
-      ['metar_observations_history', 'forecast_accuracy_daily', 'mkta_buckets_history'],
-      {},
-    );
-  } finally {
-    await client.close();
-    await service.close();
-  }
-  growCache(cache, ROWS, POSITIONS);
-  cache.checkpoint();
-  cache.close();
-  const empty = join(dir, 'empty.db');
-  openCache(empty).close();
-  return { big, empty };
+/**
+ * One round's figures for one pane: key-to-frame p95 over every key on it that drew a frame (in the big cache: the
+ * trader's experience), and over the keys that drew in both caches (like with like: in an empty cache j/k move
+ * nothing), big against empty.
+ */
+function paneFigures(pane: PaneId, big: Run, empty: Run) {
+  const on = KEYS.map((k, i) => (k.pane === pane ? i : -1)).filter((i) => i >= 0);
+  const latencies = (run: Run, keys: number[]) => keys.map((i) => run.frames[i]?.latency as number);
+  // in time: a frame before the next key; late in the big cache counts where the empty cache drew in time
+  const inTime = (run: Run, i: number) => run.frames[i] != null && !run.frames[i]?.late;
+  const drawn = (run: Run) => on.filter((i) => inTime(run, i) || (run === big && inTime(empty, i) && big.frames[i]));
+  const both = on.filter((i) => inTime(empty, i) && big.frames[i]);
+  return {
+    keys: on.length,
+    p95_big_ms: quantile(latencies(big, drawn(big)), 0.95),
+    p95_empty_ms: quantile(latencies(empty, drawn(empty)), 0.95),
+    keys_in_both: both.length,
+    p95_big_in_both_ms: quantile(latencies(big, both), 0.95),
+    p95_empty_in_both_ms: quantile(latencies(empty, both), 0.95),
+    ratio_p95: ratio(quantile(latencies(big, both), 0.95), quantile(latencies(empty, both), 0.95)),
+    /** Each key's latency (ms, null: no frame), big then empty: which keys are slow. */
+    each_big_ms: on.map((i) => (drawn(big).includes(i) ? Math.round(big.frames[i]?.latency as number) : null)),
+    each_empty_ms: on.map((i) => (inTime(empty, i) ? Math.round(empty.frames[i]?.latency as number) : null)),
+    ink_render_p50_ms: {
+      big: quantile(
+        drawn(big).map((i) => big.frames[i]?.renderTime as number),
+        0.5,
+      ),
+      empty: quantile(
+        drawn(empty).map((i) => empty.frames[i]?.renderTime as number),
+        0.5,
+      ),
+    },
+  };
 }
 
 /**
- * The TUI over a cache of 1,000,000 historical rows and 10,000 open positions against the same over an empty
- * cache: time from start to the first full frame, time from a keypress to the next frame (p50, p95) with Ink's own
- * render time of that frame, and peak RSS; as ratios big / empty, measured in one run (two rounds, alternating,
- * the better of each kept).
+ * The TUI over a cache of 30 days of intraday history, 1,000,000 historical rows and 10,000 open positions against
+ * the same over an empty cache, in a pseudo-terminal: start to first full frame, keypress to next frame (p95) on
+ * every pane, peak RSS of the monitor's process. Rounds alternate empty and big; each round's ratios are measured
+ * within it, and a pane's figures are the median over the rounds.
  */
 export async function benchTuiRender(): Promise<object> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-tui-bench-'));
   try {
     const preparing = performance.now();
-    const caches = await prepareCaches(dir);
-    process.stderr.write(`caches ready in ${Math.round((performance.now() - preparing) / 1000)} s\n`);
-    const runs: { big: Run; empty: Run }[] = [];
-    for (let round = 0; round < 2; round++) {
+    const caches = await tuiCaches(dir);
+    const seconds = Math.round((performance.now() - preparing) / 1000);
+    process.stderr.write(
+      `caches ${caches.built ? 'built' : 'copied from bench/fixtures/tui-render'} in ${seconds} s\n`,
+    );
+    const rounds: { big: Run; empty: Run }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
       const empty = await runTui(caches.empty, join(dir, `empty-${round}.json`));
       const big = await runTui(caches.big, join(dir, `big-${round}.json`));
-      runs.push({ big, empty });
+      rounds.push({ big, empty });
     }
-    const best = (pick: (r: { big: Run; empty: Run }) => Run) =>
-      runs.map(pick).sort((a, b) => a.key_to_frame_ms.p50 - b.key_to_frame_ms.p50)[0] as Run;
-    const big = best((r) => r.big);
-    const empty = best((r) => r.empty);
-    // the ratios compare like with like: only the keys that drew a frame in both (pane and table switches; in an
-    // empty cache j/k move nothing)
-    const both = KEYS.map((_, i) => i).filter((i) => big.frames[i] && empty.frames[i]);
-    const latency = (run: Run) => summary(both.map((i) => run.frames[i]?.latency as number));
-    const inkTime = (run: Run) => summary(both.map((i) => run.frames[i]?.renderTime as number));
-    const figures = ({ screen: _s, frames: _f, ...rest }: Run) => rest;
+    const perRound = rounds.map(({ big, empty }) =>
+      Object.fromEntries(PANE_KEYS.map(({ pane }) => [pane, paneFigures(pane, big, empty)])),
+    );
+    const panes = Object.fromEntries(
+      PANE_KEYS.map(({ pane }) => {
+        const of = (pick: (f: ReturnType<typeof paneFigures>) => number) =>
+          median(perRound.map((r) => pick(r[pane] as ReturnType<typeof paneFigures>)));
+        const figures = {
+          p95_big_ms: of((f) => f.p95_big_ms),
+          p95_empty_ms: of((f) => f.p95_empty_ms),
+          ratio_p95: of((f) => f.ratio_p95),
+          rounds_p95_big_ms: perRound.map((r) => r[pane]?.p95_big_ms),
+          rounds_ratio_p95: perRound.map((r) => r[pane]?.ratio_p95),
+        };
+        return [pane, { ...figures, goals_met: figures.p95_big_ms < 33 && figures.ratio_p95 <= 1.2 }];
+      }),
+    );
+    const rss = (run: Run) => run.peak_rss_mb;
     const result = {
-      what: 'TUI over 1M historical rows + 10k open positions vs an empty cache: first frame, keypress to next frame, peak RSS (ratios big/empty)',
-      big: { ...figures(big), keys_in_both: { key_to_frame_ms: latency(big), ink_render_ms: inkTime(big) } },
-      empty: { ...figures(empty), keys_in_both: { key_to_frame_ms: latency(empty), ink_render_ms: inkTime(empty) } },
-      ratios: {
-        first_frame: ratio(big.first_frame_ms, empty.first_frame_ms),
-        key_to_frame_p50: ratio(latency(big).p50, latency(empty).p50),
-        key_to_frame_p95: ratio(latency(big).p95, latency(empty).p95),
-        peak_rss: ratio(big.peak_rss_mb, empty.peak_rss_mb),
-      },
+      what: 'TUI over 30 days of intraday history, 1M historical rows and 10k open positions vs an empty cache: key to next frame p95 on every pane (ratio over the keys that drew in both), peak RSS of the monitor',
+      rows: ROWS,
+      positions: POSITIONS,
+      rounds: ROUNDS,
       keys: KEYS.length,
-      keys_compared: both.length,
-      capture: big.screen.split('\n'),
+      panes,
+      first_frame_ms: {
+        big: median(rounds.map((r) => r.big.first_frame_ms)),
+        empty: median(rounds.map((r) => r.empty.first_frame_ms)),
+      },
+      peak_rss_mb: { big: rounds.map((r) => rss(r.big)), empty: rounds.map((r) => rss(r.empty)) },
+      peak_memory_mb: {
+        big: rounds.map((r) => r.big.peak_memory_mb),
+        empty: rounds.map((r) => r.empty.peak_memory_mb),
+      },
+      goals: {
+        every_pane: Object.values(panes).every((p) => p.goals_met),
+        rss_under_150_mb: Math.max(...rounds.map((r) => rss(r.big))) < 150,
+      },
+      per_round: perRound,
+      capture: (rounds[rounds.length - 1] as { big: Run }).big.screen.split('\n'),
     };
     writeResult('tui-render', result);
     return result;

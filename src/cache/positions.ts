@@ -31,27 +31,41 @@ export const POSITION_LIMIT = 500;
 
 /** What the trader holds now: the Positions pane's one read. */
 export class PositionRepository {
+  /**
+   * The records and locks of the last read by their stored text: a row unchanged since then is the object parsed
+   * then, not parsed again, and a caller can tell the rows that changed by identity (incremental pricing).
+   */
+  private parsed = new Map<string, unknown>();
+
   constructor(private readonly q: CountedQueries) {}
+
+  /** `json` parsed, or the object parsed from the same text by the last read; kept for the next one in `next`. */
+  private parse<T>(json: string, next: Map<string, unknown>): T {
+    const value = (this.parsed.get(json) ?? JSON.parse(json)) as T;
+    next.set(json, value);
+    return value;
+  }
 
   /**
    * Everything open. Picks have no settled state of their own (a pick that is never killed stays `open`), so only
    * those whose market date is `sinceDate` or later count as live; edge trades close with their exit event.
    */
   open(sinceDate: string, limit = POSITION_LIMIT): OpenPositions {
+    const next = new Map<string, unknown>();
     const strategies = STRATEGY_FAMILIES.flatMap((family) =>
       this.q
         .all<{ json: string }>(
           `SELECT json FROM ${strategySqlTable(family)} WHERE open = 1 ORDER BY id DESC LIMIT ?`,
           limit,
         )
-        .map((r) => ({ family, record: JSON.parse(r.json) as StrategyRecord })),
+        .map((r) => ({ family, record: this.parse<StrategyRecord>(r.json, next) })),
     );
     const locks = this.q
       .all<{ json: string }>(
         'SELECT json FROM fusion_locks WHERE resolved = 0 ORDER BY locked_ms DESC, id DESC LIMIT ?',
         limit,
       )
-      .map((r) => JSON.parse(r.json) as FusionLock);
+      .map((r) => this.parse<FusionLock>(r.json, next));
     const picks = this.q
       .all<PickRow>(
         `SELECT ${PICK_COLUMNS} FROM insurance_picks WHERE status = 'open' AND market_date >= ?
@@ -77,6 +91,7 @@ export class PositionRepository {
       picks: count("SELECT count(*) AS n FROM insurance_picks WHERE status = 'open' AND market_date >= ?", sinceDate),
       trades: count("SELECT count(*) AS n FROM edge_trades WHERE status = 'open' AND market_date >= ?", sinceDate),
     };
+    this.parsed = next;
     return { strategies, locks, picks, trades, counts };
   }
 

@@ -116,26 +116,52 @@ export function pricePositions<Pick extends PickPosition, Trade extends TradePos
   open: OpenBook<Pick, Trade>,
   quotes: (cityId: string) => Quotes,
 ): PricedPositions<Pick, Trade> {
-  const strategies = open.strategies.map(({ family, record: r }): Priced<typeof r> => {
-    const quote = quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
-    const quoted = sidePrice(quote, r.side === 'NO' ? 'NO' : 'YES');
-    const own = r.strategy === 'no24' ? r.current_no_price : r.strategy === 'yescore' ? r.current_yes_price : null;
-    const entry = r.strategy === 'no24' ? r.no_ask : r.yes_ask;
-    const current = quoted ?? own;
-    return { family, item: r, mark: mark(entry, r.shares, r.stake, current, quoted !== null ? 'm' : 'r') };
-  });
-  const locks = open.locks.map((l): Priced<typeof l> => {
-    const quote = quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
-    const stake = round(l.yes_price * l.tokens);
-    return { family: 'fusion-locks', item: l, mark: mark(l.yes_price, l.tokens, stake, sidePrice(quote, 'YES'), 'm') };
-  });
-  const trades = open.trades.map((t): Priced<typeof t> => {
-    const quote = quotes(t.city_id).byLabelOf(t.market_date, t.bucket_label);
-    const current = sidePrice(quote, t.side);
-    const entry = t.entry?.price ?? 0;
-    return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
-  });
-  return { strategies, locks, picks: pricePicks(open.picks, quotes), trades, counts: open.counts };
+  return {
+    strategies: open.strategies.map(({ family, record }) => priceStrategy(family, record, quotes)),
+    locks: open.locks.map((l) => priceLock(l, quotes)),
+    picks: pricePicks(open.picks, quotes),
+    trades: open.trades.map((t) => priceTrade(t, quotes)),
+    counts: open.counts,
+  };
+}
+
+/** A strategy record's mark: its bucket's newest quote, else (no24, yescore) the record's own mark. */
+export function priceStrategy(
+  family: StrategyFamily,
+  r: StrategyRecord,
+  quotes: (cityId: string) => Quotes,
+): Priced<StrategyRecord> {
+  const quoted = sidePrice(strategyQuote(r, quotes), r.side === 'NO' ? 'NO' : 'YES');
+  const own = r.strategy === 'no24' ? r.current_no_price : r.strategy === 'yescore' ? r.current_yes_price : null;
+  const entry = r.strategy === 'no24' ? r.no_ask : r.yes_ask;
+  const current = quoted ?? own;
+  return { family, item: r, mark: mark(entry, r.shares, r.stake, current, quoted !== null ? 'm' : 'r') };
+}
+
+/** The quote a strategy record is marked with (undefined: none cached). */
+export const strategyQuote = (r: StrategyRecord, quotes: (cityId: string) => Quotes): Quote | undefined =>
+  quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
+
+/** A fusion lock's mark: the YES price of its bucket's newest quote. */
+export function priceLock(l: FusionLock, quotes: (cityId: string) => Quotes): Priced<FusionLock> {
+  const stake = round(l.yes_price * l.tokens);
+  return {
+    family: 'fusion-locks',
+    item: l,
+    mark: mark(l.yes_price, l.tokens, stake, sidePrice(lockQuote(l, quotes), 'YES'), 'm'),
+  };
+}
+
+/** The quote a fusion lock is marked with (undefined: none cached). */
+export const lockQuote = (l: FusionLock, quotes: (cityId: string) => Quotes): Quote | undefined =>
+  quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
+
+/** An edge trade's mark: its side of its bucket's newest quote, found by label. */
+export function priceTrade<Trade extends TradePosition>(t: Trade, quotes: (cityId: string) => Quotes): Priced<Trade> {
+  const quote = quotes(t.city_id).byLabelOf(t.market_date, t.bucket_label);
+  const current = sidePrice(quote, t.side);
+  const entry = t.entry?.price ?? 0;
+  return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
 }
 
 function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: string) => Quotes): PricedPick<Pick> {
@@ -148,7 +174,10 @@ function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: strin
 }
 
 /** Primaries with their addons beneath; an addon whose parent is not live stands on its own. */
-function pricePicks<Pick extends PickPosition>(picks: Pick[], quotes: (cityId: string) => Quotes): PricedPick<Pick>[] {
+export function pricePicks<Pick extends PickPosition>(
+  picks: Pick[],
+  quotes: (cityId: string) => Quotes,
+): PricedPick<Pick>[] {
   const priced = picks.map((p) => pricePick(p, quotes));
   const byId = new Map(priced.map((p) => [p.pick.pick_id, p]));
   const top: PricedPick<Pick>[] = [];

@@ -125,36 +125,47 @@ export class FeedRepository {
     const rows = after
       ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
       : this.q.iterate<Row>(s.olderSql(false));
-    const kept: Signal[] = [];
+    const kept: FeedKey[] = [];
     for (const row of rows) {
-      const signal = s.toSignal(row, zones);
-      if (after && compareFeed(after, signal) >= 0) continue;
-      keep(kept, signal, limit, compareFeed);
+      const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
+      if (after && compareFeed(after, key) >= 0) continue;
+      keep(kept, key, limit, compareFeed);
       const last = kept[limit - 1];
       // every later row is at most proxy + hi: older than the page's last, so the page is complete
       if (last && s.proxyOf(row) + s.hi < last.at) break;
     }
-    return kept;
+    return this.whole(s, kept, zones);
   }
 
   private skewedNewer(s: SkewedSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
-    const nearestFirst = (a: Signal, b: Signal) => compareFeed(b, a);
-    const kept: Signal[] = [];
+    const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
+    const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
-      const signal = s.toSignal(row, zones);
-      if (compareFeed(signal, before) >= 0) continue;
-      keep(kept, signal, limit, nearestFirst);
+      const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
+      if (compareFeed(key, before) >= 0) continue;
+      keep(kept, key, limit, nearestFirst);
       const last = kept[limit - 1];
       if (last && s.proxyOf(row) + s.lo > last.at) break;
     }
-    return kept;
+    return this.whole(s, kept, zones);
+  }
+
+  /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
+  private whole(s: SkewedSource, kept: FeedKey[], zones: Zones): Signal[] {
+    if (kept.length === 0) return [];
+    const rows = this.q.all<Row>(s.rowsSql(kept.length), ...kept.map((k) => k.key));
+    const byKey = new Map(rows.map((row) => [s.keyOf(row), row]));
+    return kept.flatMap((k) => {
+      const row = byKey.get(k.key);
+      return row ? [s.toSignal(row, zones)] : [];
+    });
   }
 }
 
 /** Inserts into a sorted array bounded to `limit` entries. */
-function keep(kept: Signal[], signal: Signal, limit: number, order: (a: Signal, b: Signal) => number): void {
+function keep(kept: FeedKey[], signal: FeedKey, limit: number, order: (a: FeedKey, b: FeedKey) => number): void {
   let i = kept.length;
-  while (i > 0 && order(signal, kept[i - 1] as Signal) < 0) i--;
+  while (i > 0 && order(signal, kept[i - 1] as FeedKey) < 0) i--;
   if (i >= limit) return;
   kept.splice(i, 0, signal);
   if (kept.length > limit) kept.pop();

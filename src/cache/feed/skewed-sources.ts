@@ -12,19 +12,43 @@ type Row = Record<string, unknown>;
 /**
  * A source of the feed without a stored instant: its rows are scanned in the order of an indexed proxy (a date, or
  * the lock time) and each row's instant is derived. `lo`/`hi` bound `at - proxy`, which tells the scan when no
- * further row can make the page.
+ * further row can make the page. The scan reads only the columns the instant follows from (no JSON text, which is
+ * most of a row and of its cost): the rows that make the page are then read whole, by key.
  */
 export interface SkewedSource {
   rank: number;
   lo: number;
   hi: number;
-  /** Rows with proxy <= the bound (or all), proxy descending. */
+  /** Rows with proxy <= the bound (or all), proxy descending: `key` and what `atOf` reads. */
   olderSql(bounded: boolean): string;
   /** Rows with proxy >= the bound, proxy ascending. */
   newerSql: string;
   boundArg(ms: number): string | number;
   proxyOf(row: Row): number;
+  /** The instant of a scanned row, from its light columns: the same as its signal's `at`. */
+  atOf(row: Row, zones: Zones): number;
+  /** The whole rows of `n` keys (`key IN (?, ...)`), for `toSignal`. */
+  rowsSql(n: number): string;
+  keyOf(row: Row): string | number;
   toSignal(row: Row, zones: Zones): Signal;
+}
+
+const placeholders = (n: number) => Array(n).fill('?').join(', ');
+
+/**
+ * instantAtLocal of a (date, hour, minute, zone): a scan meets the same few thousand times over (a city's records
+ * of a day share it), and each costs two zone-offset look-ups.
+ */
+const instants = new Map<string, number>();
+function instantOf(date: string, hour: number, minute: number, tz: string): number {
+  const key = `${date}|${hour}|${minute}|${tz}`;
+  let at = instants.get(key);
+  if (at === undefined) {
+    if (instants.size >= 50_000) instants.clear();
+    at = instantAtLocal(date, hour, minute, tz);
+    instants.set(key, at);
+  }
+  return at;
 }
 
 /** A strategy record's own fields behind its note: the model's belief, and the result once settled. */
@@ -37,10 +61,12 @@ function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
 }
 
 /** The entry instant the family's rule gives: 00:01 local (no24, yescore) or the entry hour (svc-max-picks). */
-function strategyAt(r: StrategyRecord, tz: string): number {
-  if (r.strategy === 'svc_max_11') return instantAtLocal(r.local_date, r.entry_hour, 0, tz);
-  return instantAtLocal(r.local_date, 0, 1, tz);
+function strategyAt(localDate: string, entryHour: number | null, tz: string): number {
+  return entryHour === null ? instantOf(localDate, 0, 1, tz) : instantOf(localDate, entryHour, 0, tz);
 }
+
+/** A settled lock's instant: the local midnight after its day. */
+const settledAt = (localDate: string, tz: string) => instantOf(addDays(localDate, 1), 0, 0, tz);
 
 const resolvedLocks: SkewedSource = {
   rank: 4,
@@ -48,38 +74,51 @@ const resolvedLocks: SkewedSource = {
   lo: -HOUR,
   hi: 26 * HOUR,
   olderSql: (bounded) =>
-    `SELECT locked_ms, json FROM fusion_locks WHERE resolved = 1${bounded ? ' AND locked_ms <= ?' : ''}
+    `SELECT id, city_id, local_date, locked_ms FROM fusion_locks WHERE resolved = 1${bounded ? ' AND locked_ms <= ?' : ''}
      ORDER BY locked_ms DESC, id DESC`,
-  newerSql:
-    'SELECT locked_ms, json FROM fusion_locks WHERE resolved = 1 AND locked_ms >= ? ORDER BY locked_ms ASC, id ASC',
+  newerSql: `SELECT id, city_id, local_date, locked_ms FROM fusion_locks WHERE resolved = 1 AND locked_ms >= ?
+     ORDER BY locked_ms ASC, id ASC`,
   boundArg: (ms) => ms,
   proxyOf: (row) => Number(row.locked_ms),
+  atOf: (row, zones) => settledAt(String(row.local_date), zones.get(String(row.city_id)) ?? 'UTC'),
+  rowsSql: (n) => `SELECT id, json FROM fusion_locks WHERE id IN (${placeholders(n)})`,
+  keyOf: (row) => String(row.id),
   toSignal: (row, zones) => {
     const lock = JSON.parse(String(row.json)) as FusionLock;
     const tz = zones.get(lock.city_id) ?? 'UTC';
-    return lockSignal('lock-resolved', 4, instantAtLocal(addDays(lock.local_date, 1), 0, 0, tz), lock, zones);
+    return lockSignal('lock-resolved', 4, settledAt(lock.local_date, tz), lock, zones);
   },
 };
 
 function strategySource(family: StrategyFamily, rank: number): SkewedSource {
   const table = strategySqlTable(family);
+  // only svc-max picks enter at an hour of their own, which only the record's JSON holds
+  const light = `id, city_id, local_date${family === 'svc-max-picks' ? ", json_extract(json, '$.entry_hour') AS entry_hour" : ''}`;
   return {
     rank,
     // local zones run from UTC-12 to UTC+14; entry hours from 00:01 to 23:00 (plus an hour for DST)
     lo: -15 * HOUR,
     hi: 37 * HOUR,
     olderSql: (bounded) =>
-      `SELECT local_date, json FROM ${table}${bounded ? ' WHERE local_date <= ?' : ''} ORDER BY local_date DESC, id DESC`,
-    newerSql: `SELECT local_date, json FROM ${table} WHERE local_date >= ? ORDER BY local_date ASC, id ASC`,
+      `SELECT ${light} FROM ${table}${bounded ? ' WHERE local_date <= ?' : ''} ORDER BY local_date DESC, id DESC`,
+    newerSql: `SELECT ${light} FROM ${table} WHERE local_date >= ? ORDER BY local_date ASC, id ASC`,
     boundArg: (ms) => new Date(ms).toISOString().slice(0, 10),
     proxyOf: (row) => Date.parse(`${String(row.local_date)}T00:00:00Z`),
+    atOf: (row, zones) =>
+      strategyAt(
+        String(row.local_date),
+        family === 'svc-max-picks' ? Number(row.entry_hour) : null,
+        zones.get(String(row.city_id)) ?? 'UTC',
+      ),
+    rowsSql: (n) => `SELECT id, json FROM ${table} WHERE id IN (${placeholders(n)})`,
+    keyOf: (row) => Number(row.id),
     toSignal: (row, zones) => {
       const r = JSON.parse(String(row.json)) as StrategyRecord;
       const tz = zones.get(r.city_id) ?? null;
       return {
         ...strategyFacts(family, r),
         rank,
-        at: strategyAt(r, tz ?? 'UTC'),
+        at: strategyAt(r.local_date, r.strategy === 'svc_max_11' ? r.entry_hour : null, tz ?? 'UTC'),
         key: r.id,
         estimated: true,
         city_id: r.city_id,

@@ -1,13 +1,14 @@
 import { useCallback } from 'react';
-import type { Cache, QuoteBook } from '../../../cache/index.js';
+import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { addDays, localDate } from '../../../domain/city-time.js';
-import { pricePositions } from '../../../domain/position-pnl.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
+import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import type { CacheTopic } from '../../state/cache-topics.js';
+import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
-import { type PositionLine, positionLines } from './position-lines.js';
+import type { PositionLine } from './position-lines.js';
+import { PositionsModel } from './positions-model.js';
 
 /** The positions and the quotes they are marked with. */
 const POSITION_TOPICS: readonly CacheTopic[] = [
@@ -19,29 +20,18 @@ const POSITION_TOPICS: readonly CacheTopic[] = [
   'edge-trades',
   'historical/mkta_buckets_history',
 ];
+const QUOTE_TOPICS: readonly CacheTopic[] = ['historical/mkta_buckets_history'];
 
-/** Everything open at `now`, marked to the newest quotes, as the pane's lines. */
-function readPositions(cache: Cache, cities: readonly City[], now: Date, width: number): PositionLine[] {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone
-  const since = addDays(now.toISOString().slice(0, 10), -1);
-  const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
-  const nowMs = now.getTime();
-  const read = cache.positions.open(since);
-  const open = {
-    ...read,
-    picks: read.picks.filter((p) => p.market_date >= localDate(nowMs, zones.get(p.city_id) ?? 'UTC')),
-  };
-  // one read of a city's quotes, however many of its positions ask
-  const books = new Map<string, QuoteBook>();
-  const quotes = (cityId: string) => {
-    let book = books.get(cityId);
-    if (!book) {
-      book = cache.market.quotes(cityId);
-      books.set(cityId, book);
-    }
-    return book;
-  };
-  return positionLines(pricePositions(open, quotes), width);
+/** One model a running monitor (its change hub): the lines kept between visits to the pane. */
+const models = new WeakMap<ChangeHub, PositionsModel>();
+
+function modelOf(hub: ChangeHub): PositionsModel {
+  let model = models.get(hub);
+  if (!model) {
+    model = new PositionsModel();
+    models.set(hub, model);
+  }
+  return model;
 }
 
 export interface PositionsState {
@@ -55,9 +45,14 @@ export interface PositionsState {
 }
 
 export function usePositionsState(cities: readonly City[], width: number, height: number): PositionsState {
-  const { now } = useDeps();
+  const { now, hub } = useDeps();
   const [scroll, scrollActions] = useScrollState();
-  const read = useCallback((cache: Cache) => readPositions(cache, cities, now(), width), [cities, now, width]);
+  const all = useCacheVersion(POSITION_TOPICS);
+  const quotes = useCacheVersion(QUOTE_TOPICS);
+  const read = useCallback(
+    (cache: Cache) => modelOf(hub).lines(cache, cities, now(), width, { all, quotes }),
+    [hub, cities, now, width, all, quotes],
+  );
   const lines = useCacheQuery(POSITION_TOPICS, read);
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);

@@ -3,6 +3,7 @@ import type { FeedKey, Signal, SignalPayload } from '../../../cache/index.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import type { CacheTopic } from '../../state/cache-topics.js';
+import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
 
 /** Everything the feed is built from: a change to any of them can add or change a signal. */
@@ -17,6 +18,31 @@ const FEED_TOPICS: readonly CacheTopic[] = [
   'cities',
 ];
 
+/** Reads of the feed kept: a few windows back and forth. */
+const KEPT_READS = 16;
+
+/**
+ * The feed's reads kept per running monitor (its change hub) while nothing in the feed changed: coming back to the
+ * pane, or paging back to a window read before, reads nothing. A change drops them all.
+ */
+const kept = new WeakMap<ChangeHub, { version: number; reads: Map<string, Signal[]> }>();
+
+function keptRead(hub: ChangeHub, key: string, read: () => Signal[]): Signal[] {
+  const version = hub.version(FEED_TOPICS);
+  let entry = kept.get(hub);
+  if (!entry || entry.version !== version) {
+    entry = { version, reads: new Map() };
+    kept.set(hub, entry);
+  }
+  let rows = entry.reads.get(key);
+  if (!rows) {
+    rows = read();
+    if (entry.reads.size >= KEPT_READS) entry.reads.delete(entry.reads.keys().next().value as string);
+    entry.reads.set(key, rows);
+  }
+  return rows;
+}
+
 export interface SignalsState {
   /** The signals shown, newest first, a window `listHeight` rows tall. */
   list: KeysetWindow<Signal>;
@@ -25,15 +51,17 @@ export interface SignalsState {
 }
 
 export function useSignalsState(listHeight: number): SignalsState {
-  const { cache } = useDeps();
+  const { cache, hub } = useDeps();
   const version = useCacheVersion(FEED_TOPICS);
   const source = useMemo<KeysetSource<Signal, FeedKey>>(
     () => ({
-      older: (after, limit) => cache.feed.older(after, limit),
-      newer: (before, limit) => cache.feed.newer(before, limit),
+      older: (after, limit) =>
+        keptRead(hub, `older ${JSON.stringify(after)} ${limit}`, () => cache.feed.older(after, limit)),
+      newer: (before, limit) =>
+        keptRead(hub, `newer ${JSON.stringify(before)} ${limit}`, () => cache.feed.newer(before, limit)),
       keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
     }),
-    [cache],
+    [cache, hub],
   );
   const list = useKeysetWindow(source, listHeight, version);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s), [cache]);
