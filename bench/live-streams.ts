@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ratio, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, BENCH_START, prepareWorld } from './prepare-world.js';
+import { KEYS, quantile, type Run, runTui } from './tui-render.js';
 
 interface PassRun {
   first_pass_requests: number;
@@ -47,8 +48,10 @@ export async function benchLiveStreams(): Promise<object> {
   const dir = prepareWorld();
   const service = await spawnReady('service-process.mjs', [dir, BENCH_KEY, String(BENCH_START)]);
   let run: PassRun;
+  let tui: object;
   try {
     run = await passes(service.url, new Date(BENCH_START).toISOString());
+    tui = await tuiWhileFilling(service.url);
   } finally {
     await service.stop();
   }
@@ -57,7 +60,44 @@ export async function benchLiveStreams(): Promise<object> {
     ...run,
     ratio: ratio(run.fetch_parse_best_ms, run.pass_best_ms),
     ratio_of_medians: ratio(run.fetch_parse_median_ms, run.pass_median_ms),
+    tui,
   };
   writeResult('live-streams', result);
   return result;
+}
+
+/**
+ * The TUI's key-to-frame p95 (tui-render's keys, every pane) while every stream polls each second into a cache that
+ * starts empty (the first pass drains the 48 h window), against tui-render's own figure for an empty cache offline,
+ * in the same run: two rounds of each, alternating; the keys compared are those that drew a frame in both.
+ */
+async function tuiWhileFilling(baseUrl: string): Promise<object> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-live-tui-'));
+  const rounds: { offline: Run; live: Run }[] = [];
+  for (let round = 0; round < 2; round++) {
+    const offline = await runTui(join(dir, `offline-${round}.db`), join(dir, `offline-${round}.json`));
+    const live = await runTui(join(dir, `live-${round}.db`), join(dir, `live-${round}.json`), {
+      baseUrl,
+      apiKey: BENCH_KEY,
+    });
+    rounds.push({ offline, live });
+  }
+  const figures = rounds.map(({ offline, live }) => {
+    const both = KEYS.map((_, i) => i).filter((i) => offline.frames[i] && !offline.frames[i]?.late && live.frames[i]);
+    const p95 = (r: Run) =>
+      quantile(
+        both.map((i) => r.frames[i]?.latency as number),
+        0.95,
+      );
+    return {
+      keys: both.length,
+      p95_live_ms: p95(live),
+      p95_offline_ms: p95(offline),
+      ratio_p95: ratio(p95(live), p95(offline)),
+    };
+  });
+  return {
+    rounds: figures,
+    peak_rss_mb: rounds.map((r) => ({ live: r.live.peak_rss_mb, offline: r.offline.peak_rss_mb })),
+  };
 }

@@ -55,6 +55,13 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `best ${result.pass_best_ms} ms vs fetch+parse ${result.fetch_parse_best_ms} ms (medians ${result.pass_median_ms} vs ${result.fetch_parse_median_ms}, ratio ${result.ratio_of_medians})`,
       String(result.ratio),
     ]);
+    for (const r of result.tui.rounds)
+      rows.push([
+        name,
+        `TUI key→frame p95 while every stream fills the cache each second vs offline empty (${r.keys} keys)`,
+        `${r.p95_live_ms} vs ${r.p95_offline_ms} ms`,
+        String(r.ratio_p95),
+      ]);
   } else if (name === 'webhook-delivery') {
     rows.push([
       name,

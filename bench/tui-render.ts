@@ -34,6 +34,8 @@ const toMetar = BROWSE_TABLES.indexOf('mkta_buckets_history') - BROWSE_TABLES.in
  * visit only, after its number key; `keys`: keys of every visit. The number key comes from the pane order.
  */
 const PANE_KEYS: { pane: PaneId; first?: string[]; keys: string[] }[] = [
+  // down the cities, each of the three orders and back to the first, up again
+  { pane: 'board', keys: [...'jjj', 'o', 'o', 'o', ...'kk'] },
   // scroll the feed within the window, page past it (a new keyset read), back to the top
   { pane: 'signals', keys: [...'jjjjj', PAGE_DOWN, PAGE_DOWN, ...'kkk', 'g'] },
   { pane: 'positions', keys: [...'jjjjj', PAGE_DOWN, ...'kk', 'g'] },
@@ -52,7 +54,7 @@ const PANE_KEYS: { pane: PaneId; first?: string[]; keys: string[] }[] = [
 const digitOf = (pane: PaneId) => String(PANES.indexOf(pane) + 1);
 
 /** Every key of a run, with the pane it is pressed on. */
-const KEYS: { pane: PaneId; key: string }[] = [];
+export const KEYS: { pane: PaneId; key: string }[] = [];
 for (let visit = 0; visit < VISITS; visit++) {
   for (const p of PANE_KEYS) {
     const keys = [digitOf(p.pane), ...(visit === 0 ? (p.first ?? []) : []), ...p.keys];
@@ -64,7 +66,7 @@ KEYS.push({ pane: 'positions', key: digitOf('positions') });
 
 /** A key's frame: the first render after it, `late` when that came only after the next key was sent. */
 type Frame = { latency: number; renderTime: number; late: boolean } | null;
-interface Run {
+export interface Run {
   first_frame_ms: number;
   renders: number;
   frames: Frame[];
@@ -73,15 +75,23 @@ interface Run {
   screen: string;
 }
 
-const quantile = (values: number[], q: number) => {
+export const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round((sorted[Math.floor(q * (sorted.length - 1))] ?? 0) * 100) / 100;
 };
 const median = (values: number[]) => quantile(values, 0.5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One start of the TUI over `cachePath` in a pseudo-terminal: first frame, each key's next frame, peak RSS. */
-async function runTui(cachePath: string, logPath: string): Promise<Run> {
+/**
+ * One start of the TUI over `cachePath` in a pseudo-terminal: first frame, each key's next frame, peak RSS. With
+ * `sync` the monitor also runs every stream against that service each second (tui-process.mjs), filling the cache
+ * while the keys are pressed.
+ */
+export async function runTui(
+  cachePath: string,
+  logPath: string,
+  sync?: { baseUrl: string; apiKey: string },
+): Promise<Run> {
   const script = fileURLToPath(new URL('./fixtures/tui-process.mjs', import.meta.url));
   const terminal = new xterm.Terminal({ cols: COLS, rows: LINES, allowProposedApi: true });
   const now = () => performance.timeOrigin + performance.now();
@@ -90,7 +100,10 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
     name: 'xterm-256color',
     cols: COLS,
     rows: LINES,
-    env: process.env as Record<string, string>,
+    env: {
+      ...(process.env as Record<string, string>),
+      ...(sync ? { TUI_BENCH_SYNC: `${sync.baseUrl} ${sync.apiKey}` } : {}),
+    },
   });
   child.onData((d) => terminal.write(d));
   const exited = new Promise((resolve) => child.onExit(resolve));
@@ -102,7 +115,7 @@ async function runTui(cachePath: string, logPath: string): Promise<Run> {
   // a full frame: the landing pane's tab at the top and the status bar at the bottom are both drawn
   const landing = `[1 ${PANE_TITLES[PANES[0]]}]`;
   const deadline = Date.now() + 60_000;
-  while (!(screen().includes(landing) && screen().includes('OFFLINE'))) {
+  while (!(screen().includes(landing) && screen().includes(sync ? ' LIVE ' : 'OFFLINE'))) {
     if (Date.now() > deadline) {
       child.kill();
       throw new Error(`no full frame in 60 s:\n${screen()}`);
