@@ -34,6 +34,23 @@ export function spawnReady(script: string, args: string[]): Promise<Spawned> {
   });
 }
 
+/** Runs a fixture process to its end and returns the JSON of its `ready {...}` line (its figures). */
+export function runToResult<T>(script: string, args: string[]): Promise<T> {
+  const path = fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url));
+  const child = spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+    });
+    child.on('close', (code) => {
+      const line = out.match(/^ready (.*)$/m)?.[1];
+      if (code !== 0 || !line) reject(new Error(`${script} exited ${code}`));
+      else resolve(JSON.parse(line) as T);
+    });
+  });
+}
+
 export interface Load {
   requestsPerSecond: number;
   latencyP50Ms: number;

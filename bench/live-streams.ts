@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ratio, spawnReady, writeResult } from './lib.js';
+import { ratio, runToResult, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, BENCH_START, prepareWorld } from './prepare-world.js';
 import { KEYS, quantile, type Run, runTui } from './tui-render.js';
 
@@ -20,22 +18,8 @@ interface PassRun {
 }
 
 function passes(baseUrl: string, nowIso: string): Promise<PassRun> {
-  const script = fileURLToPath(new URL('./fixtures/live-pass-process.mjs', import.meta.url));
   const cachePath = join(mkdtempSync(join(tmpdir(), 'svc-live-pass-')), 'cache.db');
-  const child = spawn(process.execPath, [script, baseUrl, BENCH_KEY, cachePath, nowIso], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.on('close', (code) => {
-      const line = out.match(/^ready (.*)$/m)?.[1];
-      if (code !== 0 || !line) reject(new Error(`live passes exited ${code}`));
-      else resolve(JSON.parse(line) as PassRun);
-    });
-  });
+  return runToResult<PassRun>('live-pass-process.mjs', [baseUrl, BENCH_KEY, cachePath, nowIso]);
 }
 
 /**

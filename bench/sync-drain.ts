@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/server/store/open-store.js';
 import { startDelayProxy } from './delay-proxy.js';
-import { ratio, spawnReady, writeResult } from './lib.js';
+import { ratio, runToResult, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 
 const HISTORICAL_ROWS = 1_000_000;
@@ -21,21 +19,7 @@ interface DrainRun {
 }
 
 function drain(mode: 'store' | 'fetch', baseUrl: string, cachePath: string): Promise<DrainRun> {
-  const script = fileURLToPath(new URL('./fixtures/drain-process.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script, mode, baseUrl, BENCH_KEY, TABLE, cachePath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.on('close', (code) => {
-      const line = out.match(/^ready (.*)$/m)?.[1];
-      if (code !== 0 || !line) reject(new Error(`drain ${mode} exited ${code}`));
-      else resolve(JSON.parse(line) as DrainRun);
-    });
-  });
+  return runToResult<DrainRun>('drain-process.mjs', [mode, baseUrl, BENCH_KEY, TABLE, cachePath]);
 }
 
 /** Adds a backlog of locks to the service's store: unique ids, many sharing a locked_at, spread over a year. */
