@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
 import type { Connection } from '../../src/cli/config.js';
 import { openSession } from '../../src/cli/monitor-session.js';
 import { PANES } from '../../src/tui/hooks/use-monitor-state.js';
@@ -15,15 +16,17 @@ import { lines, renderTui } from '../tui/fixtures.js';
 const root = mkdtempSync(join(tmpdir(), 'svc-demo-fill-'));
 const saved = process.env.XDG_DATA_HOME;
 const demoDir = join(root, 'data', 'svc-monitor', 'demo');
+/** What `monitor --demo` resolves with no config: no key, no service, the defaults. */
 const connection: Connection = {
-  baseUrl: undefined,
-  apiKey: undefined,
+  baseUrlFrom: 'the demo',
+  apiKeyFrom: 'the demo',
   auth: 'x-api-key',
   webhookSecrets: [],
   dbPath: join(root, 'unused-live-cache.db'),
   intervals: {},
   historyHours: 48,
-} as unknown as Connection;
+  alerts: DEFAULT_ALERT_SETTINGS,
+};
 
 beforeAll(() => {
   process.env.XDG_DATA_HOME = join(root, 'data');

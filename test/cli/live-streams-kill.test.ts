@@ -64,12 +64,17 @@ function startSync(): { child: ChildProcess; stderr: () => string; exited: Promi
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const checkpointOf = (db: Database.Database) =>
   db.prepare('SELECT value FROM checkpoints WHERE stream = ?').pluck().get(STREAM) as string | undefined;
-/** The server's ids of the table whose time is at or after `since`, descending (the API's order). */
+/**
+ * The server's ids of the table whose time is at or after `since`, descending (the API's order). The store keeps
+ * whole-second instants and the API rounds a sub-second `since` up to the next second (query-bounds.ts): with the
+ * CLI's clock starting on the world's instant, `since` can fall within the second of a snapshot (12:00:00.4Z),
+ * which the API leaves out and a plain string comparison would keep.
+ */
 const serverIds = (since: string) =>
   svc.service.db
     .prepare(`SELECT id FROM h_${TABLE} WHERE t >= ? ORDER BY id DESC`)
     .pluck()
-    .all(since.replace('.000Z', 'Z')) as number[];
+    .all(new Date(Math.ceil(Date.parse(since) / 1000) * 1000).toISOString().replace('.000Z', 'Z')) as number[];
 const cachedIds = (db: Database.Database) =>
   db.prepare(`SELECT -rid FROM h_${TABLE} ORDER BY rid`).pluck().all() as number[];
 
