@@ -34,6 +34,28 @@ export interface OpenOptions {
  * On any failure the connection is closed and the error passes to the caller.
  */
 export function openDatabase(path: string, schema: Schema, options: OpenOptions): SqliteDb {
+  // Processes that set up one new file at the same instant (two `listen`, a `sync` beside the monitor) can meet a
+  // lock that SQLite reports at once instead of waiting it out (seen about once in 45 three-way starts, in the WAL
+  // switch and migration of a new file). Opening is idempotent (identify again, migrate under the write lock), so a
+  // busy open is tried again from the start, for up to OPEN_BUSY_MS.
+  const started = Date.now();
+  for (;;) {
+    try {
+      return openOnce(path, schema, options);
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() - started > OPEN_BUSY_MS) throw error;
+      Atomics.wait(pause, 0, 0, 25 + Math.floor(Math.random() * 50));
+    }
+  }
+}
+
+/** How long an open meets a busy file before it gives up and says the file is locked. */
+const OPEN_BUSY_MS = 10_000;
+/** Opening is synchronous (better-sqlite3): the wait between tries blocks, as SQLite's own busy wait does. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function openOnce(path: string, schema: Schema, options: OpenOptions): SqliteDb {
   const db = new Database(path, { fileMustExist: path !== ':memory:' });
   try {
     const found = schema.identify(db);
