@@ -25,3 +25,11 @@ export type CacheTopic = (typeof CACHE_TOPICS)[number];
 /** The topic of a table History can browse: historical tables are announced under `historical/`. */
 export const topicOf = (table: (typeof STRATEGY_FAMILIES)[number] | 'fusion-locks' | HistoricalTable): CacheTopic =>
   isHistoricalTable(table) ? `historical/${table}` : table;
+
+/** Every kind of open position (strategy records, locks, picks, edge trades): what a pane of holdings watches. */
+export const POSITION_TOPICS = [
+  ...STRATEGY_FAMILIES,
+  'fusion-locks',
+  'insurance-picks',
+  'edge-trades',
+] as const satisfies readonly CacheTopic[];

@@ -4,7 +4,7 @@ import type { City } from '../../../contract/cities.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
-import type { CacheTopic } from '../../state/cache-topics.js';
+import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { BOARD_SORTS, type BoardRow, type BoardSort, sortBoard } from './board-row.js';
 import { type BoardMemo, readBoard } from './read-board.js';
@@ -13,12 +13,7 @@ import { type BoardMemo, readBoard } from './read-board.js';
 const BOARD_TOPICS: readonly CacheTopic[] = [
   'forecasts',
   'current',
-  'fusion-locks',
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'insurance-picks',
-  'edge-trades',
+  ...POSITION_TOPICS,
   'alerts',
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',

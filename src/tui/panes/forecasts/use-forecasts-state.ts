@@ -8,7 +8,7 @@ import { cityToday } from '../../format/time.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
 import { type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
-import type { CacheTopic } from '../../state/cache-topics.js';
+import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import { useDeps, useUiState } from '../../state/monitor-context.js';
 import { type Line, line, seg } from '../../theme.js';
 import { forecastPage } from './forecast-layout.js';
@@ -17,12 +17,7 @@ import { forecastView } from './forecast-sections.js';
 const FORECAST_TOPICS: readonly CacheTopic[] = [
   'forecasts',
   'current',
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'fusion-locks',
-  'insurance-picks',
-  'edge-trades',
+  ...POSITION_TOPICS,
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',

@@ -4,22 +4,14 @@ import type { City } from '../../../contract/cities.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
-import type { CacheTopic } from '../../state/cache-topics.js';
+import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
 import type { PositionLine } from './position-lines.js';
 import { PositionsModel } from './positions-model.js';
 
 /** The positions and the quotes they are marked with. */
-const POSITION_TOPICS: readonly CacheTopic[] = [
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'fusion-locks',
-  'insurance-picks',
-  'edge-trades',
-  'historical/mkta_buckets_history',
-];
+const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, 'historical/mkta_buckets_history'];
 const QUOTE_TOPICS: readonly CacheTopic[] = ['historical/mkta_buckets_history'];
 
 /** One model a running monitor (its change hub): the lines kept between visits to the pane. */
@@ -47,13 +39,13 @@ export interface PositionsState {
 export function usePositionsState(cities: readonly City[], width: number, height: number): PositionsState {
   const { now, hub } = useDeps();
   const [scroll, scrollActions] = useScrollState();
-  const all = useCacheVersion(POSITION_TOPICS);
+  const all = useCacheVersion(POSITIONS_PANE_TOPICS);
   const quotes = useCacheVersion(QUOTE_TOPICS);
   const read = useCallback(
     (cache: Cache) => modelOf(hub).lines(cache, cities, now(), width, { all, quotes }),
     [hub, cities, now, width, all, quotes],
   );
-  const lines = useCacheQuery(POSITION_TOPICS, read);
+  const lines = useCacheQuery(POSITIONS_PANE_TOPICS, read);
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);
   return { lines, cursor, offset, bodyHeight, scroll: scrollActions };
