@@ -377,12 +377,13 @@ describe('writes', () => {
   });
   it('reports exactly the inserted and the updated ids of a page that is partly new', () => {
     const cache = fresh();
-    const page = (historical.get('edge_resolved')?.[0] ?? []).slice(0, 250);
-    cache.resources.upsertHistorical('edge_resolved', page.slice(50, 150)); // both 100-row chunks of the page are partly new
+    const page = (historical.get('mkta_buckets_history')?.[0] ?? []).slice(0, 250);
+    expect(page).toHaveLength(250);
+    cache.resources.upsertHistorical('mkta_buckets_history', page.slice(50, 150)); // both 100-row chunks of the page are partly new
     const events: ChangeEvent[] = [];
     cache.onChange((e) => events.push(e));
-    const edited = page.map((r, i) => (i === 120 ? { ...r, pnl_usd: 1234 } : r));
-    expect(cache.resources.upsertHistorical('edge_resolved', edited)).toEqual({
+    const edited = page.map((r, i) => (i === 120 ? { ...r, yes_price: 0.123 } : r));
+    expect(cache.resources.upsertHistorical('mkta_buckets_history', edited)).toEqual({
       inserted: 150,
       updated: 1,
       unchanged: 99,
@@ -390,7 +391,7 @@ describe('writes', () => {
     const ids = events[0]?.ids ?? [];
     expect(events).toHaveLength(1);
     expect([...ids].sort()).toEqual([...page.slice(0, 50), ...page.slice(150), page[120]].map((r) => r?.id).sort());
-    expect([...cache.export.iterate('historical/edge_resolved')]).toEqual(texts(edited));
+    expect([...cache.export.iterate('historical/mkta_buckets_history')]).toEqual(texts(edited));
   });
 });
 

@@ -23,12 +23,12 @@ import { TEMPLATE_SEED } from '../helpers/world-template.js';
  */
 
 /**
- * Kills are rare (they need the day's METAR high to run past every leg): the template's world (seed 1) makes its
- * first one after the template instant at 2026-12-02T21:20Z (chicago), after an addon at 19:20Z. The world is
- * advanced to the morning of that day before the service starts, so the fast clock reaches both in seconds. If the
- * world's rules change, find the next kill after TEMPLATE_START and move this.
+ * Kills are rare (they need the day's METAR high to run past every leg): after the template instant the world
+ * (seed 1) hedges a Paris pick with an addon at 2026-11-21T14:20Z and makes its first kill at 2026-11-25T03:20Z
+ * (Miami's evening of the 24th). The service starts just before the addon, so the fast clock (20,000x) reaches the
+ * kill in about 16 s. If the world's rules change, find the next kill after TEMPLATE_START and move this.
  */
-const SERVICE_START = Date.parse('2026-12-02T06:00:00Z');
+const SERVICE_START = Date.parse('2026-11-21T14:00:00Z');
 const root = mkdtempSync(join(tmpdir(), 'svc-e2e-listen-'));
 let service: RunningService | undefined;
 let listener: { child: ChildProcess; exited: Promise<number | null> } | undefined;
@@ -84,7 +84,7 @@ it('stores every event the service delivered exactly once, of every type, and no
   await waitUntil(
     'the world to kill a pick',
     () => (deliveredOf('insurance.pick.killed') > 0 && deliveredOf('insurance.addon.created') > 0 ? true : undefined),
-    45_000,
+    90_000,
   );
   // and a manual test event, as `server webhooks test` queues it
   const testId = randomUUID();
@@ -179,4 +179,4 @@ it('stores every event the service delivered exactly once, of every type, and no
   }
   const output = started.output();
   expect(output.stdout + output.stderr).not.toContain(secret);
-}, 80_000);
+}, 150_000);

@@ -20,13 +20,13 @@ describe('as the world moves on', () => {
     const openBefore = new Map<string, any[]>();
     for (const family of families)
       openBefore.set(family, (await svc.get(`/${family}?status=open&limit=1000`)).body.data);
-    // no24 and yescore: one record a city a day, 13 cities, today's not settled; svc-max-picks: none on this seed's
-    // day, where every city's ask at 11:00 local was outside 0.50..0.85 or not below the model probability (the next
+    // no24 and yescore: one record a city a day, 13 cities, today's not settled; svc-max-picks: one on this seed's
+    // day, the only city whose ask at 11:00 local was within 0.50..0.85 and below the model probability (the next
     // day's picks are checked below)
     expect(Object.fromEntries(families.map((f) => [f, openBefore.get(f)?.length]))).toEqual({
       no24: 13,
       yescore: 13,
-      'svc-max-picks': 0,
+      'svc-max-picks': 1,
     });
 
     svc.service.world.advanceTo(TEMPLATE_START + 40 * HOUR);
@@ -49,15 +49,15 @@ describe('as the world moves on', () => {
         checked[family] = (checked[family] ?? 0) + 1;
       }
     }
-    expect(checked).toEqual({ no24: 13, yescore: 13, 'svc-max-picks': 0 });
+    expect(checked).toEqual({ no24: 13, yescore: 13, 'svc-max-picks': 1 });
   });
 
   it('settles svc-max picks in place too: the next day’s, open at 20:00Z and settled after local midnight', async () => {
     const fresh = await startTestService();
     fresh.service.world.advanceTo(TEMPLATE_START + 32 * HOUR);
     const open = (await fresh.get('/svc-max-picks?status=open&limit=1000')).body.data;
-    // this seed's two picks of that day whose 11:00 ask was in 0.50..0.85 and below the desk's probability
-    expect(open.length).toBe(2);
+    // this seed's picks of that day whose 11:00 ask was in 0.50..0.85 and below the desk's probability: four
+    expect(open.length).toBe(4);
     // 09:00Z two days on: local midnight has passed in every city, Seattle's last
     fresh.service.world.advanceTo(TEMPLATE_START + 45 * HOUR);
     const resolved = new Map<number, any>(
@@ -72,7 +72,7 @@ describe('as the world moves on', () => {
       expect({ ...after, outcome: null, roi: null }).toEqual(before);
       settled++;
     }
-    expect(settled).toBe(2);
+    expect(settled).toBe(4);
     await fresh.close();
   });
 

@@ -1,8 +1,73 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
+import type { Cache } from '../../src/cache/index.js';
+import type { InsuranceEvent } from '../../src/contract/events.js';
 import type { No24Record } from '../../src/contract/strategies.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { openRecords, storedLocks, storedPicks, storedTrades } from '../helpers/cache-rows.js';
 import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
+
+/**
+ * Hedges the live Paris pick with an addon (leg C on 17°C), as the service's insurance engine would and the
+ * listener stores it. The template world hedges rarely (two addons in 30 days, none live at the fixture's instant)
+ * since its desk stopped chasing single METAR readings.
+ */
+function hedgeParis(cache: Cache): string {
+  const primary = storedPicks(cache).find(
+    (p) => p.city_id === 'paris' && p.market_date === '2026-11-21' && p.trade_kind === 'primary',
+  );
+  if (!primary) throw new Error('the fixture has no live Paris pick');
+  const addonId = '7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+  const event: InsuranceEvent = {
+    event_id: '6c5b4a39-2817-4f6e-9d5c-4b3a29180f7e',
+    event_type: 'insurance.addon.created',
+    event_version: 1,
+    created_at: '2026-11-21T14:20:00Z',
+    attempt: 1,
+    market: {
+      city: 'paris',
+      market_date: '2026-11-21',
+      market_tz: primary.market_tz as string,
+      bucket_unit: 'C',
+      event_slug: primary.event_slug as string,
+      mkta_url: primary.mkta_url as string,
+    },
+    trade: { pick_id: addonId, trade_seq: 2, trade_kind: 'addon', parent_pick_id: primary.pick_id, total_cost_usd: 5 },
+    legs: [
+      {
+        leg: 'C',
+        bucket_slug: '17c',
+        bucket_label: '17°C',
+        bucket_low: 17,
+        bucket_high: 17,
+        token_id_yes: '31234567890123456789012345678901234567890123456789012345678901234567890',
+        snapshot_price: 0.347,
+        stake_usd: 5,
+        shares: 14.4092, // 5 / 0.347
+        max_slippage_bps: 200,
+        side: 'YES',
+      },
+    ],
+    kill: null,
+  };
+  const body = JSON.stringify(event);
+  const [outcome] = cache.inbox.intake(
+    [
+      {
+        eventId: event.event_id,
+        replayKey: null,
+        eventType: event.event_type,
+        deliveryId: 'd-addon',
+        receivedAt: event.created_at,
+        body,
+        event,
+      },
+    ],
+    INBOX_ALERT_RULES,
+  );
+  expect(outcome).toBe('stored');
+  return addonId;
+}
 
 let filled: Filled;
 beforeAll(async () => {
@@ -52,6 +117,7 @@ describe('Positions pane', () => {
 
   it('lists unresolved locks, live picks with their legs and the addon under its parent, open edge trades, and totals by family', async () => {
     const cache = filled.copy();
+    hedgeParis(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
       columns: 130,
       rows: 120,

@@ -88,7 +88,8 @@ describe('the feed (cache reads)', () => {
   it('pages every signal exactly once, newest first, forwards and backwards, in small pages', () => {
     const cache = filled.copy();
     const expected = everySignal(cache).map(ident);
-    expect(expected.length).toBeGreaterThan(3000);
+    // the 30-day world's signals: enough that 37-row pages go deep (2,395 since the desk corrects its bias)
+    expect(expected.length).toBeGreaterThan(2000);
     expect(new Set(expected).size).toBe(expected.length);
 
     const forward: Signal[] = [];
@@ -110,7 +111,7 @@ describe('the feed (cache reads)', () => {
 
   it('reads about a page a source for a page, as deep in the feed as at its top', () => {
     const cache = filled.copy();
-    const deep = cache.feed.older(null, 2500).at(-1) as Signal;
+    const deep = cache.feed.older(null, 2000).at(-1) as Signal;
     const cost = (after: Signal | null) => {
       const before = { ...cache.readStats };
       cache.feed.older(after, 30);
@@ -118,7 +119,7 @@ describe('the feed (cache reads)', () => {
     };
     const top = cost(null);
     const far = cost(deep);
-    // nine sources, 30 rows each, plus the scans' slack and the cities' zones; the feed holds over 3000 signals
+    // nine sources, 30 rows each, plus the scans' slack and the cities' zones; the feed holds over 2000 signals
     expect(top).toBeLessThan(9 * 30 * 2);
     expect(far).toBeLessThan(9 * 30 * 2);
   });
@@ -206,7 +207,8 @@ describe('Signals pane', () => {
     const cache = filled.copy();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
     await app.press('2');
-    const pick = storedPicks(cache).find((p) => p.status === 'open') as InsurancePickView;
+    // a kill is told under the primary pick (the newest open pick can be an addon, a hedge leg of its own)
+    const pick = storedPicks(cache).find((p) => p.status === 'open' && p.trade_kind === 'primary') as InsurancePickView;
     const event = {
       event_id: '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
       event_type: 'insurance.pick.killed' as const,

@@ -1,12 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEvent } from '../../contract/events.js';
 import { LIMITS } from '../../contract/limits.js';
-import { bucketProbability } from '../../domain/buckets.js';
 import { isoUtc, isoWithOffset, localHour } from '../../domain/city-time.js';
-import { deltaToMarketUnit, round, toMarketUnit } from '../../domain/units.js';
+import { round } from '../../domain/units.js';
 import type { WorldContext } from './context.js';
 import { askOf } from './market.js';
 import { derivedUuid } from './noise.js';
+import { bucketChance, normalSettlement } from './settlement-odds.js';
 
 const STAKE = LIMITS.stakeUsd;
 const ENTRY_EDGE = 0.12;
@@ -35,11 +35,11 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const hour = localHour(ms, city.tz);
   if (hour < 8 || hour > 20) return;
   const forecast = ctx.desk.primary(city, ms);
-  const mu = toMarketUnit(forecast.muC, city.market_unit);
-  const sigma = deltaToMarketUnit(forecast.sigmaC, city.market_unit);
+  // the service knows how its markets settle: on whole degrees C of METAR (settlement-odds.ts)
+  const settles = normalSettlement(forecast.muC, forecast.sigmaC, forecast.runningMaxC);
   const quotes = ctx.markets.quotes('mkta', city, forecast.date, ms).map((q) => ({
     ...q,
-    prob: bucketProbability(q.bucket, mu, sigma),
+    prob: bucketChance(q.bucket, city.market_unit, settles),
   }));
   const open = ctx.store.openEdgePositions<EdgePosition>(city.city_id).filter((p) => p.local_date === forecast.date);
   for (const position of open) {

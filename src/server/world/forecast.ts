@@ -18,8 +18,8 @@ export interface PrimaryForecast {
   sigmaC: number;
   /**
    * The highest temperature the desk expects METAR to sample from now to midnight, paced on the last two hours of
-   * readings (steadier than the headline pacing): the whole day's high before the peak. Not published; the venues
-   * price on it.
+   * readings, before the desk's own correction: the whole day's high before the peak. Its track record is kept on
+   * it, and the venues price on it.
    */
   stillToComeC: number;
   pacingC: number;
@@ -44,16 +44,21 @@ export class ForecastDesk {
 
   /**
    * The primary forecast: the skill-weighted ensemble, minus its 30-day bias, paced by how far today's METAR runs
-   * ahead of or behind the expected curve; never below the METAR high already observed. Its sigma is the desk's own
-   * error at this hour of the day over the last 30 days (its track record), so its probabilities are honest.
+   * ahead of or behind the expected curve, less the desk's own recent bias at this hour; never below the METAR high
+   * already observed. Its sigma is the desk's own error at this hour of the day over the last 30 days (its track
+   * record, bias taken out), so its probabilities are honest: a price is about as good as the desk, no better.
    */
   primary(city: CityAsset, ms: number): PrimaryForecast {
     const key = `${city.city_id}|${ms}`;
     const cached = this.memo.get(key);
     if (cached) return cached;
     const high = this.forecastHigh(city, ms);
-    const sigmaC = Math.max(MIN_SIGMA_C, this.record.at(city, high.date, localHour(ms, city.tz)).highRmseC);
-    const forecast = { ...high, sigmaC: round(sigmaC, 2) };
+    const record = this.record.at(city, high.date, localHour(ms, city.tz));
+    // the desk corrects what its record says it gets wrong: the mean of its errors moves the forecast, their spread
+    // is its sigma (an RMSE with the bias left in the forecast would count the bias twice)
+    const muC = Math.max(high.runningMaxC ?? Number.NEGATIVE_INFINITY, high.muC - record.highBiasC);
+    const sigmaC = Math.max(MIN_SIGMA_C, record.highSdC);
+    const forecast = { ...high, muC: round(muC, 2), sigmaC: round(sigmaC, 2) };
     // the world asks for the same instant from several jobs and every venue quote: keep the latest few
     if (this.memo.size >= MEMO_SIZE) this.memo.clear();
     this.memo.set(key, forecast);
@@ -61,9 +66,9 @@ export class ForecastDesk {
   }
 
   /**
-   * The forecast of the day's high without its sigma. Before the peak it is the paced, bias-corrected ensemble; after
-   * the peak the expected curve only falls, so what is still to come is the curve from now on, and the running METAR
-   * high soon decides the day.
+   * The forecast of the day's high before the desk's own correction. Before the peak it is the paced, bias-corrected
+   * ensemble; after the peak the expected curve only falls, so what is still to come is the curve from now on, and
+   * the running METAR high soon decides the day.
    */
   private forecastHigh(city: CityAsset, ms: number): Omit<PrimaryForecast, 'sigmaC'> {
     const date = localDate(ms, city.tz);
@@ -74,14 +79,12 @@ export class ForecastDesk {
     const lowC = correctedC - city.climate.diurnal_range_c * 0.8;
     const expectedAt = (h: number) => Weather.diurnalC(lowC, correctedC, lowC, peak, h);
 
-    // the headline pacing reacts to the newest reading until the afternoon is over; the steadier read of what is
-    // still to come, which venues price on, weighs the last two hours and runs until midnight
-    const pacingC = hour < peak + 3 ? this.pacedC(city, ms, expectedAt, [1], 0.9) : 0;
-    const steadyC = this.pacedC(city, ms, expectedAt, [4, 3, 2, 1], 0.6);
+    // pacing weighs the last two hours of readings (one reading alone is noise the desk would pass on) and runs until
+    // midnight: after the peak it says how far the evening runs above or below the curve
+    const pacingC = this.pacedC(city, ms, expectedAt, [4, 3, 2, 1], 0.6);
     const runningMaxC = this.weather.runningMaxC(city, date, ms);
-    const curveFromNowC = expectedAt(Math.max(hour, peak));
-    const muC = Math.max(curveFromNowC + pacingC, runningMaxC ?? Number.NEGATIVE_INFINITY);
-    const stillToComeC = curveFromNowC + steadyC;
+    const stillToComeC = expectedAt(Math.max(hour, peak)) + pacingC;
+    const muC = Math.max(stillToComeC, runningMaxC ?? Number.NEGATIVE_INFINITY);
     const hourly = Array.from({ length: 24 }, (_, h) => ({
       h: `${String(h).padStart(2, '0')}:00`,
       t: round(expectedAt(h) + pacingC, 1),

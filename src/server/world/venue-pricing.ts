@@ -1,11 +1,11 @@
 import type { CityAsset } from '../../contract/assets.js';
-import type { MarketUnit } from '../../contract/common.js';
-import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../domain/buckets.js';
+import type { Bucket } from '../../domain/buckets.js';
 import { localHour } from '../../domain/city-time.js';
 import { normalCdf } from '../../domain/normal.js';
 import { round } from '../../domain/units.js';
 import type { ForecastDesk } from './forecast.js';
 import { gaussian } from './noise.js';
+import { bucketChance, type SettlesAtMost } from './settlement-odds.js';
 import type { Weather } from './weather.js';
 
 export type Venue = 'mkta' | 'mktb';
@@ -66,7 +66,7 @@ export function venueQuotes(
   const record = desk.record.at(city, date, hour);
   const runningC = forecast.runningMaxC ?? Number.NEGATIVE_INFINITY;
   const stillToComeC = weather.sampledHighAfterC(city, date, ms);
-  let atMost: (wholeC: number) => number;
+  let atMost: SettlesAtMost;
   if (stillToComeC === null) {
     // the day's last report is in: the running high is the settlement
     atMost = (wholeC) => (wholeC < runningC ? 0 : 1);
@@ -84,8 +84,7 @@ export function venueQuotes(
           TAIL_SHARE * normalCdf(wholeC + 0.5, centreC, TAIL_WIDTH * coreC);
   }
   return buckets.map((bucket) => {
-    const [lowC, highC] = wholeDegreesC(bucket, city.market_unit);
-    const fair = Math.max(0, (highC === null ? 1 : atMost(highC)) - (lowC === null ? 0 : atMost(lowC - 1)));
+    const fair = bucketChance(bucket, city.market_unit, atMost);
     const noise = gaussian(seed, 'px', venue, city.city_id, date, bucket.slug, hour);
     const mid = fair + style.wobble * Math.sqrt(fair * (1 - fair)) * noise;
     return { bucket, yes: clampPrice(mid + style.halfSpread), no: clampPrice(1 - mid + style.halfSpread) };
@@ -93,19 +92,3 @@ export function venueQuotes(
 }
 
 const clampPrice = (price: number): number => Math.min(0.999, Math.max(0.001, round(price, 3)));
-
-/**
- * The whole degrees C of METAR that settle in a bucket, as [lowest, highest] (null: open). A degree F bucket holds
- * the whole degrees C whose conversion rounds (half up) into it: 2 degrees F span 1.1 degrees C, so most hold one
- * whole degree C and about one in ten holds two.
- */
-export function wholeDegreesC(bucket: Bucket, unit: MarketUnit): [number | null, number | null] {
-  const low = bucket.low === OPEN_LOW ? null : bucket.low;
-  const high = bucket.high === OPEN_HIGH ? null : bucket.high;
-  if (unit === 'C') return [low, high];
-  // round(1.8 c + 32) >= low  <=>  c >= (low - 32.5) / 1.8;  round(1.8 c + 32) <= high  <=>  c < (high - 31.5) / 1.8
-  return [
-    low === null ? null : Math.ceil((low - 32.5) / 1.8),
-    high === null ? null : Math.ceil((high - 31.5) / 1.8) - 1,
-  ];
-}
