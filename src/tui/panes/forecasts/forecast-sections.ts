@@ -66,8 +66,10 @@ export function headerLines(v: ForecastView): Line[] {
 export function primaryLines(v: ForecastView, width: number): Line[] {
   const p = v.primary;
   if (!p) return [title('PRIMARY', 'no forecast cached for this city yet')];
-  const mu = temp(p.predicted_max_f, 'F', v.unit);
-  const sigma = tempDelta(p.sigma_f, 'F', v.unit);
+  // the published alias of the unit shown: the same numbers the board and the bucket table use (converting the raw
+  // °F here could round a half the other way: sigma 0.27 °F is 0.15 °C, the alias 0.15)
+  const mu = v.unit === 'F' ? temp(p.predicted_max_f, 'F', 'F') : temp(p.predicted_max_c, 'C', 'C');
+  const sigma = v.unit === 'F' ? tempDelta(p.sigma_f, 'F', 'F') : tempDelta(p.sigma_c, 'C', 'C');
   const pacing = `${p.pacing_delta >= 0 ? '+' : ''}${p.pacing_delta.toFixed(1)}°C`;
   const out: Line[] = [
     title('PRIMARY', 'svc_pro_forecast'),
