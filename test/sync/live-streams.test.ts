@@ -108,12 +108,12 @@ describe('the other live streams', () => {
       // 48 h = 2 days back from the 21st
       expect(requestsFor(table).map(since)).toEqual(['2026-11-19']);
     }
-    // snapshots on the hour, the last at 11:00: 19th 12:00 .. 21st 11:00 = 48 instants, each the bucket lists of
-    // the 13 cities' events
+    // snapshots every half hour, the last at 11:30: 19th 12:00 .. 21st 11:30 = 96 instants, each the bucket lists
+    // of the 13 cities' events
     for (const table of ['mkta_buckets_history', 'mktb_buckets_history'] as const) {
       const rows = stored(table);
       const instants = new Set(rows.map((r) => r.snapshot_at));
-      expect(instants.size).toBe(48);
+      expect(instants.size).toBe(96);
       expect([...instants].sort()[0]).toBe('2026-11-19T12:00:00Z');
       expect(new Set(rows.map((r) => r.city_id)).size).toBe(13);
     }
@@ -131,7 +131,7 @@ describe('what a steady pass costs (README: requests a minute)', () => {
     for (const name of ['mkta-buckets', 'mktb-buckets', 'metar', 'daily'] as const) {
       rows[name] = (await liveHistoryPass(name)(client, cache, context)).fetched;
     }
-    // snapshots on the hour, newest 11:00 minus 2 h = 09:00: 3 instants of every bucket of 13 events, one page;
+    // snapshots every half hour, newest 11:30 minus 2 h = 09:30: 5 instants of every bucket of 13 events, one page;
     // METAR: 09:30 .. 11:30 = 5 readings x 13 cities (+ the late one) = 66, one page; the daily tables: 20th and
     // 21st, one page each
     expect(gate.seen.map((path) => path.split('?')[0])).toEqual([
@@ -143,8 +143,8 @@ describe('what a steady pass costs (README: requests a minute)', () => {
       '/historical/edge_resolved',
       '/historical/model_forecasts_daily',
     ]);
-    // 3 instants x 13 events x 11 buckets = 429 on each venue, well inside one page of 1000
-    expect(rows).toMatchObject({ 'mkta-buckets': 429, 'mktb-buckets': 429, metar: 66 });
+    // 5 instants x 13 events x 11 buckets = 715 on each venue, inside one page of 1000
+    expect(rows).toMatchObject({ 'mkta-buckets': 715, 'mktb-buckets': 715, metar: 66 });
     expect(rows.daily).toBeLessThan(4 * 1000);
   });
 });

@@ -2,8 +2,9 @@ import type { CityAsset } from '../../contract/assets.js';
 import { addDays, instantAtLocal, localDate } from '../../domain/city-time.js';
 
 /**
- * What happens in the world and when. Observations every half hour, market snapshots on the hour, forecasts at :05,
- * the insurance check at :20, the edge engine at :35 (all UTC); strategy picks and settlement one minute after local
+ * What happens in the world and when. Observations and market snapshots every half hour (a venue reprices on each
+ * METAR report, so its newest snapshot never predates the newest reading), forecasts at :05, the insurance check at
+ * :20, the edge engine at :35 (all UTC); strategy picks and settlement one minute after local
  * midnight, insurance picks at 09:00 local, svc-max picks at 11:00 local, fusion locks at the local peak hour.
  * The insurance kinds come last so that, at a shared instant, they see that instant's observations and prices.
  */
@@ -30,7 +31,7 @@ export interface Job {
 const MINUTE = 60_000;
 const UTC_GRID: { kind: JobKind; every: number; offset: number }[] = [
   { kind: 'observe', every: 30 * MINUTE, offset: 0 },
-  { kind: 'snapshot', every: 60 * MINUTE, offset: 0 },
+  { kind: 'snapshot', every: 30 * MINUTE, offset: 0 },
   { kind: 'forecast', every: 60 * MINUTE, offset: 5 * MINUTE },
   { kind: 'edge', every: 60 * MINUTE, offset: 35 * MINUTE },
   { kind: 'insurance', every: 60 * MINUTE, offset: 20 * MINUTE },

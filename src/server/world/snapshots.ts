@@ -9,7 +9,7 @@ const VENUES: { venue: Venue; table: 'mkta_buckets_history' | 'mktb_buckets_hist
   { venue: 'mktb', table: 'mktb_buckets_history' },
 ];
 
-/** Hourly: every bucket's price on both venues for today's market, and open records marked to market. */
+/** Every half hour: every bucket's price on both venues for today's market, and open records marked to market. */
 export function snapshotMarkets(ctx: WorldContext, city: CityAsset, ms: number): void {
   const date = localDate(ms, city.tz);
   const at = isoUtc(ms);
