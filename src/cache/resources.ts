@@ -209,11 +209,14 @@ export class ResourceRepository {
     ids: (string | number)[] | undefined,
     checkpoint?: Checkpoint,
   ): WriteCounts {
-    const result = this.db.transaction(() => {
-      const written = writer.write(args, ids);
-      if (checkpoint) this.streams.setCheckpoint(checkpoint.stream, checkpoint.value);
-      return written;
-    })();
+    // IMMEDIATE: the writer reads before it writes, so it takes the write lock first (upsert-writer.ts says why)
+    const result = this.db
+      .transaction(() => {
+        const written = writer.write(args, ids);
+        if (checkpoint) this.streams.setCheckpoint(checkpoint.stream, checkpoint.value);
+        return written;
+      })
+      .immediate();
     if (result.changed.length > 0) this.changes.emit({ table: event, ids: [...new Set(result.changed)] });
     return { inserted: result.inserted, updated: result.updated, unchanged: result.unchanged };
   }
