@@ -40,7 +40,7 @@ export class UpsertWriter {
 
   constructor(
     private readonly db: SqliteDb,
-    private readonly table: string,
+    readonly table: string,
     private readonly columns: readonly string[],
     private readonly key: readonly string[],
     mode: 'upsert' | 'ignore',
