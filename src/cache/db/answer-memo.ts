@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../../sqlite/open-database.js';
 
 /**
@@ -29,8 +30,12 @@ interface Stored {
 export class AnswerMemo {
   private readonly stored = new Map<string, Stored>();
   private readonly generations = new Map<string, number>();
+  /** Prepared once: SQLite reads data_version at each step (unlike busy_timeout, set when a PRAGMA compiles). */
+  private readonly version: Statement<unknown[]>;
 
-  constructor(private readonly db: SqliteDb) {}
+  constructor(db: SqliteDb) {
+    this.version = db.prepare('PRAGMA data_version').pluck();
+  }
 
   /** Whether the rows of `answer` are stored in `table` as they are (see the class). */
   isStored(table: string, answer: Answer | undefined): boolean {
@@ -50,7 +55,7 @@ export class AnswerMemo {
    * and the write's own commit (which does not move it), so a later equal value proves no commit came after.
    */
   dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    return this.version.get() as number;
   }
 
   /** After a committed write of `table` that inserted or updated `changed` rows, from `answer` when given. */
