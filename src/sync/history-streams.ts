@@ -53,9 +53,10 @@ export function drainLiveTable(
  * The drain both the live streams and the demo's history fill run: an interrupted drain of `stream` finishes first
  * (its own `since`, from its cursor); otherwise a new one starts at `startSince(saved)`, `saved` being the stream's
  * checkpoint (`done` after a finished drain, undefined before the first). Each page is one transaction with the
- * checkpoint; `onPage` hears the rows stored so far. `remember`: each page goes to the cache with its answer (named
- * by the stream and the page's number), so a page that comes back as it was is not written again; for the live
- * drains, a page or two each pass, not a backfill's thousands of pages.
+ * checkpoint; `onPage` hears the rows stored so far. `remember`: the first page goes to the cache with its answer
+ * (named by the stream), so a first page that comes back as it was is not written again. For the live drains,
+ * whose warm pass is that one page (README, "What the streams cost"); the cache keeps one text a name, so a page
+ * each, not the 48 h window's first run of several pages, nor a backfill's thousands.
  */
 export async function drainTable(
   client: ApiClient,
@@ -69,10 +70,11 @@ export async function drainTable(
   const resumed = interrupted(saved);
   const since = resumed?.since ?? startSince(saved);
   const counts = noCounts();
-  let n = 0;
+  let first = true;
   for await (const page of client.historical(table, { since, cursor: resumed?.cursor, limit: LIMITS.maxPageSize })) {
     const value = page.nextCursor === null ? DONE : JSON.stringify({ since, cursor: String(page.nextCursor) });
-    const answer = opts.remember ? answerOf(`${stream}/${n++}`, page.rows) : undefined;
+    const answer = opts.remember && first ? answerOf(stream, page.rows) : undefined;
+    first = false;
     addCounts(counts, page.rows.length, cache.resources.upsertHistorical(table, page.rows, { stream, value }, answer));
     opts.onPage?.(counts);
   }

@@ -3,7 +3,7 @@ import type { SqliteDb } from '../../sqlite/open-database.js';
 
 /**
  * A response body as the service sent it, and the stream's own name for the request it answered (`no24/open`,
- * `current/paris`, `live/metar_observations_history/0`): a few dozen names, each holding its newest text only.
+ * `current/paris`, `live/metar_observations_history`): a few dozen names, each holding its newest text only.
  */
 export interface Answer {
   source: string;
