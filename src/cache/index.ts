@@ -11,6 +11,7 @@ export {
 } from './alerts.js';
 export { Cache, openCache } from './cache.js';
 export type { ChangeEvent, ChangeListener } from './change-events.js';
+export type { Answer } from './db/answer-memo.js';
 export { CacheError, cacheFailure } from './db/cache-error.js';
 export type { ReadStats } from './db/counted-queries.js';
 export type { CacheAccess } from './db/open-cache-file.js';

@@ -24,6 +24,7 @@ import {
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
 import type { SqliteDb } from '../sqlite/open-database.js';
 import type { ChangeEvents } from './change-events.js';
+import { type Answer, AnswerMemo } from './db/answer-memo.js';
 import { CacheError } from './db/cache-error.js';
 import { historicalSqlTable, strategySqlTable } from './db/tables.js';
 import { instantMs } from './db/time.js';
@@ -44,32 +45,39 @@ const parseAll = <T>(texts: unknown[]): T[] => (texts as string[]).map((t) => JS
 /**
  * The API's resources as the sync writes them (cities, current observations, forecasts, strategy records, fusion
  * locks, historical rows), and the reads of them that are not a pane's list. Every write is one transaction and
- * returns what it did; after the commit, one change event names the rows that changed.
+ * returns what it did; after the commit, one change event names the rows that changed. A write given the `answer`
+ * its rows were parsed from returns at once, every row unchanged, when the memo proves them stored as they are.
  */
 export class ResourceRepository {
   private readonly writers = new Map<string, UpsertWriter>();
+  private readonly memo: AnswerMemo;
 
   constructor(
     private readonly db: SqliteDb,
     private readonly prepared: (sql: string) => Statement<unknown[]>,
     private readonly streams: StreamRepository,
     private readonly changes: ChangeEvents,
-  ) {}
+  ) {
+    this.memo = new AnswerMemo(db);
+  }
 
-  upsertCities(rows: City[]): WriteCounts {
+  upsertCities(rows: City[], answer?: Answer): WriteCounts {
+    if (this.memo.isStored('cities', answer)) return unchanged(rows.length);
     const { args, ids } = this.rows();
     for (const r of rows) {
       args.push(r.city_id, JSON.stringify(r));
       ids?.push(r.city_id);
     }
-    return this.write('cities', this.writer('cities', ['city_id'], ['json'], 'upsert', 'city_id'), args, ids);
+    const writer = this.writer('cities', ['city_id'], ['json'], 'upsert', 'city_id');
+    return this.write('cities', writer, args, ids, undefined, answer);
   }
 
   /**
    * `/current` of one city: each source kept per distinct fetched_at (insert-or-ignore on city, source and the
    * fetched_at instant). Stored and exported as `{city_id, source, ...member}`, the member as received.
    */
-  addCurrent(value: CurrentObservations): WriteCounts {
+  addCurrent(value: CurrentObservations, answer?: Answer): WriteCounts {
+    if (this.memo.isStored('current_obs', answer)) return unchanged(CURRENT_SOURCES.length);
     const { args, ids } = this.rows();
     for (const source of CURRENT_SOURCES) {
       const member = value[source];
@@ -80,7 +88,7 @@ export class ResourceRepository {
     }
     const key = ['city_id', 'source', 'fetched_ms'];
     const writer = this.writer('current_obs', key, ['fetched_at', 'temp_f', 'json'], 'ignore');
-    return this.write('current', writer, args, ids);
+    return this.write('current', writer, args, ids, undefined, answer);
   }
 
   /**
@@ -89,7 +97,8 @@ export class ResourceRepository {
    * member as received, plus that `fetched_at` at the end when the member has none. A snapshot whose content
    * changed under the same fetched_at is updated (newest wins).
    */
-  addForecasts(value: Forecasts): WriteCounts {
+  addForecasts(value: Forecasts, answer?: Answer): WriteCounts {
+    if (this.memo.isStored('forecasts', answer)) return unchanged(FORECAST_LAYERS.length);
     const { args, ids } = this.rows();
     const snapshotAt = value.svc_pro_forecast.fetched_at;
     for (const layer of FORECAST_LAYERS) {
@@ -102,21 +111,22 @@ export class ResourceRepository {
       ids?.push(value.city_id);
     }
     const writer = this.writer('forecasts', ['city_id', 'layer', 'fetched_ms'], ['fetched_at', 'local_date', 'json']);
-    return this.write('forecasts', writer, args, ids);
+    return this.write('forecasts', writer, args, ids, undefined, answer);
   }
 
   /** Strategy records by (family, id): inserted, or updated when the JSON differs (open -> resolved). */
-  upsertStrategy(family: StrategyFamily, rows: StrategyRecord[]): WriteCounts {
+  upsertStrategy(family: StrategyFamily, rows: StrategyRecord[], answer?: Answer): WriteCounts {
     if (!(STRATEGY_FAMILIES as readonly string[]).includes(family)) {
       throw new CacheError(`unknown strategy family '${family}'; valid: ${STRATEGY_FAMILIES.join(', ')}`);
     }
+    if (this.memo.isStored(strategySqlTable(family), answer)) return unchanged(rows.length);
     const { args, ids } = this.rows();
     for (const r of rows) {
       args.push(integerId(r.id, family), r.city_id, r.local_date, r.outcome == null ? 1 : 0, JSON.stringify(r));
       ids?.push(r.id);
     }
     const writer = this.writer(strategySqlTable(family), ['id'], ['city_id', 'local_date', 'open', 'json']);
-    return this.write(family, writer, args, ids);
+    return this.write(family, writer, args, ids, undefined, answer);
   }
 
   /**
@@ -135,8 +145,18 @@ export class ResourceRepository {
   }
 
   /** Historical rows of one whitelisted table by id; `checkpoint`, when given, in the same transaction. */
-  upsertHistorical(table: HistoricalTable, rows: HistoricalRow[], checkpoint?: Checkpoint): WriteCounts {
+  upsertHistorical(
+    table: HistoricalTable,
+    rows: HistoricalRow[],
+    checkpoint?: Checkpoint,
+    answer?: Answer,
+  ): WriteCounts {
     if (!isHistoricalTable(table)) throw new CacheError(`'${table}' is not a whitelisted historical table`);
+    if (this.memo.isStored(historicalSqlTable(table), answer)) {
+      // nothing to write but the checkpoint, which moves with the page as when its rows are written
+      if (checkpoint) this.streams.setCheckpoint(checkpoint.stream, checkpoint.value);
+      return unchanged(rows.length);
+    }
     const { column, kind } = HISTORICAL_TIME_COLUMN[table];
     const { args, ids } = this.rows();
     for (const r of rows) {
@@ -146,7 +166,7 @@ export class ResourceRepository {
       ids?.push(r.id);
     }
     const writer = this.writer(historicalSqlTable(table), ['rid'], ['city_id', 't', 'json'], 'upsert', '-rid');
-    return this.write(`historical/${table}`, writer, args, ids, checkpoint);
+    return this.write(`historical/${table}`, writer, args, ids, checkpoint, answer);
   }
 
   /** Every city, by id. */
@@ -208,16 +228,25 @@ export class ResourceRepository {
     args: unknown[],
     ids: (string | number)[] | undefined,
     checkpoint?: Checkpoint,
+    answer?: Answer,
   ): WriteCounts {
-    const result = this.db.transaction(() => {
-      const written = writer.write(args, ids);
-      if (checkpoint) this.streams.setCheckpoint(checkpoint.stream, checkpoint.value);
-      return written;
-    })();
+    let dataVersion = 0;
+    // IMMEDIATE: the writer reads before it writes, so it takes the write lock first (upsert-writer.ts says why)
+    const result = this.db
+      .transaction(() => {
+        dataVersion = this.memo.dataVersion();
+        const written = writer.write(args, ids);
+        if (checkpoint) this.streams.setCheckpoint(checkpoint.stream, checkpoint.value);
+        return written;
+      })
+      .immediate();
+    this.memo.written(writer.table, result.inserted + result.updated, dataVersion, answer);
     if (result.changed.length > 0) this.changes.emit({ table: event, ids: [...new Set(result.changed)] });
     return { inserted: result.inserted, updated: result.updated, unchanged: result.unchanged };
   }
 }
+
+const unchanged = (rows: number): WriteCounts => ({ inserted: 0, updated: 0, unchanged: rows });
 
 /** An integer key, checked: SQLite would turn a missing one into a fresh rowid instead of failing. */
 function integerId(id: unknown, what: string): number {

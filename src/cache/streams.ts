@@ -31,11 +31,15 @@ export class StreamRepository {
     return this.prepared('SELECT value FROM checkpoints WHERE stream = ?').pluck().get(stream) as string | undefined;
   }
 
-  /** Run inside the caller's transaction when it goes with a page (resources.ts). */
+  /**
+   * Run inside the caller's transaction when it goes with a page (resources.ts). A value equal to the stored one
+   * writes nothing (a warm pass ends each live drain on `done` again).
+   */
   setCheckpoint(stream: string, value: string): void {
     if (typeof value !== 'string') throw new CacheError(`checkpoint of ${stream} must be a string`);
     this.prepared(
-      'INSERT INTO checkpoints (stream, value) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET value = excluded.value',
+      `INSERT INTO checkpoints (stream, value) VALUES (?, ?)
+       ON CONFLICT (stream) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value`,
     ).run(stream, value);
   }
 

@@ -50,6 +50,25 @@ export function v1BaseUrl(address: string): string {
   return trimmed.endsWith(API_PREFIX) ? trimmed : `${trimmed}${API_PREFIX}`;
 }
 
+/** The body each answer was parsed from, by the value a method returned (see `receivedText`). */
+const bodies = new WeakMap<object, string>();
+
+/**
+ * The text of the response `value` (what a method of the client returned: a list, an object, a page's rows) was
+ * parsed from, as the service sent it; undefined for a value the client did not return. The sync hands it to the
+ * cache, which skips the rows of a text it has already stored unchanged (cache/db/answer-memo.ts).
+ */
+export function receivedText(value: object): string | undefined {
+  return bodies.get(value);
+}
+
+/** `value`, a part of the validated `body`, remembered as parsed from the body's text. */
+function from<T extends object>(value: T, body: object): T {
+  const text = bodies.get(body);
+  if (text !== undefined) bodies.set(value, text);
+  return value;
+}
+
 const validators = new Map<TSchema, ReturnType<typeof Compile>>();
 function validate<T>(schema: TSchema, value: unknown, endpoint: string): T {
   let validator = validators.get(schema);
@@ -90,24 +109,28 @@ export class ApiClient {
   }
 
   async cities(): Promise<City[]> {
-    return (await this.get<CitiesResponse>('/cities', {}, CitiesResponse)).data;
+    const body = await this.get<CitiesResponse>('/cities', {}, CitiesResponse);
+    return from(body.data, body);
   }
 
   async current(cityId: string): Promise<CurrentObservations> {
-    return (await this.get<{ data: CurrentObservations }>('/current', { city_id: cityId }, CurrentResponse)).data;
+    const body = await this.get<{ data: CurrentObservations }>('/current', { city_id: cityId }, CurrentResponse);
+    return from(body.data, body);
   }
 
   async forecasts(cityId: string): Promise<Forecasts> {
-    return (await this.get<{ data: Forecasts }>('/forecasts', { city_id: cityId }, ForecastsResponse)).data;
+    const body = await this.get<{ data: Forecasts }>('/forecasts', { city_id: cityId }, ForecastsResponse);
+    return from(body.data, body);
   }
 
   async strategy(family: StrategyFamily, query: Query = {}): Promise<StrategyRecord[]> {
-    return (await this.get<{ data: StrategyRecord[] }>(`/${family}`, query, strategyResponse(family))).data;
+    const body = await this.get<{ data: StrategyRecord[] }>(`/${family}`, query, strategyResponse(family));
+    return from(body.data, body);
   }
 
   async historicalPage(table: HistoricalTable, query: Query = {}): Promise<Page<HistoricalRow>> {
     const body = await this.get<HistoricalResponse>(`/historical/${table}`, query, HISTORICAL_RESPONSE[table]);
-    return { rows: body.data as HistoricalRow[], nextCursor: body.next_cursor };
+    return { rows: from(body.data as HistoricalRow[], body), nextCursor: body.next_cursor };
   }
 
   async fusionLocksPage(query: Query = {}): Promise<Page<FusionLock>> {
@@ -145,7 +168,8 @@ export class ApiClient {
     await this.agent.destroy();
   }
 
-  private async get<T>(path: string, query: Query, schema: TSchema): Promise<T> {
+  /** The validated body of one GET, retried as the class says; remembered with its text (`receivedText`). */
+  private async get<T extends object>(path: string, query: Query, schema: TSchema): Promise<T> {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
     const search = params.size > 0 ? `?${params}` : '';
@@ -156,7 +180,11 @@ export class ApiClient {
       let waitMs: number | undefined;
       try {
         const { status, text, retryAfter } = await this.attempt(`${this.baseUrl}${path}${search}`, endpoint);
-        if (status === 200) return validate<T>(schema, parseJson(text, endpoint), endpoint);
+        if (status === 200) {
+          const body = validate<T>(schema, parseJson(text, endpoint), endpoint);
+          bodies.set(body, text);
+          return body;
+        }
         if (status === 401) throw new AuthRejected(endpoint);
         if (status === 429) waitMs = retryAfterMs(retryAfter, this.retry.maxRetryAfterMs);
         if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));

@@ -61,9 +61,11 @@ export async function fillHistory(
     // before the first fill finished, the window; afterwards, a catch-up from the newest row stored
     const since = (saved: string | undefined) =>
       liveSince(kind, saved === 'done' ? cache.streams.newestTime(table) : undefined, now(), FILL_HOURS);
-    await drainTable(client, cache, table, fillCheckpoint(table), since, (counts) => {
-      rows = before + counts.fetched;
-      onProgress({ table, tablesDone, tables, rows });
+    await drainTable(client, cache, table, fillCheckpoint(table), since, {
+      onPage: (counts) => {
+        rows = before + counts.fetched;
+        onProgress({ table, tablesDone, tables, rows });
+      },
     });
     tablesDone++;
   }

@@ -4,6 +4,7 @@ import { AuthRejected } from '../client/errors.js';
 import { HISTORICAL_TIME_COLUMN, type HistoricalTable } from '../contract/historical.js';
 import { LIMITS } from '../contract/limits.js';
 import { LIVE_HISTORY_TABLES, type LiveHistoryStream, liveSince } from '../domain/streams.js';
+import { answerOf } from './answer.js';
 import { addCounts, noCounts, PartialFailure, type StreamCounts } from './counts.js';
 
 /** What a pass needs beyond the client and the cache: the service's clock and the first run's window. */
@@ -43,16 +44,19 @@ export function drainLiveTable(
   table: HistoricalTable,
   context: PassContext,
 ): Promise<StreamCounts> {
-  return drainTable(client, cache, table, liveCheckpoint(table), () =>
-    liveSince(HISTORICAL_TIME_COLUMN[table].kind, cache.streams.newestTime(table), context.now, context.historyHours),
-  );
+  const since = () =>
+    liveSince(HISTORICAL_TIME_COLUMN[table].kind, cache.streams.newestTime(table), context.now, context.historyHours);
+  return drainTable(client, cache, table, liveCheckpoint(table), since, { remember: true });
 }
 
 /**
  * The drain both the live streams and the demo's history fill run: an interrupted drain of `stream` finishes first
  * (its own `since`, from its cursor); otherwise a new one starts at `startSince(saved)`, `saved` being the stream's
  * checkpoint (`done` after a finished drain, undefined before the first). Each page is one transaction with the
- * checkpoint; `onPage` hears the rows stored so far.
+ * checkpoint; `onPage` hears the rows stored so far. `remember`: the first page goes to the cache with its answer
+ * (named by the stream), so a first page that comes back as it was is not written again. For the live drains,
+ * whose warm pass is that one page (README, "What the streams cost"); the cache keeps one text a name, so a page
+ * each, not the 48 h window's first run of several pages, nor a backfill's thousands.
  */
 export async function drainTable(
   client: ApiClient,
@@ -60,16 +64,19 @@ export async function drainTable(
   table: HistoricalTable,
   stream: string,
   startSince: (saved: string | undefined) => string,
-  onPage?: (counts: StreamCounts) => void,
+  opts: { onPage?: (counts: StreamCounts) => void; remember?: boolean } = {},
 ): Promise<StreamCounts> {
   const saved = cache.streams.checkpoint(stream);
   const resumed = interrupted(saved);
   const since = resumed?.since ?? startSince(saved);
   const counts = noCounts();
+  let first = true;
   for await (const page of client.historical(table, { since, cursor: resumed?.cursor, limit: LIMITS.maxPageSize })) {
     const value = page.nextCursor === null ? DONE : JSON.stringify({ since, cursor: String(page.nextCursor) });
-    addCounts(counts, page.rows.length, cache.resources.upsertHistorical(table, page.rows, { stream, value }));
-    onPage?.(counts);
+    const answer = opts.remember && first ? answerOf(stream, page.rows) : undefined;
+    first = false;
+    addCounts(counts, page.rows.length, cache.resources.upsertHistorical(table, page.rows, { stream, value }, answer));
+    opts.onPage?.(counts);
   }
   return counts;
 }

@@ -5,6 +5,7 @@ import type { StreamName } from '../contract/config.js';
 import { LIMITS } from '../contract/limits.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
 import { DEFAULT_INTERVALS_MS, LIVE_HISTORY_TABLES, type LiveHistoryStream } from '../domain/streams.js';
+import { answerOf } from './answer.js';
 import { addCounts, noCounts, PartialFailure, type StreamCounts } from './counts.js';
 import { liveHistoryPass, type PassContext } from './history-streams.js';
 import { pollFusionLocks } from './lock-poller.js';
@@ -18,7 +19,7 @@ async function cityIds(client: ApiClient, cache: Cache): Promise<string[]> {
   const cached = cache.resources.cityIds();
   if (cached.length > 0) return cached;
   const cities = await client.cities();
-  cache.resources.upsertCities(cities);
+  cache.resources.upsertCities(cities, answerOf('cities', cities));
   return cities.map((c) => c.city_id);
 }
 
@@ -63,7 +64,11 @@ const strategyPass =
     // open positions, and the newest settled ones: an open record that settles shows up in the second list
     for (const status of ['open', 'resolved'] as const) {
       const rows = await client.strategy(family, { status, limit: LIMITS.maxPageSize });
-      addCounts(counts, rows.length, cache.resources.upsertStrategy(family, rows));
+      addCounts(
+        counts,
+        rows.length,
+        cache.resources.upsertStrategy(family, rows, answerOf(`${family}/${status}`, rows)),
+      );
     }
     return counts;
   };
@@ -75,24 +80,30 @@ export const STREAMS: { name: StreamName; everyMs: number; pass: StreamPass }[] 
     everyMs: DEFAULT_INTERVALS_MS.cities,
     pass: async (client, cache) => {
       const cities = await client.cities();
-      return addCounts(noCounts(), cities.length, cache.resources.upsertCities(cities));
+      return addCounts(noCounts(), cities.length, cache.resources.upsertCities(cities, answerOf('cities', cities)));
     },
   },
   {
     name: 'current',
     everyMs: DEFAULT_INTERVALS_MS.current,
     pass: (client, cache) =>
-      eachCity(client, cache, async (id) =>
-        addCounts(noCounts(), 4, cache.resources.addCurrent(await client.current(id))),
-      ),
+      eachCity(client, cache, async (id) => {
+        const current = await client.current(id);
+        return addCounts(noCounts(), 4, cache.resources.addCurrent(current, answerOf(`current/${id}`, current)));
+      }),
   },
   {
     name: 'forecasts',
     everyMs: DEFAULT_INTERVALS_MS.forecasts,
     pass: (client, cache) =>
-      eachCity(client, cache, async (id) =>
-        addCounts(noCounts(), 3, cache.resources.addForecasts(await client.forecasts(id))),
-      ),
+      eachCity(client, cache, async (id) => {
+        const forecasts = await client.forecasts(id);
+        return addCounts(
+          noCounts(),
+          3,
+          cache.resources.addForecasts(forecasts, answerOf(`forecasts/${id}`, forecasts)),
+        );
+      }),
   },
   ...STRATEGY_FAMILIES.map((family) => ({
     name: family,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, v1BaseUrl } from '../../src/client/api-client.js';
+import { ApiClient, receivedText, v1BaseUrl } from '../../src/client/api-client.js';
 import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../../src/client/errors.js';
 import { retryDelay } from '../../src/client/retry.js';
 import { type Fault, startFaultProxy } from '../helpers/fault-proxy.js';
@@ -45,6 +45,23 @@ describe('ApiClient', () => {
     let locks = 0;
     for await (const page of client.fusionLocks({ limit: 100 })) locks += page.rows.length;
     expect(locks).toBe(svc.service.db.prepare('SELECT count(*) FROM fusion_locks').pluck().get());
+    await client.close();
+  });
+
+  it('remembers the body each value it returned was parsed from, as the service sent it', async () => {
+    const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
+    const raw = async (path: string) =>
+      (await fetch(`${svc.baseUrl}${path}`, { headers: { 'x-api-key': TEST_KEY } })).text();
+    const cities = await client.cities();
+    expect(receivedText(cities)).toBe(await raw('/cities'));
+    const records = await client.strategy('no24', { status: 'resolved', limit: 5 });
+    expect(receivedText(records)).toBe(await raw('/no24?status=resolved&limit=5'));
+    const pages = client.historical('forecast_accuracy_daily', { limit: 3 });
+    const first = (await pages.next()).value;
+    await pages.return(undefined);
+    expect(receivedText(first.rows)).toBe(await raw('/historical/forecast_accuracy_daily?limit=3'));
+    // only what the client returned: a row of it was not sent alone
+    expect(receivedText(records[0] as object)).toBeUndefined();
     await client.close();
   });
 

@@ -62,6 +62,26 @@ describe('the upsert writer', () => {
     expect(result.updated).toBe(2);
   });
 
+  it('compares a one-column key with what is stored, chunk by chunk, across chunks of 100 rows', () => {
+    const { db, s } = open();
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => [i + 1, 1, `v${i + 1}`]);
+    expect(s.write(rows(250).flat()).inserted).toBe(250);
+    // ids 5 (first chunk) and 150 (second) change, 251 and 252 are new (third chunk, beside 48 unchanged rows)
+    const next = rows(252);
+    next[4] = [5, 0, 'changed5'];
+    next[149] = [150, 0, 'changed150'];
+    const ids = next.map((r) => r[0] as number);
+    const result = s.write(next.flat(), ids);
+    expect(result).toEqual({ inserted: 2, updated: 2, unchanged: 248, changed: [5, 150, 251, 252] });
+    expect(db.prepare('SELECT json FROM s WHERE id IN (5, 150, 251, 252) ORDER BY id').pluck().all()).toEqual([
+      'changed5',
+      'changed150',
+      'v251',
+      'v252',
+    ]);
+    expect(db.prepare('SELECT count(*) FROM s WHERE open = 0').pluck().get()).toBe(2);
+  });
+
   it('matches a composite key on every column, across chunks of 100 rows', () => {
     const { db, f } = open();
     const rows = (tag: string) =>
