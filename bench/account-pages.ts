@@ -2,40 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/server/store/open-store.js';
 import { WebhookStore } from '../src/server/store/webhooks.js';
-import { ratio, spawnReady, writeResult } from './lib.js';
+import { type Latency, meanP50, ratio, sequentialLatency, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 
 const WEBHOOKS = 100;
 const DELIVERIES = 10_000;
-
-interface Ttfb {
-  requests: number;
-  p50Ms: number;
-  p95Ms: number;
-}
-
-/** Time to the response's headers (Fastify writes a page at once, so its first byte), one connection, sequential. */
-async function ttfb(url: string, headers: Record<string, string>, requests: number): Promise<Ttfb> {
-  const { Pool } = await import('undici');
-  const origin = new URL(url);
-  const pool = new Pool(origin.origin, { connections: 1 });
-  const timings: number[] = [];
-  try {
-    for (let i = 0; i < requests + 20; i++) {
-      const started = performance.now();
-      const response = await pool.request({ path: `${origin.pathname}${origin.search}`, method: 'GET', headers });
-      const firstByte = performance.now() - started;
-      await response.body.arrayBuffer();
-      if (response.statusCode !== 200) throw new Error(`${origin.pathname} answered ${response.statusCode}`);
-      if (i >= 20) timings.push(firstByte); // the first 20 warm up
-    }
-  } finally {
-    await pool.close();
-  }
-  timings.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((timings[Math.floor(q * (timings.length - 1))] ?? 0) * 1000) / 1000;
-  return { requests, p50Ms: at(0.5), p95Ms: at(0.95) };
-}
 
 /** 100 webhooks, 100 deliveries each with one attempt logged, as a busy account would have them. */
 function fillWebhooks(dir: string): void {
@@ -89,11 +60,13 @@ export async function benchAccountPages(requests = 1000): Promise<object> {
     const listed = page.match(/<tr id="wh_/g)?.length ?? 0;
     if (listed !== WEBHOOKS) throw new Error(`the page lists ${listed} webhooks, not ${WEBHOOKS}`);
     const api = { 'x-api-key': BENCH_KEY };
-    const pages1 = await ttfb(pageUrl, { cookie }, requests / 2);
-    const cities1 = await ttfb(`${service.url}/cities`, api, requests / 2);
-    const pages2 = await ttfb(pageUrl, { cookie }, requests / 2);
-    const cities2 = await ttfb(`${service.url}/cities`, api, requests / 2);
-    const p50 = (a: Ttfb, b: Ttfb) => Math.round(((a.p50Ms + b.p50Ms) / 2) * 1000) / 1000;
+    // time to the response's headers (Fastify writes a page at once, so its first byte), 20 requests to warm up
+    const ttfb = (url: string, headers: Record<string, string>): Promise<Latency> =>
+      sequentialLatency(url, headers, requests / 2, { timeTo: 'first-byte', warmup: 20 });
+    const pages1 = await ttfb(pageUrl, { cookie });
+    const cities1 = await ttfb(`${service.url}/cities`, api);
+    const pages2 = await ttfb(pageUrl, { cookie });
+    const cities2 = await ttfb(`${service.url}/cities`, api);
     const result = {
       what: 'time to first byte of /account/webhooks (100 webhooks, 10,000 deliveries) as a ratio to /cities',
       webhooks: WEBHOOKS,
@@ -101,9 +74,9 @@ export async function benchAccountPages(requests = 1000): Promise<object> {
       page_bytes: Buffer.byteLength(page),
       account_webhooks: [pages1, pages2],
       cities: [cities1, cities2],
-      account_webhooks_p50_ms: p50(pages1, pages2),
-      cities_p50_ms: p50(cities1, cities2),
-      ratio_p50: ratio(p50(pages1, pages2), p50(cities1, cities2)),
+      account_webhooks_p50_ms: meanP50(pages1, pages2),
+      cities_p50_ms: meanP50(cities1, cities2),
+      ratio_p50: ratio(meanP50(pages1, pages2), meanP50(cities1, cities2)),
     };
     writeResult('account-pages', result);
     return result;

@@ -100,11 +100,16 @@ export interface Latency {
   meanMs: number;
 }
 
-/** Sequential keep-alive requests timed with performance.now(): sub-millisecond latencies autocannon rounds away. */
+/**
+ * Sequential keep-alive requests timed with performance.now(): sub-millisecond latencies autocannon rounds away.
+ * `timeTo: 'first-byte'` stops each timing at the response's headers (a server that writes a page at once sends
+ * them with its first byte); the body is still read. The first `warmup` requests are not timed.
+ */
 export async function sequentialLatency(
   url: string,
   headers: Record<string, string>,
   requests: number,
+  { timeTo = 'body', warmup = 50 }: { timeTo?: 'body' | 'first-byte'; warmup?: number } = {},
 ): Promise<Latency> {
   const { Pool } = await import('undici');
   const origin = new URL(url);
@@ -112,12 +117,13 @@ export async function sequentialLatency(
   const path = `${origin.pathname}${origin.search}`;
   const timings: number[] = [];
   try {
-    for (let i = 0; i < requests + 50; i++) {
+    for (let i = 0; i < requests + warmup; i++) {
       const started = performance.now();
       const response = await pool.request({ path, method: 'GET', headers });
+      const firstByte = performance.now() - started;
       await response.body.arrayBuffer();
       if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
-      if (i >= 50) timings.push(performance.now() - started); // the first 50 warm up
+      if (i >= warmup) timings.push(timeTo === 'first-byte' ? firstByte : performance.now() - started);
     }
   } finally {
     await pool.close();
@@ -131,3 +137,6 @@ export async function sequentialLatency(
     meanMs: Math.round((timings.reduce((a, b) => a + b, 0) / timings.length) * 1000) / 1000,
   };
 }
+
+/** The mean of two rounds' p50, to the microsecond: interleaved rounds, so drift in load hits both sides alike. */
+export const meanP50 = (a: Latency, b: Latency): number => Math.round(((a.p50Ms + b.p50Ms) / 2) * 1000) / 1000;

@@ -1,5 +1,5 @@
 import { openStore } from '../src/server/store/open-store.js';
-import { ratio, sequentialLatency, spawnReady, writeResult } from './lib.js';
+import { meanP50, ratio, sequentialLatency, spawnReady, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 
 const DEPTH = 1_000_000;
@@ -26,15 +26,14 @@ export async function benchDeepPage(requests = 2000): Promise<object> {
     const deep = await sequentialLatency(`${table}&cursor=${deepCursor}`, headers, requests / 2);
     const first2 = await sequentialLatency(table, headers, requests / 2);
     const deep2 = await sequentialLatency(`${table}&cursor=${deepCursor}`, headers, requests / 2);
-    const p50 = (a: { p50Ms: number }, b: { p50Ms: number }) => Math.round(((a.p50Ms + b.p50Ms) / 2) * 1000) / 1000;
     const result = {
       what: 'p50 latency of a page one million rows deep as a ratio to page 1 (must stay under 1.5)',
       table_rows: rows,
       page_1: [first, first2],
       page_deep: [deep, deep2],
-      page_1_p50_ms: p50(first, first2),
-      page_deep_p50_ms: p50(deep, deep2),
-      ratio_p50: ratio(p50(deep, deep2), p50(first, first2)),
+      page_1_p50_ms: meanP50(first, first2),
+      page_deep_p50_ms: meanP50(deep, deep2),
+      ratio_p50: ratio(meanP50(deep, deep2), meanP50(first, first2)),
     };
     writeResult('server-deep-page', result);
     return result;
