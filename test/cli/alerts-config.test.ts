@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configHomes } from '../helpers/config-home.js';
 import { fakeNotifySend } from '../helpers/listener-harness.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
@@ -9,7 +10,6 @@ import { runCli } from './run-cli.js';
 
 let svc: TestService;
 const root = mkdtempSync(join(tmpdir(), 'svc-alerts-config-'));
-let homes = 0;
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -19,15 +19,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A home of its own with `config` as its config file; returns its environment, the file and a cache path. */
-function home(config: unknown) {
-  const dir = join(root, `home-${++homes}`);
-  const env = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
-  mkdirSync(join(env.XDG_CONFIG_HOME, 'svc-monitor'), { recursive: true, mode: 0o700 });
-  const file = join(env.XDG_CONFIG_HOME, 'svc-monitor', 'config.json');
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  return { dir, env, file, db: join(dir, 'cache.db') };
-}
+/** A home of its own with `config` as its config file (see helpers/config-home.ts). */
+const home = configHomes(root);
 
 /** A `#!/bin/sh` script in `dir`. */
 function script(dir: string, name: string, body: string): string {

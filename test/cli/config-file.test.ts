@@ -1,13 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configHomes } from '../helpers/config-home.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { runCli } from './run-cli.js';
 
 let svc: TestService;
 const root = mkdtempSync(join(tmpdir(), 'svc-config-file-'));
-let homes = 0;
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -17,16 +17,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A home of its own with `config` as its config file (mode `mode`); returns its environment and the file. */
-function home(config: unknown, mode = 0o600) {
-  const dir = join(root, `home-${++homes}`);
-  const env = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
-  mkdirSync(join(env.XDG_CONFIG_HOME, 'svc-monitor'), { recursive: true, mode: 0o700 });
-  const file = join(env.XDG_CONFIG_HOME, 'svc-monitor', 'config.json');
-  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
-  chmodSync(file, mode);
-  return { env, file, db: join(dir, 'cache.db') };
-}
+/** A home of its own with `config` as its config file (see helpers/config-home.ts). */
+const home = configHomes(root);
 
 const syncOnce = (h: ReturnType<typeof home>, extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
   runCli(['sync', '--once', '--db', h.db, ...extra], { ...h.env, ...env });
