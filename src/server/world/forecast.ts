@@ -11,6 +11,9 @@ const HALF_HOUR = 30 * 60_000;
 /** Even a day decided by the observed high keeps a little doubt: a late report can still lift it. */
 const MIN_SIGMA_C = 0.15;
 const MEMO_SIZE = 2000;
+/** Pacing weighs the last four half-hourly readings, newest first; at most this share of their gap moves the forecast. */
+const PACING_WEIGHTS = [4, 3, 2, 1] as const;
+const PACING_CAP = 0.6;
 
 export interface PrimaryForecast {
   date: string;
@@ -81,7 +84,7 @@ export class ForecastDesk {
 
     // pacing weighs the last two hours of readings (one reading alone is noise the desk would pass on) and runs until
     // midnight: after the peak it says how far the evening runs above or below the curve
-    const pacingC = this.pacedC(city, ms, expectedAt, [4, 3, 2, 1], 0.6);
+    const pacingC = this.pacedC(city, ms, expectedAt);
     const runningMaxC = this.weather.runningMaxC(city, date, ms);
     const stillToComeC = expectedAt(Math.max(hour, peak)) + pacingC;
     const muC = Math.max(stillToComeC, runningMaxC ?? Number.NEGATIVE_INFINITY);
@@ -94,26 +97,21 @@ export class ForecastDesk {
 
   /**
    * How far METAR runs ahead of (or behind) the expected curve, as a correction to the forecast: the gap of the last
-   * readings (newest first, by `weights`), clamped to 3 degrees, times a weight that grows from 08:00 to `cap` at the
-   * peak hour. Zero before 08:00, when the morning low says little about the afternoon.
+   * four readings (two hours, newest first, weighted by `PACING_WEIGHTS`), clamped to 3 degrees, times a share that
+   * grows from 08:00 to `PACING_CAP` at the peak hour. Zero before 08:00, when the morning low says little about the
+   * afternoon.
    */
-  private pacedC(
-    city: CityAsset,
-    ms: number,
-    expectedAt: (hour: number) => number,
-    weights: readonly number[],
-    cap: number,
-  ): number {
+  private pacedC(city: CityAsset, ms: number, expectedAt: (hour: number) => number): number {
     const hour = localHour(ms, city.tz);
     if (hour < 8) return 0;
     const slotHour = Math.floor(hour * 2) / 2;
     let gap = 0;
     let total = 0;
-    weights.forEach((weight, i) => {
+    PACING_WEIGHTS.forEach((weight, i) => {
       gap += weight * (this.weather.metarC(city, ms - i * HALF_HOUR) - expectedAt(slotHour - i / 2));
       total += weight;
     });
-    const share = Math.min(cap, ((hour - 8) / (city.climate.peak_hour - 8)) * cap);
+    const share = Math.min(PACING_CAP, ((hour - 8) / (city.climate.peak_hour - 8)) * PACING_CAP);
     return round(Math.max(-3, Math.min(3, gap / total)) * share, 1);
   }
 

@@ -18,13 +18,18 @@ export function bucketChance(bucket: Bucket, unit: MarketUnit, atMost: SettlesAt
 }
 
 /**
- * The day settles on max(running high, the highest reading still to come rounded), with what is still to come
- * N(centreC, sigmaC): no chance below the running high, the normal's mass of each whole degree above it.
+ * The day settles on max(running high, the highest reading still to come rounded): no chance below the running
+ * high's degree, and at each whole degree above it the chance that what is still to come stays under its top,
+ * `stillToComeBelow(c + 0.5)`.
  */
-export function normalSettlement(centreC: number, sigmaC: number, runningC: number | null): SettlesAtMost {
+export function settlement(runningC: number | null, stillToComeBelow: (tempC: number) => number): SettlesAtMost {
   const floor = runningC ?? Number.NEGATIVE_INFINITY;
-  return (wholeC) => (wholeC < floor ? 0 : normalCdf(wholeC + 0.5, centreC, sigmaC));
+  return (wholeC) => (wholeC < floor ? 0 : stillToComeBelow(wholeC + 0.5));
 }
+
+/** `settlement` with what is still to come N(centreC, sigmaC). */
+export const normalSettlement = (centreC: number, sigmaC: number, runningC: number | null): SettlesAtMost =>
+  settlement(runningC, (tempC) => normalCdf(tempC, centreC, sigmaC));
 
 /**
  * The whole degrees C of METAR that settle in a bucket, as [lowest, highest] (null: open). A degree F bucket holds

@@ -5,7 +5,7 @@ import { normalCdf } from '../../domain/normal.js';
 import { round } from '../../domain/units.js';
 import type { ForecastDesk } from './forecast.js';
 import { gaussian } from './noise.js';
-import { bucketChance, type SettlesAtMost } from './settlement-odds.js';
+import { bucketChance, type SettlesAtMost, settlement } from './settlement-odds.js';
 import type { Weather } from './weather.js';
 
 export type Venue = 'mkta' | 'mktb';
@@ -64,12 +64,11 @@ export function venueQuotes(
   const forecast = desk.primary(city, ms);
   const hour = Math.floor(localHour(ms, city.tz));
   const record = desk.record.at(city, date, hour);
-  const runningC = forecast.runningMaxC ?? Number.NEGATIVE_INFINITY;
   const stillToComeC = weather.sampledHighAfterC(city, date, ms);
   let atMost: SettlesAtMost;
   if (stillToComeC === null) {
     // the day's last report is in: the running high is the settlement
-    atMost = (wholeC) => (wholeC < runningC ? 0 : 1);
+    atMost = settlement(forecast.runningMaxC, () => 1);
   } else {
     const deskC = forecast.stillToComeC - record.toComeBiasC;
     const strayC = style.stray * record.toComeSdC * gaussian(seed, 'view', venue, city.city_id, date);
@@ -77,11 +76,12 @@ export function venueQuotes(
     // its error is (1 - insight) of the desk's plus its stray: that is the width it prices with
     const spreadC = Math.max(MIN_SPREAD_C, record.toComeSdC * Math.hypot(1 - style.insight, style.stray));
     const coreC = spreadC * CORE_SHARE;
-    atMost = (wholeC) =>
-      wholeC < runningC
-        ? 0
-        : (1 - TAIL_SHARE) * normalCdf(wholeC + 0.5, centreC, coreC) +
-          TAIL_SHARE * normalCdf(wholeC + 0.5, centreC, TAIL_WIDTH * coreC);
+    atMost = settlement(
+      forecast.runningMaxC,
+      (tempC) =>
+        (1 - TAIL_SHARE) * normalCdf(tempC, centreC, coreC) +
+        TAIL_SHARE * normalCdf(tempC, centreC, TAIL_WIDTH * coreC),
+    );
   }
   return buckets.map((bucket) => {
     const fair = bucketChance(bucket, city.market_unit, atMost);
