@@ -49,11 +49,3 @@ export function bucketFor(buckets: readonly Bucket[], settled: number): Bucket {
   if (!hit) throw new Error(`no bucket holds ${settled}`);
   return hit;
 }
-
-/** DESIGN 4's bucket probability lives in bucket-probability.ts, the one place of that rule. */
-export { bucketProbability } from './bucket-probability.js';
-
-/** The settled whole-degree value of a market from the METAR high (whole degrees C). */
-export function settledValue(metarMaxC: number, unit: MarketUnit): number {
-  return unit === 'F' ? Math.round((metarMaxC * 9) / 5 + 32) : Math.round(metarMaxC);
-}

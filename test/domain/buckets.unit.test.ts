@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bucketFor,
-  bucketProbability,
-  marketBuckets,
-  OPEN_HIGH,
-  OPEN_LOW,
-  settledValue,
-} from '../../src/domain/buckets.js';
-import { normalCdf } from '../../src/domain/normal.js';
+import { bucketFor, marketBuckets, OPEN_HIGH, OPEN_LOW } from '../../src/domain/buckets.js';
+import { bucketProbability, type Market, settledValue } from '../../src/domain/settlement.js';
 import { cToF, deltaCToF, fToC, withAliases } from '../../src/domain/units.js';
 
 describe('market buckets', () => {
@@ -46,23 +39,30 @@ describe('market buckets', () => {
   });
 
   it('gives probabilities that sum to one over a market and peak at the mean', () => {
-    for (const [unit, mu, sigma] of [
-      ['F', 72.4, 2.5],
-      ['C', 18.2, 0.6],
+    // 22.4 °C = 72.3 °F: the favourite is 72-73°F, which holds 22 °C (71.6 -> 72) and 23 °C (73.4 -> 73)
+    // 18.2 °C in a °C market: the favourite is 18°C
+    for (const [unit, muC, sigmaC, favourite] of [
+      ['F', 22.4, 1.4, '72-73°F'],
+      ['C', 18.2, 0.6, '18°C'],
     ] as const) {
-      const buckets = marketBuckets(unit, mu);
-      const probs = buckets.map((b) => bucketProbability(b, mu, sigma));
+      const market: Market = { unit, rule: 'metar_c' };
+      const buckets = marketBuckets(unit, unit === 'F' ? 72.3 : muC);
+      const probs = buckets.map((b) => bucketProbability(b, market, { muC, sigmaC }, null) as number);
       expect(probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
-      const best = buckets[probs.indexOf(Math.max(...probs))];
-      expect(best && Math.round(mu) >= best.low && Math.round(mu) <= best.high).toBe(true);
+      expect(buckets[probs.indexOf(Math.max(...probs))]?.label).toBe(favourite);
     }
   });
 
   it('lets an open tail outweigh single buckets when the forecast is wide', () => {
+    const market: Market = { unit: 'C', rule: 'metar_c' };
     const buckets = marketBuckets('C', 18.2);
-    const probs = buckets.map((b) => bucketProbability(b, 18.2, 4));
+    const probs = buckets.map((b) => bucketProbability(b, market, { muC: 18.2, sigmaC: 4 }, null) as number);
     expect(probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
-    expect(probs[0]).toBeCloseTo(normalCdf(13.5, 18.2, 4), 9);
+    // 13°C or below under N(18.2, 4): P(X < 13.5) = Φ(-1.175) = 0.119997
+    expect(buckets[0]?.label).toBe('13°C or below');
+    expect(probs[0]).toBeCloseTo(0.119997, 5);
+    // 18°C: P(17.5 <= X < 18.5) = Φ(0.075) - Φ(-0.175) = 0.529893 - 0.430540 = 0.099353
+    expect(probs[5]).toBeCloseTo(0.099353, 5);
     expect(probs[0]).toBeGreaterThan(probs[5] as number);
   });
 });

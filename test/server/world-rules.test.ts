@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketProbability } from '../../src/domain/buckets.js';
 import { addDays, instantAtLocal, isoUtc, localHour } from '../../src/domain/city-time.js';
+import { bucketProbability } from '../../src/domain/settlement.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -142,17 +142,16 @@ describe('svc-max-picks (spec 2.5 rule 3)', () => {
       expect(snapshot.length, `mkta snapshot at ${at} for ${r.city_id}`).toBe(11);
       const quoted = snapshot.find((q: any) => q.bucket_slug === r.bucket_slug);
       expect(r.yes_ask).toBeCloseTo(Math.min(0.999, quoted.yes_price + 0.01), 3);
-      const unit = unitOf(r.city_id);
-      const mu = unit === 'F' ? (r.mu_c * 9) / 5 + 32 : r.mu_c;
-      const sigma = unit === 'F' ? (r.sigma_c * 9) / 5 : r.sigma_c;
+      const market = { unit: unitOf(r.city_id), rule: 'metar_c' } as const;
       const probs = snapshot.map((q: any) => {
         const [low, high] = labelRange(q.bucket_label);
         return {
           slug: q.bucket_slug,
           p: bucketProbability(
             { slug: '', label: '', low: Number.isFinite(low) ? low : -999, high: Number.isFinite(high) ? high : 999 },
-            mu,
-            sigma,
+            market,
+            { muC: r.mu_c, sigmaC: r.sigma_c },
+            null,
           ),
         };
       });

@@ -4,6 +4,7 @@ import { Compile } from 'typebox/compile';
 import { CitiesAsset, type CityAsset } from '../../contract/assets.js';
 import type { City } from '../../contract/cities.js';
 import { isValidZone } from '../../domain/city-time.js';
+import type { Market } from '../../domain/settlement.js';
 
 const ASSET = fileURLToPath(new URL('../../../assets/cities.json', import.meta.url));
 
@@ -28,3 +29,6 @@ export function publicCity(city: CityAsset): City {
   const { city_id, city_name, country, lat, lon, tz, icao, station_name } = city;
   return { city_id, city_name, country, lat, lon, tz, icao, station_name };
 }
+
+/** A city's market as the world settles it: in its unit, on the whole-°C METAR high (DESIGN 3 `settlement`: the world keeps `metar_c`). */
+export const worldMarket = (city: CityAsset): Market => ({ unit: city.market_unit, rule: 'metar_c' });

@@ -1,6 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { settledValue } from '../../domain/buckets.js';
 import { addDays, localDate } from '../../domain/city-time.js';
+import { settledValue } from '../../domain/settlement.js';
 import { cToF, deltaToMarketUnit, round, toMarketUnit } from '../../domain/units.js';
 import type { WorldContext } from './context.js';
 import { settleEdge } from './edge-engine.js';

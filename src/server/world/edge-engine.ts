@@ -2,11 +2,12 @@ import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEvent } from '../../contract/events.js';
 import { LIMITS } from '../../contract/limits.js';
 import { isoUtc, isoWithOffset, localHour } from '../../domain/city-time.js';
+import { bucketProbability } from '../../domain/settlement.js';
 import { round } from '../../domain/units.js';
+import { worldMarket } from './cities.js';
 import type { WorldContext } from './context.js';
 import { askOf } from './market.js';
 import { derivedUuid } from './noise.js';
-import { bucketChance, normalSettlement } from './settlement-odds.js';
 
 const STAKE = LIMITS.stakeUsd;
 const ENTRY_EDGE = 0.12;
@@ -35,11 +36,11 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const hour = localHour(ms, city.tz);
   if (hour < 8 || hour > 20) return;
   const forecast = ctx.desk.primary(city, ms);
-  // the service knows how its markets settle: on whole degrees C of METAR (settlement-odds.ts)
-  const settles = normalSettlement(forecast.muC, forecast.sigmaC, forecast.runningMaxC);
+  // the service knows how its markets settle: on whole degrees C of METAR (DESIGN 4, domain/settlement.ts)
+  const market = worldMarket(city);
   const quotes = ctx.markets.quotes('mkta', city, forecast.date, ms).map((q) => ({
     ...q,
-    prob: bucketChance(q.bucket, city.market_unit, settles),
+    prob: bucketProbability(q.bucket, market, forecast, forecast.runningMaxC) ?? 0,
   }));
   const open = ctx.store.openEdgePositions<EdgePosition>(city.city_id).filter((p) => p.local_date === forecast.date);
   for (const position of open) {

@@ -1,29 +1,27 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { LIMITS } from '../../contract/limits.js';
-import { settledValue } from '../../domain/buckets.js';
+import type { Bucket } from '../../domain/buckets.js';
 import { isoUtc } from '../../domain/city-time.js';
-import { cToF, round, toMarketUnit } from '../../domain/units.js';
+import { bucketProbability } from '../../domain/settlement.js';
+import { cToF, round } from '../../domain/units.js';
+import { worldMarket } from './cities.js';
 import type { WorldContext } from './context.js';
 
 const STAKE = LIMITS.stakeUsd;
 
 /**
- * At the local peak hour the fusion of the running METAR high and the paced forecast locks a bucket: the lock buys
- * YES tokens for a flat stake at the venue's price.
+ * At the local peak hour the fusion of the running METAR high and the paced forecast locks a bucket: the one the
+ * desk's forecast, conditioned on the running high, makes most probable under the market's settlement rule (DESIGN 4).
+ * The lock buys YES tokens for a flat stake at the venue's price.
  */
 export function lockAtPeak(ctx: WorldContext, city: CityAsset, ms: number): void {
   const { desk, markets, store } = ctx;
   const forecast = desk.primary(city, ms);
-  const running =
-    forecast.runningMaxC === null ? Number.NEGATIVE_INFINITY : settledValue(forecast.runningMaxC, city.market_unit);
-  const fused = Math.max(running, toMarketUnit(forecast.muC, city.market_unit));
   const event = markets.event(city, forecast.date);
-  const bucket = markets.forecastBucket(city, forecast.date, forecast.muC);
-  const lockedBucket =
-    fused > toMarketUnit(forecast.muC, city.market_unit)
-      ? (event.buckets.find((b) => Math.round(fused) >= b.low && Math.round(fused) <= b.high) ?? bucket)
-      : bucket;
+  const market = worldMarket(city);
+  const chance = (bucket: Bucket) => bucketProbability(bucket, market, forecast, forecast.runningMaxC) ?? 0;
+  const lockedBucket = event.buckets.reduce((best, bucket) => (chance(bucket) > chance(best) ? bucket : best));
   const yesPrice = Math.max(0.01, markets.quote('mkta', city, forecast.date, ms, lockedBucket.slug).yes);
   store.upsertLock({
     id: `fl-${city.city_id}-${forecast.date.replaceAll('-', '')}`,

@@ -1,7 +1,8 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { InsuranceEvent, InsuranceLeg } from '../../contract/events.js';
-import { type Bucket, bucketFor, settledValue } from '../../domain/buckets.js';
+import { type Bucket, bucketFor } from '../../domain/buckets.js';
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
+import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
 import { insurancePicks, type StoredPick } from '../store/insurance-picks.js';
 import type { WorldContext } from './context.js';

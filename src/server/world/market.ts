@@ -1,6 +1,7 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { type Bucket, bucketFor, marketBuckets, settledValue } from '../../domain/buckets.js';
+import { type Bucket, bucketFor, marketBuckets } from '../../domain/buckets.js';
 import { addDays, slugDate } from '../../domain/city-time.js';
+import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
 import type { ForecastDesk } from './forecast.js';
 import { type Models, type Product, SKILL_WINDOW_DAYS } from './models.js';

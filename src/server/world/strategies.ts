@@ -8,8 +8,9 @@ import type {
   YescoreRecord,
 } from '../../contract/strategies.js';
 import { STRATEGY_FAMILIES } from '../../contract/strategies.js';
-import { bucketProbability } from '../../domain/buckets.js';
-import { cToF, deltaToMarketUnit, round, toMarketUnit } from '../../domain/units.js';
+import { bucketProbability } from '../../domain/settlement.js';
+import { cToF, round } from '../../domain/units.js';
+import { worldMarket } from './cities.js';
 import type { WorldContext } from './context.js';
 import { askOf } from './market.js';
 import { PRODUCTS, type Product } from './models.js';
@@ -60,8 +61,9 @@ export function openMidnightPicks(ctx: WorldContext, city: CityAsset, date: stri
   const yesBucket = markets.forecastBucket(city, date, correctedC);
   const yesPrice = markets.quote('mkta', city, date, ms, yesBucket.slug).yes;
   const yesAsk = askOf(yesPrice);
-  const sigma = deltaToMarketUnit(desk.primary(city, ms).sigmaC, city.market_unit);
-  const prob = bucketProbability(yesBucket, toMarketUnit(correctedC, city.market_unit), sigma);
+  const market = worldMarket(city);
+  const prob =
+    bucketProbability(yesBucket, market, { muC: correctedC, sigmaC: desk.primary(city, ms).sigmaC }, null) ?? 0;
   store.insertStrategy<YescoreRecord>('yescore', {
     city_id: city.city_id,
     local_date: date,
@@ -86,11 +88,10 @@ export function openMidnightPicks(ctx: WorldContext, city: CityAsset, date: stri
 export function svcMaxPick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const { desk, markets, store } = ctx;
   const forecast = desk.primary(city, ms);
-  const mu = toMarketUnit(forecast.muC, city.market_unit);
-  const sigma = deltaToMarketUnit(forecast.sigmaC, city.market_unit);
+  const market = worldMarket(city);
   const buckets = markets.event(city, forecast.date).buckets;
   const best = buckets
-    .map((bucket) => ({ bucket, prob: bucketProbability(bucket, mu, sigma) }))
+    .map((bucket) => ({ bucket, prob: bucketProbability(bucket, market, forecast, null) ?? 0 }))
     .reduce((a, b) => (b.prob > a.prob ? b : a));
   const ask = askOf(markets.quote('mkta', city, forecast.date, ms, best.bucket.slug).yes);
   if (ask < LIMITS.svcMaxAskMin || ask > LIMITS.svcMaxAskMax || best.prob <= ask) return;

@@ -2,10 +2,11 @@ import type { CityAsset } from '../../contract/assets.js';
 import type { Bucket } from '../../domain/buckets.js';
 import { localHour } from '../../domain/city-time.js';
 import { normalCdf } from '../../domain/normal.js';
+import { type HighBelief, roundHalfUp, settlementChance } from '../../domain/settlement.js';
 import { round } from '../../domain/units.js';
+import { worldMarket } from './cities.js';
 import type { ForecastDesk } from './forecast.js';
 import { gaussian } from './noise.js';
-import { bucketChance, type SettlesAtMost, settlement } from './settlement-odds.js';
 import type { Weather } from './weather.js';
 
 export type Venue = 'mkta' | 'mktb';
@@ -65,10 +66,13 @@ export function venueQuotes(
   const hour = Math.floor(localHour(ms, city.tz));
   const record = desk.record.at(city, date, hour);
   const stillToComeC = weather.sampledHighAfterC(city, date, ms);
-  let atMost: SettlesAtMost;
+  // the day's high is the higher of the running high and what is still to come: no chance below the running high's
+  // whole degree, and above it the chance that what is still to come stays under
+  const floorC = forecast.runningMaxC === null ? Number.NEGATIVE_INFINITY : roundHalfUp(forecast.runningMaxC) - 0.5;
+  let dayHigh: HighBelief;
   if (stillToComeC === null) {
     // the day's last report is in: the running high is the settlement
-    atMost = settlement(forecast.runningMaxC, () => 1);
+    dayHigh = (tempC) => (tempC <= floorC ? 0 : 1);
   } else {
     const deskC = forecast.stillToComeC - record.toComeBiasC;
     const strayC = style.stray * record.toComeSdC * gaussian(seed, 'view', venue, city.city_id, date);
@@ -76,15 +80,15 @@ export function venueQuotes(
     // its error is (1 - insight) of the desk's plus its stray: that is the width it prices with
     const spreadC = Math.max(MIN_SPREAD_C, record.toComeSdC * Math.hypot(1 - style.insight, style.stray));
     const coreC = spreadC * CORE_SHARE;
-    atMost = settlement(
-      forecast.runningMaxC,
-      (tempC) =>
-        (1 - TAIL_SHARE) * normalCdf(tempC, centreC, coreC) +
-        TAIL_SHARE * normalCdf(tempC, centreC, TAIL_WIDTH * coreC),
-    );
+    dayHigh = (tempC) =>
+      tempC <= floorC
+        ? 0
+        : (1 - TAIL_SHARE) * normalCdf(tempC, centreC, coreC) +
+          TAIL_SHARE * normalCdf(tempC, centreC, TAIL_WIDTH * coreC);
   }
+  const market = worldMarket(city);
   return buckets.map((bucket) => {
-    const fair = bucketChance(bucket, city.market_unit, atMost);
+    const fair = settlementChance(bucket, market, dayHigh, forecast.runningMaxC);
     const noise = gaussian(seed, 'px', venue, city.city_id, date, bucket.slug, hour);
     const mid = fair + style.wobble * Math.sqrt(fair * (1 - fair)) * noise;
     return { bucket, yes: clampPrice(mid + style.halfSpread), no: clampPrice(1 - mid + style.halfSpread) };
