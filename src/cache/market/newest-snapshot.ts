@@ -1,5 +1,5 @@
 import type { CountedQueries } from '../db/counted-queries.js';
-import { cityQuotePageSql, type DayQuote, dayQuotes, type Venue } from './day-reads.js';
+import { cityQuotePageSql, type DayQuote, dayQuotes, NOW_UNBOUNDED, type Venue } from './day-reads.js';
 
 /** Rows a page of the newest-snapshot read: a snapshot is 11 buckets, two markets' snapshots may interleave. */
 export const SNAPSHOT_PAGE = 32;
@@ -8,17 +8,18 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /**
- * The newest snapshot of a city-day's buckets on a venue (DESIGN 4's effective edge is taken from it), lowest bucket
- * first: the city's newest rows by the `(city_id, rid)` index, a small page at a time, until a row of the day from
- * an older snapshot (or an older day) shows the snapshot is complete. A few dozen rows, where `dayQuotes` walks the
- * whole day. Rows without `snapshot_at` cannot be told apart by snapshot: then the newest quote of each bucket
- * (`dayQuotes`) stands in.
+ * The newest snapshot of a city-day's buckets on a venue at or before an instant (DESIGN 4's effective edge is taken
+ * from it), lowest bucket first: the city's newest rows by the `(city_id, rid)` index, a small page at a time, until a
+ * row of the day from an older snapshot (or an older day) shows the snapshot is complete. A few dozen rows, where
+ * `dayQuotes` walks the whole day (as of now; rows snapshotted after an earlier instant are stepped over). Rows
+ * without `snapshot_at` cannot be told apart by snapshot: then the newest quote of each bucket (`dayQuotes`) stands in.
  */
 export function newestSnapshot(
   q: CountedQueries,
   venue: Venue,
   cityId: string,
   date: string,
+  atMs = NOW_UNBOUNDED,
   maxPages = 40,
 ): DayQuote[] {
   const out: DayQuote[] = [];
@@ -29,6 +30,7 @@ export function newestSnapshot(
       cityQuotePageSql(venue),
       cityId,
       after,
+      atMs,
       SNAPSHOT_PAGE,
     );
     // a row of an older day or an older snapshot ends the walk, after the page: another market's rows interleave
@@ -38,7 +40,7 @@ export function newestSnapshot(
       if (day !== null && day < date) done = true;
       if (day !== date) continue;
       const at = text(r.snapshot_at);
-      if (at === null) return dayQuotes(q, venue, cityId, date);
+      if (at === null) return dayQuotes(q, venue, cityId, date, atMs);
       snapshot ??= at;
       if (at !== snapshot) {
         done = true;
