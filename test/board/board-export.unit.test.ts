@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boardCityOf, boardCsvRecords } from '../../src/board/board-export.js';
-import { marketDay, primary, quote } from './fixtures.js';
+import { BOARD_CITY_FIELDS, marketDay, primary, quote } from './fixtures.js';
 
 /**
  * New York (°F), N(12.5, 1) °C, METAR high 12 °C: 52-53°F dead (holds 11 °C), 54-55°F (12 and 13 °C) 0.811427,
@@ -18,31 +18,23 @@ const DAY_OF = (over: Parameters<typeof marketDay>[0] = {}) =>
     ...over,
   });
 
+/** New York's own fields: 12:00 on its day, its forecast's aliases, its running high. */
+const CITY = {
+  city_id: 'nyc',
+  local_date: '2026-11-24',
+  local_time: '12:00',
+  phase: 'peak',
+  unit: 'F',
+  mu_c: 12.5,
+  sigma_c: 1,
+  running_high_c: 12,
+};
+
 describe('export board (DESIGN 3)', () => {
   it('writes a city as DESIGN 3 names its fields: buckets with p, dead and both venues, the best edge', () => {
     const city = boardCityOf(DAY_OF());
-    expect(Object.keys(city)).toEqual([
-      'city_id',
-      'local_date',
-      'local_time',
-      'phase',
-      'unit',
-      'mu_c',
-      'sigma_c',
-      'running_high_c',
-      'buckets',
-      'best_edge',
-    ]);
-    expect(city).toMatchObject({
-      city_id: 'nyc',
-      local_date: '2026-11-24',
-      local_time: '12:00',
-      phase: 'peak',
-      unit: 'F',
-      mu_c: 12.5,
-      sigma_c: 1,
-      running_high_c: 12,
-    });
+    expect(Object.keys(city)).toEqual(BOARD_CITY_FIELDS);
+    expect(city).toMatchObject(CITY);
     expect(city.buckets.map((b) => [b.bucket_slug, b.bucket_label, b.low, b.high, b.dead])).toEqual([
       ['52-53f', '52-53°F', 52, 53, true],
       ['54-55f', '54-55°F', 54, 55, false],
@@ -87,14 +79,7 @@ describe('export board (DESIGN 3)', () => {
   it('as CSV: one record a bucket, the city repeated, the venues and the best edge flattened', () => {
     const [first, , , last] = boardCsvRecords([boardCityOf(DAY_OF())]);
     expect(first).toEqual({
-      city_id: 'nyc',
-      local_date: '2026-11-24',
-      local_time: '12:00',
-      phase: 'peak',
-      unit: 'F',
-      mu_c: 12.5,
-      sigma_c: 1,
-      running_high_c: 12,
+      ...CITY,
       bucket_slug: '52-53f',
       bucket_label: '52-53°F',
       low: 52,

@@ -82,3 +82,33 @@ export function marketDay(o: DayOptions = {}): MarketDay {
     lock: null,
   };
 }
+
+/**
+ * New York (°F, metar_c), N(12.5, 1) °C, METAR high so far 12 °C (53.6 °F, settles at 54), both venues' newest
+ * snapshots; mktb also lists the top tail only it quotes and a label the monitor cannot read. Every figure it gives is
+ * worked by hand in priced-day.unit.test.ts.
+ */
+export const NEW_YORK = marketDay({
+  highC: 12,
+  mkta: [
+    quote('51°F or below', 0.01, 0.99),
+    quote('52-53°F', 0.02, 0.97),
+    quote('54-55°F', 0.7, 0.32),
+    quote('56-57°F', 0.1, 0.91),
+  ],
+  mktb: [quote('54-55°F', 0.75, 0.27), quote('Over 60 F', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)],
+});
+
+/** DESIGN 3's fields of a city of `export board`, in its order. */
+export const BOARD_CITY_FIELDS = [
+  'city_id',
+  'local_date',
+  'local_time',
+  'phase',
+  'unit',
+  'mu_c',
+  'sigma_c',
+  'running_high_c',
+  'buckets',
+  'best_edge',
+];

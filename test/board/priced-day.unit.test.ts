@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { boardDay } from '../../src/board/board-day.js';
-import { marketDay, PARIS, primary, quote } from './fixtures.js';
+import { marketDay, NEW_YORK, PARIS, primary, quote } from './fixtures.js';
 
 // Normal table: Φ(-2.7) = 0.003467, Φ(-1) = 0.158655, Φ(-0.9) = 0.184060, Φ(-0.5) = 0.308538, Φ(0.5) = 0.691462,
 // Φ(0.9) = 0.815940, Φ(1) = 0.841345, Φ(1.5) = 0.933193, Φ(2) = 0.977250, Φ(2.5) = 0.993790.
 
 /**
- * New York (°F, metar_c), N(12.5, 1) °C, METAR high so far 12 °C (53.6 °F, settles at 54): the day's true high X is
+ * New York (fixtures.ts: °F, metar_c), N(12.5, 1) °C, METAR high so far 12 °C (53.6 °F, settles at 54): X is
  * conditioned on X >= 11.5, mass 1 - Φ(-1) = 0.841345. On the whole-°C lattice:
  *   51°F or below holds 10 °C and under (10 °C = 50.0; 11 °C = 51.8 -> 52): dead
  *   52-53°F holds 11 °C only: dead
@@ -14,18 +14,6 @@ import { marketDay, PARIS, primary, quote } from './fixtures.js';
  *   56-57°F holds 14 °C (57.2 -> 57): (Φ(2) - Φ(1)) / 0.841345 = 0.135905 / 0.841345 = 0.161533
  *   58°F or higher holds 15 °C (59.0) and over: (1 - Φ(2)) / 0.841345 = 0.022750 / 0.841345 = 0.027040
  */
-const NEW_YORK = marketDay({
-  highC: 12,
-  mkta: [
-    quote('51°F or below', 0.01, 0.99),
-    quote('52-53°F', 0.02, 0.97),
-    quote('54-55°F', 0.7, 0.32),
-    quote('56-57°F', 0.1, 0.91),
-  ],
-  // mktb lists the top tail only it quotes, and a label of a shape the monitor cannot read
-  mktb: [quote('54-55°F', 0.75, 0.27), quote('Over 60 F', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)],
-});
-
 describe('a °F market priced on the whole-°C lattice (board/priced-day.ts)', () => {
   const day = boardDay(NEW_YORK);
 

@@ -68,7 +68,30 @@ export const POLLED_METAR_DAY_SQL = `SELECT fetched_ms AS ms, temp_f, json_extra
   WHERE fetched_ms >= ? AND fetched_ms < ? AND city_id = ? AND source = 'metar_observations' ORDER BY fetched_ms`;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+export const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** A row of `cityQuotePageSql`: its rowid and the quote's fields as json_extract gives them. */
+export type QuoteRow = Record<string, unknown> & { rid: number };
+
+/** One keyset page of a city's quote rows on a venue after `after` (rid), snapshotted at or before `atMs`. */
+export const cityQuotePage = (
+  q: CountedQueries,
+  venue: Venue,
+  cityId: string,
+  after: number,
+  atMs: number,
+  limit: number,
+): QuoteRow[] => q.all<QuoteRow>(cityQuotePageSql(venue), cityId, after, atMs, limit);
+
+/** A quote row as the screens read it: a field of the wrong type is null, never a NaN. */
+export const dayQuoteOf = (r: QuoteRow): DayQuote => ({
+  id: -r.rid,
+  bucket_slug: text(r.bucket_slug),
+  bucket_label: text(r.bucket_label),
+  yes_price: num(r.yes_price),
+  no_price: num(r.no_price),
+  snapshot_at: text(r.snapshot_at),
+});
 
 /**
  * The newest quote of each bucket of a city-day on one venue as of an instant (snapshotted at or before it), lowest
@@ -87,26 +110,13 @@ export function dayQuotes(
   const newest = new Map<string, DayQuote>();
   let after = Number.MIN_SAFE_INTEGER;
   for (let page = 0; page < maxPages; page++) {
-    const rows = q.all<Record<string, unknown> & { rid: number }>(
-      cityQuotePageSql(venue),
-      cityId,
-      after,
-      atMs,
-      QUOTE_PAGE,
-    );
+    const rows = cityQuotePage(q, venue, cityId, after, atMs, QUOTE_PAGE);
     let older = false;
     for (const r of rows) {
       const day = text(r.local_date);
       if (day !== null && day < date) older = true;
       if (day !== date) continue;
-      const quote: DayQuote = {
-        id: -r.rid,
-        bucket_slug: text(r.bucket_slug),
-        bucket_label: text(r.bucket_label),
-        yes_price: num(r.yes_price),
-        no_price: num(r.no_price),
-        snapshot_at: text(r.snapshot_at),
-      };
+      const quote = dayQuoteOf(r);
       const key = quote.bucket_slug ?? quote.bucket_label ?? `#${quote.id}`;
       if (!newest.has(key)) newest.set(key, quote);
     }
