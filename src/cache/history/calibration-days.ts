@@ -2,6 +2,7 @@ import type { MarketUnit } from '../../contract/common.js';
 import type { HistoricalTable } from '../../contract/historical.js';
 import type { SettledDay, SnapshotQuote } from '../../domain/calibration-summary.js';
 import { addDays, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { highForecastOf } from '../../domain/desk-forecast.js';
 import { roundHalfUp, settledValue, usableForecast } from '../../domain/settlement.js';
 import { fToC, marketUnitOf } from '../../domain/units.js';
 import type { CountedQueries } from '../db/counted-queries.js';
@@ -226,7 +227,9 @@ function addForecasts(q: CountedQueries, days: Day[], byKey: Map<string, Day>): 
   for (const r of rows) {
     const d = byKey.get(`${r.city_id}|${text(r.local_date)}`);
     if (!d || r.t > d.noonMs || r.t < d.noonMs - FORECAST_LOOKBACK || (at.get(d) ?? -1) > r.t) continue;
-    const forecast = usableForecast({ muC: num(r.mu_c) ?? undefined, sigmaC: num(r.sigma_c) ?? undefined });
+    const forecast = usableForecast(
+      highForecastOf({ predicted_max_c: r.mu_c as number, sigma_c: r.sigma_c as number }),
+    );
     if (forecast === null) continue;
     d.forecast = forecast;
     at.set(d, r.t);
