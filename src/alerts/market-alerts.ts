@@ -1,29 +1,16 @@
+import type { BoardDay } from '../board/board-day.js';
 import type { MarketAlertWrite, NewAlert } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
-import { parseBucketLabel } from '../domain/bucket-label.js';
-import { bucketProbability, effectiveEdge, settledWhole } from '../domain/bucket-probability.js';
-import { dyingHoldings, type Holding, isBreakthrough } from '../domain/held-buckets.js';
+import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
+import { settledValue } from '../domain/settlement.js';
 
-/** A venue's newest quote of one bucket, as the rules read it (cache/market's DayQuote has these fields). */
-export interface VenueQuote {
-  bucket_label: string | null;
-  yes_price: number | null;
-  no_price: number | null;
-}
-
-/** Everything the trader alert rules look at for one city's market day, all temperatures in the market's unit. */
+/**
+ * What the trader alert rules look at for one city's market day: the day as the board works it out (board/: its
+ * buckets priced under the market's settlement rule, their edges on both venues, the running high, CHECK) and the
+ * open holdings of the day. The rules compute no price or edge of their own.
+ */
 export interface CityDayMarket {
-  cityId: string;
-  /** The market's local date. */
-  date: string;
-  unit: MarketUnit;
-  /** The METAR high so far when the market is today's; undefined before the first reading or for another day. */
-  runningHigh: number | undefined;
-  /** `svc_pro_forecast` for this date: the mean and spread of the day's high. */
-  forecast: { mu: number; sigma: number } | null;
-  /** The warmest model's Tmax for this date (`model_tmax_range.tmax_max`). */
-  modelsMax: number | null;
-  quotes: { mkta: readonly VenueQuote[]; mktb: readonly VenueQuote[] };
+  day: BoardDay;
   holdings: readonly Holding[];
 }
 
@@ -32,16 +19,18 @@ export type RuleAlert = NewAlert & { once?: boolean };
 
 const deg = (value: number, unit: MarketUnit) => `${value.toFixed(1)}°${unit}`;
 const points = (edge: number) => `${edge >= 0 ? '+' : ''}${(edge * 100).toFixed(1)}`;
-const dayRef = (m: CityDayMarket) => `${m.cityId}|${m.date}`;
+const dayRef = ({ day }: CityDayMarket) => `${day.cityId}|${day.date}`;
 
 /**
- * A held bucket died: the running high settled above its top, so every YES held on it is lost. One alert a bucket
- * of a city-day (ref city|date|bucket), naming every holding on it and what they staked.
+ * A held bucket died: the running high settles above every value it holds, so every YES held on it is lost. One
+ * alert a bucket of a city-day (ref city|date|bucket), naming every holding on it and what they staked.
  */
 export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAlert[] {
-  if (m.runningHigh === undefined) return [];
+  const { day } = m;
+  if (day.runningHighC === null || day.runningHigh === null) return [];
+  const settles = settledValue(day.runningHighC, day.unit);
   const byBucket = new Map<string, Holding[]>();
-  for (const h of dyingHoldings(m.holdings, m.runningHigh)) {
+  for (const h of dyingHoldings(m.holdings, day.market, day.runningHighC)) {
     byBucket.set(h.bucket.label, [...(byBucket.get(h.bucket.label) ?? []), h]);
   }
   return [...byBucket].map(([label, held]) => {
@@ -52,12 +41,12 @@ export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAler
       severity: 'high',
       kind: 'dying-bucket',
       ref: `${dayRef(m)}|${label}`,
-      city_id: m.cityId,
+      city_id: day.cityId,
       created_at: createdAt,
       once: true,
       message:
-        `${m.cityId} ${m.date}: held bucket ${label} died, METAR high so far ${deg(m.runningHigh as number, m.unit)} ` +
-        `settles at ${settledWhole(m.runningHigh as number)}°${m.unit} or more; YES ${Number(shares.toFixed(2))} shares, ` +
+        `${day.cityId} ${day.date}: held bucket ${label} died, METAR high so far ${deg(day.runningHigh as number, day.unit)} ` +
+        `settles at ${settles}°${day.unit} or more; YES ${Number(shares.toFixed(2))} shares, ` +
         `${staked.toFixed(2)} USD staked (${who})`,
     };
   });
@@ -65,17 +54,18 @@ export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAler
 
 /** The running high is above every model's Tmax: the forecasts are behind the day. Once a city-day. */
 export function breakthroughAlert(m: CityDayMarket, createdAt: string): RuleAlert | undefined {
-  if (!isBreakthrough(m.runningHigh, m.modelsMax)) return undefined;
+  const { day } = m;
+  if (!day.breakthrough) return undefined;
   return {
     severity: 'warning',
     kind: 'breakthrough',
     ref: dayRef(m),
-    city_id: m.cityId,
+    city_id: day.cityId,
     created_at: createdAt,
     once: true,
     message:
-      `${m.cityId} ${m.date}: METAR high so far ${deg(m.runningHigh as number, m.unit)} is above every model's ` +
-      `Tmax (warmest ${deg(m.modelsMax as number, m.unit)}): forecast breakthrough`,
+      `${day.cityId} ${day.date}: METAR high so far ${deg(day.runningHigh as number, day.unit)} is above every model's ` +
+      `Tmax (warmest ${deg(day.modelsMax as number, day.unit)}): forecast breakthrough`,
   };
 }
 
@@ -88,17 +78,12 @@ export function edgeArming(edge: number, edgeMin: number, fired: boolean): 'aler
   return edge < edgeMin / 2 ? 'rearm' : 'hold';
 }
 
-interface SideEdge {
-  value: number;
-  venue: 'mkta' | 'mktb';
-  price: number;
-}
-
 /**
- * Effective edge at or above `edgeMin` appeared on a bucket: DESIGN 4's effective edge of each side of each quoted
- * bucket (the better venue), the bucket's probability from `svc_pro_forecast` conditioned on the running high.
- * `fired` holds the refs (city|date|bucket|side) alerted and not re-armed; what this pass fires and re-arms is
- * returned with the alerts, for the cache to keep.
+ * Effective edge at or above `edgeMin` appeared on a bucket: the board's effective edge of each side of each quoted
+ * bucket (its better venue; DESIGN 4's probability under the market's settlement rule, conditioned on the running
+ * high). `fired` holds the refs (city|date|bucket|side) alerted and not re-armed; what this pass fires and re-arms is
+ * returned with the alerts, for the cache to keep. A bucket without a p (no usable forecast, a label the monitor
+ * cannot read) has no edge and never alerts.
  */
 export function edgeAlerts(
   m: CityDayMarket,
@@ -107,53 +92,45 @@ export function edgeAlerts(
   createdAt: string,
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [], rearmed: [] };
-  if (!m.forecast) return out;
-  const { mu, sigma } = m.forecast;
-  const sides = new Map<string, { label: string; side: 'YES' | 'NO'; p: number; best: SideEdge }>();
-  for (const venue of ['mkta', 'mktb'] as const) {
-    for (const q of m.quotes[venue]) {
-      const bucket = q.bucket_label === null ? null : parseBucketLabel(q.bucket_label);
-      if (!bucket || bucket.unit !== m.unit || q.yes_price === null || q.no_price === null) continue;
-      const p = bucketProbability(bucket, mu, sigma, m.runningHigh);
-      const e = effectiveEdge(p, q.yes_price, q.no_price);
-      for (const [side, value, price] of [
-        ['YES', e.yes, q.yes_price],
-        ['NO', e.no, q.no_price],
-      ] as const) {
-        const ref = `${dayRef(m)}|${bucket.label}|${side}`;
-        const seen = sides.get(ref);
-        if (!seen || value > seen.best.value)
-          sides.set(ref, { label: bucket.label, side, p, best: { value, venue, price } });
-      }
+  const { day } = m;
+  for (const bucket of day.buckets) {
+    const { p } = bucket;
+    if (bucket.bucket === null || p === null) continue;
+    for (const s of [bucket.yes, bucket.no]) {
+      if (s === null) continue;
+      const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
+      const arming = edgeArming(s.edge, edgeMin, fired.has(ref));
+      if (arming === 'rearm') out.rearmed.push(ref);
+      if (arming !== 'alert') continue;
+      out.fired.push({ ref, city_id: day.cityId, local_date: day.date });
+      const model = s.side === 'YES' ? p : 1 - p;
+      out.alerts.push({
+        severity: 'info',
+        kind: 'edge',
+        ref,
+        city_id: day.cityId,
+        created_at: createdAt,
+        message:
+          `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
+          `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,
+      });
     }
-  }
-  for (const [ref, s] of sides) {
-    const arming = edgeArming(s.best.value, edgeMin, fired.has(ref));
-    if (arming === 'rearm') out.rearmed.push(ref);
-    if (arming !== 'alert') continue;
-    out.fired.push({ ref, city_id: m.cityId, local_date: m.date });
-    const model = s.side === 'YES' ? s.p : 1 - s.p;
-    out.alerts.push({
-      severity: 'info',
-      kind: 'edge',
-      ref,
-      city_id: m.cityId,
-      created_at: createdAt,
-      message:
-        `${m.cityId} ${m.date}: edge ${points(s.best.value)} points on ${s.side} ${s.label} at ` +
-        `${s.best.price.toFixed(2)} on ${s.best.venue} (model ${(model * 100).toFixed(1)}%)`,
-    });
   }
   return out;
 }
 
-/** Every trader alert rule over one city's market day: what the cache is to store for it. */
+/**
+ * Every trader alert rule over one city's market day: what the cache is to store for it. A CHECK day (the running
+ * high far outside the forecast, a bad METAR most likely) raises nothing: the board flags it instead, and an edge
+ * armed before stays as it was.
+ */
 export function marketAlerts(
   m: CityDayMarket,
   edgeMin: number,
   fired: ReadonlySet<string>,
   createdAt: string,
 ): MarketAlertWrite {
+  if (m.day.check) return { alerts: [], fired: [], rearmed: [] };
   const edges = edgeAlerts(m, edgeMin, fired, createdAt);
   const breakthrough = breakthroughAlert(m, createdAt);
   return {

@@ -1,5 +1,5 @@
 import type { AlertRow, Cache, NewAlert } from '../cache/index.js';
-import type { NotifyKind } from '../contract/config.js';
+import type { NotifyKind, SettlementConfig } from '../contract/config.js';
 import type { AlertSettings } from './alert-settings.js';
 import { runMarketAlerts } from './market-alert-pass.js';
 import {
@@ -67,6 +67,8 @@ export function commandFailedAlert(alert: AlertMessage, reason: string, at: Date
 export interface TraderAlertsOptions {
   cache: Cache;
   settings: AlertSettings;
+  /** The config's `settlement`: each city's rule, by which the rules price its buckets (metar_c when absent). */
+  settlement?: SettlementConfig;
   /** The market's clock (the demo's world clock): today's market, and when an alert was raised. */
   now: () => Date;
   /** The trader's clock, for snoozes: minutes of the trader's attention, also in the sped-up demo. */
@@ -163,8 +165,8 @@ export class TraderAlerts {
     if (this.closed && this.running) return this.running;
     const run = (async () => {
       try {
-        const { cache, settings, now } = this.options;
-        this.raise(await runMarketAlerts(cache, settings.edgeMin, now()));
+        const { cache, settings, now, settlement } = this.options;
+        this.raise(await runMarketAlerts(cache, settings.edgeMin, now(), settlement));
       } catch (error) {
         // a pass that could not read or write (the cache busy, closing) is retried with the next fresh data
         this.options.log(`trader alerts: ${error instanceof Error ? error.message : String(error)}`);

@@ -37,6 +37,8 @@ export const EXPORT_NAMES: readonly string[] = [
   'edge-trades',
   'alerts',
   'rejected-webhooks',
+  // worked out by board/ (the CLI's export command), not read here
+  'board',
 ];
 
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';

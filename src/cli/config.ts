@@ -8,6 +8,8 @@ import {
   HISTORY_HOURS_BOUNDS,
   INTERVAL_BOUNDS_S,
   MonitorConfig,
+  SETTLEMENT_RULES,
+  type SettlementConfig,
   SNOOZE_MINUTES_BOUNDS,
   STREAM_NAMES,
 } from '../contract/config.js';
@@ -37,6 +39,8 @@ export interface Connection {
   historyHours: number;
   /** The config's `alerts`, defaults filled in. */
   alerts: AlertSettings;
+  /** The config's `settlement`: each named city's rule (the others settle by `metar_c`). */
+  settlement?: SettlementConfig;
 }
 
 const validator = Compile(MonitorConfig);
@@ -109,6 +113,7 @@ function describeSchemaErrors(errors: SchemaError[]): string {
   if (first.instancePath === '/history_hours')
     return `history_hours must be a whole number of hours from ${HISTORY_HOURS_BOUNDS.min} to ${HISTORY_HOURS_BOUNDS.max}`;
   if (first.instancePath.startsWith('/alerts')) return alertsProblem(first.instancePath);
+  if (first.instancePath.startsWith('/settlement')) return settlementProblem(first.instancePath);
   return `${dotted(first.instancePath)} ${first.message}`;
 }
 
@@ -133,6 +138,14 @@ function alertsProblem(pointer: string): string {
     default:
       return `${dotted(pointer)} is not valid`;
   }
+}
+
+/** What a wrong `settlement` must be instead: an object of city ids, each settled by one of the rules. */
+function settlementProblem(pointer: string): string {
+  const rules = SETTLEMENT_RULES.map((rule) => `"${rule}"`).join(' or ');
+  return pointer === '/settlement'
+    ? `settlement must be an object of city ids, each ${rules}`
+    : `${dotted(pointer)} must be ${rules}`;
 }
 
 /** `/intervals/current` -> `intervals.current` */
@@ -175,6 +188,7 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
     ),
     historyHours: file.history_hours ?? DEFAULT_HISTORY_HOURS,
     alerts: alertSettingsOf(file.alerts),
+    settlement: file.settlement ?? {},
   };
   if (flags.save) {
     checkService(connection);

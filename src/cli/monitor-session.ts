@@ -108,6 +108,7 @@ export async function openSession(
     const alerts = new TraderAlerts({
       cache,
       settings: connection.alerts,
+      settlement: connection.settlement,
       now,
       notify: flags.notify ? desktopNotify : null,
       log,

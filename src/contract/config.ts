@@ -65,6 +65,20 @@ export const AlertsConfig = Type.Object(
 );
 export type AlertsConfig = Static<typeof AlertsConfig>;
 
+/**
+ * DESIGN 3's `settlement`: how each city's market settles (DESIGN 4 "bucket probability"). `metar_c`, the default for
+ * every city: on the day's whole-°C METAR high, converted and rounded in a °F market; `whole_f`: on a native whole-°F
+ * high (the NWS daily climate report some venues use), every whole °F reachable.
+ */
+export const SETTLEMENT_RULES = ['metar_c', 'whole_f'] as const;
+export type SettlementRuleName = (typeof SETTLEMENT_RULES)[number];
+export const SettlementConfig = Type.Record(
+  Type.String({ minLength: 1 }),
+  Type.Union(SETTLEMENT_RULES.map((rule) => Type.Literal(rule))),
+);
+/** The rule of each city the config names; a city it does not name settles by `metar_c`. */
+export type SettlementConfig = Readonly<Record<string, SettlementRuleName>>;
+
 const Interval = Type.Number({ minimum: INTERVAL_BOUNDS_S.min, maximum: INTERVAL_BOUNDS_S.max });
 
 /** `<config dir>/svc-monitor/config.json`. Unknown keys are refused, so a typo is an error, not a silent default. */
@@ -85,6 +99,7 @@ export const MonitorConfig = Type.Object(
       Type.Integer({ minimum: HISTORY_HOURS_BOUNDS.min, maximum: HISTORY_HOURS_BOUNDS.max }),
     ),
     alerts: Type.Optional(AlertsConfig),
+    settlement: Type.Optional(SettlementConfig),
   },
   { additionalProperties: false },
 );

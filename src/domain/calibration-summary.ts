@@ -1,4 +1,5 @@
 import type { MarketUnit } from '../contract/common.js';
+import type { SettlementConfig } from '../contract/config.js';
 import { parseBucketLabel } from './bucket-label.js';
 import type { Bucket } from './buckets.js';
 import {
@@ -11,6 +12,8 @@ import {
   runningHighAt,
   scoreDay,
 } from './calibration.js';
+import { cityMarket } from './city-market.js';
+import type { HighForecast } from './settlement.js';
 
 /** The local hour the desk and the venues are scored at. */
 export const SCORED_HOUR = 12;
@@ -27,11 +30,11 @@ export interface SettledDay {
   city_id: string;
   local_date: string;
   unit: MarketUnit;
-  /** The whole degree the day settled at. */
+  /** The whole degree the day settled at, in the market's unit. */
   settled: number;
-  /** The desk's forecast current at 12:00 local; null when none is cached. */
-  forecast: { mu: number; sigma: number } | null;
-  /** The day's METAR readings. */
+  /** The desk's forecast current at 12:00 local (`mu_c`, `sigma_c`); null when no usable one is cached. */
+  forecast: HighForecast | null;
+  /** The day's METAR readings, in °C. */
   readings: DayReading[];
   /** Each venue's newest snapshot at or before 12:00 local (absent: none cached). */
   noonQuotes: Record<string, SnapshotQuote[]>;
@@ -87,13 +90,23 @@ function ladderOf(
   return { buckets: rows.map((r) => r.bucket), prices: rows.map((r) => r.price) };
 }
 
-/** The desk against `venue` on one day, at 12:00 local; null when either side cannot be scored. */
-export function scoreAtNoon(day: SettledDay, venue: string, labels?: LabelBook): PairedScore | null {
+/**
+ * The desk against `venue` on one day, at 12:00 local, under the city's settlement rule (config `settlement`); null
+ * when either side cannot be scored.
+ */
+export function scoreAtNoon(
+  day: SettledDay,
+  venue: string,
+  settlement: SettlementConfig = {},
+  labels?: LabelBook,
+): PairedScore | null {
   const quotes = day.noonQuotes[venue];
   if (!day.forecast || !quotes || quotes.length === 0) return null;
   const ladder = ladderOf(quotes, day.unit, labels);
   if (!ladder) return null;
-  return scoreDay(ladder.buckets, ladder.prices, day.forecast, runningHighAt(day.readings, SCORED_HOUR), day.settled);
+  const market = cityMarket({ city_id: day.city_id }, settlement, day.unit);
+  const high = runningHighAt(day.readings, SCORED_HOUR);
+  return scoreDay(ladder.buckets, ladder.prices, market, day.forecast, high, day.settled);
 }
 
 /** One settled day's scores against each venue (null: not scored there). */
@@ -112,9 +125,13 @@ function venuesOf(days: readonly ScoredDay[], venues: readonly string[]): VenueC
 }
 
 /** Per city (in city order) and for all cities together: Brier and log loss at 12:00, hits of the running high by hour. */
-export function calibrationSummary(days: readonly SettledDay[], venues: readonly string[]): CalibrationSummary {
+export function calibrationSummary(
+  days: readonly SettledDay[],
+  venues: readonly string[],
+  settlement: SettlementConfig = {},
+): CalibrationSummary {
   const labels: LabelBook = new Map();
-  const scored = days.map((day) => ({ day, scores: venues.map((v) => scoreAtNoon(day, v, labels)) }));
+  const scored = days.map((day) => ({ day, scores: venues.map((v) => scoreAtNoon(day, v, settlement, labels)) }));
   const byCity = new Map<string, ScoredDay[]>();
   for (const d of scored) {
     const list = byCity.get(d.day.city_id);

@@ -1,9 +1,10 @@
-import { bucketProbability, settledWhole } from './bucket-probability.js';
 import { type Bucket, OPEN_HIGH, OPEN_LOW } from './buckets.js';
+import { bucketProbability, type HighForecast, type Market, roundHalfUp, settledValue } from './settlement.js';
 
 /**
- * Calibration of bucket probabilities against how days settled (issue 14, History's summaries). All in the market's
- * unit; every function takes small plain inputs so the rules can be checked by hand.
+ * Calibration of bucket probabilities against how days settled (issue 14, History's summaries). Buckets and settled
+ * values in the market's unit, forecasts and METAR readings in °C as DESIGN 4 prices them; every function takes
+ * small plain inputs so the rules can be checked by hand.
  */
 
 /**
@@ -77,23 +78,26 @@ export interface PairedScore {
 }
 
 /**
- * The desk against a venue on one settled day: the desk's DESIGN 4 bucket probabilities from its forecast (`mu`,
- * `sigma`) conditioned on the running high at that instant, the venue's YES prices normalised by their sum, both over
- * the venue's buckets. Null when the buckets are not one complete ladder or none holds the settled value.
+ * The desk against a venue on one settled day: the desk's DESIGN 4 bucket probabilities under the market's settlement
+ * rule, from its forecast (`mu_c`, `sigma_c`) conditioned on the running METAR high (°C) at that instant, the venue's
+ * YES prices normalised by their sum, both over the venue's buckets. Null when the buckets are not one complete
+ * ladder, none holds the settled value, or the forecast is unusable.
  */
 export function scoreDay(
   buckets: readonly Bucket[],
   yesPrices: readonly number[],
-  forecast: { mu: number; sigma: number },
-  runningHigh: number | null,
+  market: Market,
+  forecast: HighForecast,
+  runningHighC: number | null,
   settled: number,
 ): PairedScore | null {
   if (buckets.length !== yesPrices.length || !isCompleteLadder(buckets)) return null;
   const winner = winningBucket(buckets, settled);
   const venue = pricesAsProbabilities(yesPrices);
   if (winner < 0 || venue === null) return null;
-  const desk = buckets.map((b) => bucketProbability(b, forecast.mu, forecast.sigma, runningHigh ?? undefined));
-  return { desk: scoreOf(desk, winner), venue: scoreOf(venue, winner) };
+  const desk = buckets.map((b) => bucketProbability(b, market, forecast, runningHighC));
+  if (desk.some((p) => p === null)) return null;
+  return { desk: scoreOf(desk as number[], winner), venue: scoreOf(venue, winner) };
 }
 
 /** Mean scores over days: Brier, log loss and the share of days the favourite won. */
@@ -117,7 +121,7 @@ export function meanPairedScores(
   return { days: days.length, desk: meanOf(days.map((d) => d.desk)), venue: meanOf(days.map((d) => d.venue)) };
 }
 
-/** A METAR reading on its local day: the local wall-clock hour (13.5 = half past one) and the value in the market's unit. */
+/** A METAR reading on its local day: the local wall-clock hour (13.5 = half past one) and the value in °C. */
 export interface DayReading {
   hour: number;
   value: number;
@@ -131,10 +135,10 @@ export function runningHighAt(readings: readonly DayReading[], hour: number): nu
 }
 
 /**
- * For each hour 0..23 of the local day, whether the running high at that hour (at hh:00) already settles, rounded
- * half up to a whole degree, at the day's settled value: the bucket holding it is then already the winner.
+ * For each hour 0..23 of the local day, whether the running high at that hour (at hh:00), a whole °C, already settles
+ * at the day's settled value in the market's unit: the bucket holding it is then already the winner.
  */
-export function settledByHour(readings: readonly DayReading[], settled: number): boolean[] {
+export function settledByHour(readings: readonly DayReading[], settled: number, unit: Market['unit']): boolean[] {
   const sorted = [...readings].sort((a, b) => a.hour - b.hour);
   const out: boolean[] = [];
   let high: number | null = null;
@@ -144,7 +148,7 @@ export function settledByHour(readings: readonly DayReading[], settled: number):
       const value = (sorted[next] as DayReading).value;
       if (high === null || value > high) high = value;
     }
-    out.push(high !== null && settledWhole(high) === settled);
+    out.push(high !== null && settledValue(roundHalfUp(high), unit) === settled);
   }
   return out;
 }
@@ -155,13 +159,15 @@ export interface HourlyHits {
   hits: number[];
 }
 
-export function hitsByHour(days: readonly { readings: readonly DayReading[]; settled: number }[]): HourlyHits {
+export function hitsByHour(
+  days: readonly { readings: readonly DayReading[]; settled: number; unit: Market['unit'] }[],
+): HourlyHits {
   const hits = Array.from({ length: 24 }, () => 0);
   let counted = 0;
   for (const day of days) {
     if (day.readings.length === 0) continue;
     counted++;
-    settledByHour(day.readings, day.settled).forEach((hit, h) => {
+    settledByHour(day.readings, day.settled, day.unit).forEach((hit, h) => {
       if (hit) hits[h] = (hits[h] as number) + 1;
     });
   }

@@ -1,8 +1,8 @@
 import type { MarketUnit } from '../contract/common.js';
 import { parseBucketLabel } from './bucket-label.js';
-import { bucketIsDead } from './bucket-probability.js';
 import type { Bucket } from './buckets.js';
 import type { Family, OpenBook, PickPosition, TradePosition } from './position-pnl.js';
+import { bucketIsDead, type Market } from './settlement.js';
 
 /**
  * One open holding on a bucket of a city-day: which book holds it, on which side, how many shares (each pays 1 USD
@@ -75,11 +75,13 @@ export function holdingsOf<Pick extends PickPosition, Trade extends TradePositio
 }
 
 /**
- * The holdings a running high has just made losers: a YES on a bucket now dead. (A NO on a dead bucket has won,
- * so it is not dying.)
+ * The holdings a running high (whole °C METAR) has just made losers: a YES on a bucket of the market now dead under
+ * its settlement rule (DESIGN 4). (A NO on a dead bucket has won, so it is not dying.)
  */
-export function dyingHoldings(holdings: readonly Holding[], runningHigh: number | undefined): Holding[] {
-  return holdings.filter((h) => h.side === 'YES' && bucketIsDead(h.bucket, runningHigh));
+export function dyingHoldings(holdings: readonly Holding[], market: Market, runningHighC: number | null): Holding[] {
+  return holdings.filter(
+    (h) => h.side === 'YES' && h.bucket.unit === market.unit && bucketIsDead(h.bucket, market, runningHighC),
+  );
 }
 
 /**

@@ -1,7 +1,6 @@
-import type { MarketUnit } from '../contract/common.js';
-import { bucketIsDead } from './bucket-probability.js';
 import type { Bucket } from './buckets.js';
 import type { Holding } from './held-buckets.js';
+import { bucketIsDead, type Market } from './settlement.js';
 import { round } from './units.js';
 
 /** What the open book of a city-day pays if the day settles in one bucket. */
@@ -26,16 +25,17 @@ function wins(held: Bucket, outcome: Bucket): boolean | null {
 /**
  * Payoff by outcome: for every bucket the day could settle in, what all open positions, picks and locks of the
  * city-day pay and their P&L if it settles there. A YES share pays 1 USD when its bucket wins, else nothing; a NO
- * share pays 1 USD when its bucket loses. P&L = payout - stake, over every holding of the day's unit (a holding of
- * another unit belongs to another market). `runningHigh` (market unit) marks the outcomes already dead.
+ * share pays 1 USD when its bucket loses. P&L = payout - stake, over every holding of the market's unit (a holding of
+ * another unit belongs to another market). The running high (whole °C METAR) marks the outcomes already dead under
+ * the market's settlement rule (DESIGN 4).
  */
 export function payoffByOutcome(
   holdings: readonly Holding[],
   outcomes: readonly Bucket[],
-  unit: MarketUnit,
-  runningHigh?: number,
+  market: Market,
+  runningHighC: number | null = null,
 ): OutcomePayoff[] {
-  const mine = holdings.filter((h) => h.bucket.unit === unit);
+  const mine = holdings.filter((h) => h.bucket.unit === market.unit);
   const stake = round(mine.reduce((n, h) => n + h.stake, 0));
   return outcomes.map((bucket) => {
     let payout: number | null = 0;
@@ -49,7 +49,7 @@ export function payoffByOutcome(
     }
     return {
       bucket,
-      dead: bucketIsDead(bucket, runningHigh),
+      dead: bucketIsDead(bucket, market, runningHighC),
       payout: payout === null ? null : round(payout),
       stake,
       pnl: payout === null ? null : round(payout - stake),

@@ -60,19 +60,23 @@ function edgesC(
   runningHighC: number | null,
 ): { from: number; to: number; floor: number } {
   const none = Number.NEGATIVE_INFINITY;
+  const floor = floorC(market, runningHighC);
   if (market.rule === 'whole_f' && market.unit === 'F') {
     return {
       from: bucket.low === OPEN_LOW ? none : fToC(bucket.low - 0.5),
       to: bucket.high === OPEN_HIGH ? Number.POSITIVE_INFINITY : fToC(bucket.high + 0.5),
-      floor: runningHighC === null ? none : fToC(settledValue(runningHighC, 'F') - 0.5),
+      floor,
     };
   }
   const [low, high] = wholeDegreesC(bucket, market.unit);
-  return {
-    from: low === null ? none : low - 0.5,
-    to: high === null ? Number.POSITIVE_INFINITY : high + 0.5,
-    floor: runningHighC === null ? none : roundHalfUp(runningHighC) - 0.5,
-  };
+  return { from: low === null ? none : low - 0.5, to: high === null ? Number.POSITIVE_INFINITY : high + 0.5, floor };
+}
+
+/** The least the day's true high (°C) can still be, given the running high: no condition before the first report. */
+function floorC(market: Market, runningHighC: number | null): number {
+  if (runningHighC === null) return Number.NEGATIVE_INFINITY;
+  if (market.rule === 'whole_f' && market.unit === 'F') return fToC(settledValue(runningHighC, 'F') - 0.5);
+  return roundHalfUp(runningHighC) - 0.5;
 }
 
 /** Below this the forecast leaves (numerically) no mass at or above the running high: the day settles where it is. */
@@ -131,6 +135,22 @@ export function bucketProbability(
 ): number | null {
   const usable = usableForecast(forecast);
   return usable === null ? null : settlementChance(bucket, market, normalBelief(usable), runningHighC);
+}
+
+/**
+ * The forecast leaves (numerically) no mass at or above the running high: the rule then settles the day where it
+ * stands. A desk forecast is never that sure of a high it has not seen, so the monitor reads this as a running high far
+ * outside the forecast (a bad METAR, most likely) and flags it rather than trade on it. False without a usable forecast
+ * or a running high.
+ */
+export function runningHighBeyondForecast(
+  market: Market,
+  forecast: Partial<HighForecast> | null | undefined,
+  runningHighC: number | null,
+): boolean {
+  const usable = usableForecast(forecast);
+  if (usable === null || runningHighC === null || !Number.isFinite(runningHighC)) return false;
+  return 1 - normalBelief(usable)(floorC(market, runningHighC)) < NO_MASS;
 }
 
 /** A bucket is dead once no value it settles on is still reachable from the running high: it can no longer win. */

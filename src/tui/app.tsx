@@ -24,9 +24,13 @@ export function MonitorApp(props: MonitorAppProps) {
   );
 }
 
+/** No city named in the config's `settlement`: every market settles by `metar_c`. */
+const NO_SETTLEMENT = {};
+
 function Monitor(props: MonitorAppProps) {
   const { cache, source, onRefresh, coalesceMs = 150, tickMs = 1000 } = props;
   const snoozeMinutes = props.snoozeMinutes ?? DEFAULT_ALERT_SETTINGS.snoozeMinutes;
+  const settlement = props.settlement ?? NO_SETTLEMENT;
   const now = props.now ?? systemNow;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs), [cache, coalesceMs]);
   // during the commit, so no change event between the first render and a later passive effect is lost
@@ -47,8 +51,9 @@ function Monitor(props: MonitorAppProps) {
       tickMs,
       intervals: { ...DEFAULT_INTERVALS_MS, ...intervals },
       snoozeMinutes,
+      settlement,
     }),
-    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes],
+    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement],
   );
   const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
   return (

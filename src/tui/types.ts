@@ -1,4 +1,5 @@
 import type { Cache } from '../cache/index.js';
+import type { SettlementConfig } from '../contract/config.js';
 
 /** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
 export interface MonitorStatus {
@@ -65,6 +66,8 @@ export interface MonitorOptions {
   patchConsole?: boolean;
   /** How long `z` snoozes a city's notifications (config `alerts.snooze_minutes`, default 60). */
   snoozeMinutes?: number;
+  /** The config's `settlement`: each city's rule, by which the board, Forecasts and History price buckets. */
+  settlement?: SettlementConfig;
 }
 
 /** MonitorApp's props: the options without the streams, plus what tests tune. */
@@ -83,4 +86,6 @@ export interface MonitorAppProps {
   tickMs?: number;
   /** How long `z` snoozes a city's notifications (config `alerts.snooze_minutes`, default 60). */
   snoozeMinutes?: number;
+  /** The config's `settlement`: each city's rule, by which the board, Forecasts and History price buckets. */
+  settlement?: SettlementConfig;
 }

@@ -7,8 +7,10 @@ import {
   edgeArming,
   marketAlerts,
 } from '../../src/alerts/market-alerts.js';
+import { boardDay } from '../../src/board/board-day.js';
 import { parseBucketLabel } from '../../src/domain/bucket-label.js';
 import type { Holding } from '../../src/domain/held-buckets.js';
+import { marketDay, primary, quote, range } from '../board/fixtures.js';
 
 const AT = '2026-11-24T15:00:00.000Z';
 
@@ -21,19 +23,15 @@ const holding = (
   stake: number,
 ) => ({ family, ref, side, shares, stake, bucket: parseBucketLabel(label) }) as Holding;
 
-const market = (over: Partial<CityDayMarket> = {}): CityDayMarket => ({
-  cityId: 'nyc',
-  date: '2026-11-24',
-  unit: 'F',
-  runningHigh: undefined,
-  forecast: { mu: 70.5, sigma: 1 },
-  modelsMax: null,
-  quotes: { mkta: [], mktb: [] },
-  holdings: [],
-  ...over,
+/** New York's day as the board works it out (board/), with the holdings the rules watch. */
+const market = (day: Parameters<typeof marketDay>[0] = {}, holdings: Holding[] = []): CityDayMarket => ({
+  day: boardDay(marketDay(day)),
+  holdings,
 });
 
-const quote = (bucket_label: string, yes_price: number, no_price: number) => ({ bucket_label, yes_price, no_price });
+// Normal table: Φ(-2) = 0.022750, Φ(-1) = 0.158655, Φ(1) = 0.841345, Φ(2) = 0.977250.
+// The whole-°C METAR lattice of a °F market (DESIGN 4): 52-53°F holds 11 °C (51.8 -> 52) only, 54-55°F holds 12 °C
+// (53.6 -> 54) and 13 °C (55.4 -> 55), 56-57°F holds 14 °C (57.2 -> 57).
 
 describe('the edge rule', () => {
   it('alerts once at edge_min, holds above half of it, re-arms below half, alerts again (edge_min 0.08)', () => {
@@ -53,87 +51,105 @@ describe('the edge rule', () => {
     expect(edgeArming(0.039, 0.08, true)).toBe('rearm');
   });
 
-  it('prices a bucket by the forecast, takes the better venue for each side, and names it', () => {
-    // p(70-71°F) with N(70.5, 1): P(69.5 <= X < 71.5) = Phi(1) - Phi(-1) = 0.682689
+  it('takes the board’s price of a bucket and the better venue for each side, and names it', () => {
+    // 54-55°F holds 12 and 13 °C: with N(12.5, 1) °C, P(11.5 <= X < 13.5) = Φ(1) - Φ(-1) = 0.682689
     // mkta YES 0.55 / NO 0.47: cost max(0.01, (1.02 - 1) / 2 = 0.01) = 0.01; YES 0.682689 - 0.55 - 0.01 = 0.122689
     // mktb YES 0.50 / NO 0.52: cost 0.01; YES 0.682689 - 0.50 - 0.01 = 0.172689 (better: mktb)
     // NO on either: 0.317311 - 0.47 - 0.01 = -0.162689 and 0.317311 - 0.52 - 0.01 = -0.212689: no alert
-    const m = market({ quotes: { mkta: [quote('70-71°F', 0.55, 0.47)], mktb: [quote('70-71°F', 0.5, 0.52)] } });
+    const m = market({ mkta: [quote('54-55°F', 0.55, 0.47)], mktb: [quote('54-55°F', 0.5, 0.52)] });
     const out = edgeAlerts(m, 0.08, new Set(), AT);
     expect(out.alerts).toEqual([
       {
         severity: 'info',
         kind: 'edge',
-        ref: 'nyc|2026-11-24|70-71°F|YES',
+        ref: 'nyc|2026-11-24|54-55°F|YES',
         city_id: 'nyc',
         created_at: AT,
-        message: 'nyc 2026-11-24: edge +17.3 points on YES 70-71°F at 0.50 on mktb (model 68.3%)',
+        message: 'nyc 2026-11-24: edge +17.3 points on YES 54-55°F at 0.50 on mktb (model 68.3%)',
       },
     ]);
-    expect(out.fired).toEqual([{ ref: 'nyc|2026-11-24|70-71°F|YES', city_id: 'nyc', local_date: '2026-11-24' }]);
+    expect(out.fired).toEqual([{ ref: 'nyc|2026-11-24|54-55°F|YES', city_id: 'nyc', local_date: '2026-11-24' }]);
     // the NO side was fired before and is now at -0.16, below 0.04: re-armed; the YES side fired: held
-    const again = edgeAlerts(m, 0.08, new Set(['nyc|2026-11-24|70-71°F|YES', 'nyc|2026-11-24|70-71°F|NO']), AT);
-    expect(again).toEqual({ alerts: [], fired: [], rearmed: ['nyc|2026-11-24|70-71°F|NO'] });
+    const again = edgeAlerts(m, 0.08, new Set(['nyc|2026-11-24|54-55°F|YES', 'nyc|2026-11-24|54-55°F|NO']), AT);
+    expect(again).toEqual({ alerts: [], fired: [], rearmed: ['nyc|2026-11-24|54-55°F|NO'] });
+  });
+
+  it('prices a °F bucket on the whole-°C lattice: 52-53°F holds one degree, so a cheap YES is no edge', () => {
+    // 52-53°F holds only 11 °C: P(10.5 <= X < 11.5) = Φ(-1) - Φ(-2) = 0.158655 - 0.022750 = 0.135905
+    // YES 0.10 / NO 0.92: cost 0.01; YES 0.135905 - 0.10 - 0.01 = +0.025905, under 0.08: no alert
+    // (read as a continuous °F high, N(54.5, 1.8) °F over [51.5, 53.5), the bucket would be worth about 0.24)
+    const m = market({ mkta: [quote('52-53°F', 0.1, 0.92)] });
+    expect(edgeAlerts(m, 0.08, new Set(), AT).alerts).toEqual([]);
+    expect(edgeAlerts(m, 0.02, new Set(), AT).alerts.map((a) => a.message)).toEqual([
+      'nyc 2026-11-24: edge +2.6 points on YES 52-53°F at 0.10 on mkta (model 13.6%)',
+    ]);
   });
 
   it('conditions on the running high: a dead bucket is worth its whole NO', () => {
-    // running high 72.4°F settles at 72: 70-71°F is dead, p = 0. YES 0.05 / NO 0.93: cost max(0.01, -0.01) = 0.01
-    // NO edge 1 - 0 - 0.93 - 0.01 = 0.06: under 0.08, over 0.05
-    const m = market({ runningHigh: 72.4, quotes: { mkta: [quote('70-71°F', 0.05, 0.93)], mktb: [] } });
+    // running high 14 °C (57.2 °F, settles at 57): 54-55°F (12 and 13 °C) is dead, p = 0. YES 0.05 / NO 0.93:
+    // cost max(0.01, -0.01) = 0.01; NO edge 1 - 0 - 0.93 - 0.01 = 0.06: under 0.08, over 0.05
+    const m = market({ highC: 14, mkta: [quote('54-55°F', 0.05, 0.93)] });
     expect(edgeAlerts(m, 0.08, new Set(), AT).alerts).toEqual([]);
     expect(edgeAlerts(m, 0.05, new Set(), AT).alerts.map((a) => a.message)).toEqual([
-      'nyc 2026-11-24: edge +6.0 points on NO 70-71°F at 0.93 on mkta (model 100.0%)',
+      'nyc 2026-11-24: edge +6.0 points on NO 54-55°F at 0.93 on mkta (model 100.0%)',
     ]);
   });
 
-  it('needs a forecast, both prices and a bucket of the market unit', () => {
-    const quotes = { mkta: [quote('70-71°F', 0.2, 0.8)], mktb: [] };
-    expect(edgeAlerts(market({ forecast: null, quotes }), 0.08, new Set(), AT).alerts).toEqual([]);
-    const unpriced = { mkta: [{ bucket_label: '70-71°F', yes_price: null, no_price: 0.8 }], mktb: [] };
-    expect(edgeAlerts(market({ quotes: unpriced }), 0.08, new Set(), AT).alerts).toEqual([]);
-    const celsius = { mkta: [quote('21°C', 0.2, 0.8)], mktb: [] };
-    expect(edgeAlerts(market({ quotes: celsius }), 0.08, new Set(), AT).alerts).toEqual([]);
+  it('needs a usable forecast, both prices and a bucket it can read in the market unit', () => {
+    const quotes = [quote('54-55°F', 0.2, 0.8)];
+    // with N(12.5, 1) the YES here is worth 0.682689 - 0.2 - 0.01 = +0.47: each case below takes something away
+    expect(edgeAlerts(market({ mkta: quotes }), 0.08, new Set(), AT).alerts).toHaveLength(1);
+    for (const forecast of [null, primary(12.5, 0), primary(12.5, -1), primary(undefined, 1), primary(12.5, undefined)])
+      expect(edgeAlerts(market({ forecast, mkta: quotes }), 0.08, new Set(), AT).alerts).toEqual([]);
+    const unpriced = [quote('54-55°F', null, 0.8)];
+    expect(edgeAlerts(market({ mkta: unpriced }), 0.08, new Set(), AT).alerts).toEqual([]);
+    const celsius = [quote('21°C', 0.2, 0.8)];
+    expect(edgeAlerts(market({ mkta: celsius }), 0.08, new Set(), AT).alerts).toEqual([]);
+    const unreadable = [quote('54 to 55 F', 0.01, 0.2)];
+    expect(edgeAlerts(market({ mkta: unreadable }), 0.08, new Set(), AT).alerts).toEqual([]);
   });
 });
 
 describe('the dying bucket rule', () => {
   const holdings = [
-    holding('yescore', '2', 'YES', '70-71°F', 10, 4),
-    holding('insurance', 'P1', 'YES', '70-71°F', 20.12345, 2),
+    holding('yescore', '2', 'YES', '54-55°F', 10, 4),
+    holding('insurance', 'P1', 'YES', '54-55°F', 20.12345, 2),
     // a NO on a dead bucket has won; a YES above the high is alive
-    holding('no24', '3', 'NO', '70-71°F', 5, 4.5),
-    holding('yescore', '4', 'YES', '72-73°F', 8, 3),
+    holding('no24', '3', 'NO', '54-55°F', 5, 4.5),
+    holding('yescore', '4', 'YES', '56-57°F', 8, 3),
   ];
 
   it('raises one high alert a dead held bucket, naming every YES on it and their stake', () => {
-    // 72.4 settles at 72, above 71, the top of 70-71°F: dead. 10 + 20.12345 = 30.12345 shares (30.12), 4 + 2 USD
-    expect(dyingBucketAlerts(market({ runningHigh: 72.4, holdings }), AT)).toEqual([
+    // 14 °C = 57.2 °F settles at 57, above 54-55°F's 12 and 13 °C: dead. 10 + 20.12345 = 30.12345 shares (30.12),
+    // 4 + 2 USD
+    expect(dyingBucketAlerts(market({ highC: 14 }, holdings), AT)).toEqual([
       {
         severity: 'high',
         kind: 'dying-bucket',
-        ref: 'nyc|2026-11-24|70-71°F',
+        ref: 'nyc|2026-11-24|54-55°F',
         city_id: 'nyc',
         created_at: AT,
         once: true,
         message:
-          'nyc 2026-11-24: held bucket 70-71°F died, METAR high so far 72.4°F settles at 72°F or more; ' +
+          'nyc 2026-11-24: held bucket 54-55°F died, METAR high so far 57.2°F settles at 57°F or more; ' +
           'YES 30.12 shares, 6.00 USD staked (yescore 2, insurance P1)',
       },
     ]);
   });
 
-  it('waits for the high to settle above the top: 71.4 settles at 71, 71.5 at 72', () => {
-    expect(dyingBucketAlerts(market({ runningHigh: 71.4, holdings }), AT)).toEqual([]);
-    expect(dyingBucketAlerts(market({ runningHigh: 71.5, holdings }), AT).map((a) => a.ref)).toEqual([
-      'nyc|2026-11-24|70-71°F',
+  it('waits for the high to settle above every degree the bucket holds: 13 °C is still in 54-55°F, 14 is not', () => {
+    expect(dyingBucketAlerts(market({ highC: 13 }, holdings), AT)).toEqual([]);
+    expect(dyingBucketAlerts(market({ highC: 14 }, holdings), AT).map((a) => a.ref)).toEqual([
+      'nyc|2026-11-24|54-55°F',
     ]);
-    expect(dyingBucketAlerts(market({ runningHigh: undefined, holdings }), AT)).toEqual([]);
+    expect(dyingBucketAlerts(market({ highC: null }, holdings), AT)).toEqual([]);
   });
 });
 
 describe('the breakthrough rule', () => {
   it('alerts once a city-day when the running high is above every model, not at it', () => {
-    expect(breakthroughAlert(market({ runningHigh: 75.2, modelsMax: 74.9 }), AT)).toEqual({
+    // 24 °C = 75.2 °F, the warmest model 74.9 °F
+    expect(breakthroughAlert(market({ highC: 24, forecast: primary(23, 1), range: range(74.9, 23.83) }), AT)).toEqual({
       severity: 'warning',
       kind: 'breakthrough',
       ref: 'nyc|2026-11-24',
@@ -143,18 +159,17 @@ describe('the breakthrough rule', () => {
       message:
         "nyc 2026-11-24: METAR high so far 75.2°F is above every model's Tmax (warmest 74.9°F): forecast breakthrough",
     });
-    expect(breakthroughAlert(market({ runningHigh: 74.9, modelsMax: 74.9 }), AT)).toBeUndefined();
-    expect(breakthroughAlert(market({ runningHigh: 75.2, modelsMax: null }), AT)).toBeUndefined();
+    expect(breakthroughAlert(market({ highC: 24, range: range(75.2, 24) }), AT)).toBeUndefined();
+    expect(breakthroughAlert(market({ highC: 24, range: null }), AT)).toBeUndefined();
   });
 
   it('goes with the other rules in one write', () => {
-    const m = market({
-      runningHigh: 75.2,
-      modelsMax: 74.9,
-      holdings: [holding('yescore', '2', 'YES', '72-73°F', 10, 4)],
-      quotes: { mkta: [quote('72-73°F', 0.3, 0.72)], mktb: [] },
-    });
-    // 72-73°F is dead at 75.2 (settles at 75): p = 0; NO 1 - 0.72 - 0.01 = 0.27
+    // N(23, 1) °C, running high 24 °C (75.2 °F, settles at 75): 72-73°F holds 22 and 23 °C (71.6 -> 72, 73.4 -> 73),
+    // dead, p = 0; NO 1 - 0.72 - 0.01 = 0.27. The warmest model 74.9 °F: breakthrough
+    const m = market(
+      { highC: 24, forecast: primary(23, 1), range: range(74.9, 23.83), mkta: [quote('72-73°F', 0.3, 0.72)] },
+      [holding('yescore', '2', 'YES', '72-73°F', 10, 4)],
+    );
     const write = marketAlerts(m, 0.08, new Set(), AT);
     expect(write.alerts.map((a) => [a.kind, a.ref])).toEqual([
       ['dying-bucket', 'nyc|2026-11-24|72-73°F'],
@@ -164,5 +179,30 @@ describe('the breakthrough rule', () => {
     expect(write.alerts[2]?.message).toBe(
       'nyc 2026-11-24: edge +27.0 points on NO 72-73°F at 0.72 on mkta (model 100.0%)',
     );
+  });
+});
+
+describe('a running high far outside the forecast (CHECK)', () => {
+  it('raises nothing and re-arms nothing: the board flags the row instead', () => {
+    // N(12.5, 1) °C and a METAR high of 24 °C: X >= 23.5 is z >= 11, no mass: every bucket but the top tail dead, the
+    // tail 1. The same day as above would raise a dying bucket, a breakthrough and a +27 NO; here none of them
+    const m = market(
+      {
+        highC: 24,
+        range: range(74.9, 23.83),
+        mkta: [quote('72-73°F', 0.3, 0.72), quote('74°F or higher', 0.02, 0.99)],
+      },
+      [holding('yescore', '2', 'YES', '72-73°F', 10, 4)],
+    );
+    expect(m.day.check).toBe(true);
+    expect(m.day.buckets.map((b) => [b.label, b.p])).toEqual([
+      ['72-73°F', 0],
+      ['74°F or higher', 1],
+    ]);
+    expect(marketAlerts(m, 0.08, new Set(['nyc|2026-11-24|72-73°F|YES']), AT)).toEqual({
+      alerts: [],
+      fired: [],
+      rearmed: [],
+    });
   });
 });

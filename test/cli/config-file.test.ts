@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache } from '../../src/cache/index.js';
 import { configHomes } from '../helpers/config-home.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { runCli } from './run-cli.js';
@@ -72,6 +73,26 @@ describe('the config file', () => {
     const every = home({ base_url: svc.baseUrl, api_key: TEST_KEY, intervals });
     const accepted = await syncOnce(every);
     expect(accepted.code, accepted.stderr).toBe(0);
+  });
+
+  it('checks settlement: each city settles by "metar_c" or "whole_f", a wrong value named', async () => {
+    const cases: [unknown, string][] = [
+      [{ nyc: 'whole' }, 'settlement.nyc must be "metar_c" or "whole_f"'],
+      [{ nyc: 3 }, 'settlement.nyc must be "metar_c" or "whole_f"'],
+      ['whole_f', 'settlement must be an object of city ids, each "metar_c" or "whole_f"'],
+    ];
+    for (const [settlement, message] of cases) {
+      const h = home({ base_url: svc.baseUrl, api_key: TEST_KEY, settlement });
+      const result = await syncOnce(h);
+      expect(result.code, JSON.stringify(settlement)).toBe(2);
+      expect(result.stderr).toBe(`svc-monitor: ${h.file}: ${message}\n`);
+      expect(existsSync(h.db)).toBe(false);
+    }
+    // a good one is taken: export board reads a cache with it
+    const good = home({ settlement: { nyc: 'whole_f', paris: 'metar_c' } });
+    openCache(good.db).close();
+    const result = await runCli(['export', 'board', '--db', good.db], good.env);
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
   });
 
   it('names an unknown key instead of "schema is false"', async () => {

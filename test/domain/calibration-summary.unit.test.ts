@@ -14,7 +14,7 @@ const DAYS: SettledDay[] = [
     local_date: '2026-11-01',
     unit: 'C',
     settled: 21,
-    forecast: { mu: 20.5, sigma: 1 },
+    forecast: { muC: 20.5, sigmaC: 1 },
     readings: [
       { hour: 0, value: 15 },
       { hour: 12, value: 20.6 },
@@ -27,7 +27,7 @@ const DAYS: SettledDay[] = [
     local_date: '2026-11-02',
     unit: 'C',
     settled: 23,
-    forecast: { mu: 20.5, sigma: 1 },
+    forecast: { muC: 20.5, sigmaC: 1 },
     readings: [{ hour: 13, value: 23 }],
     noonQuotes: { mkta: quotes(C, [0.1, 0.4, 0.4, 0.1]) },
   },
@@ -79,5 +79,33 @@ describe('calibration of a small fixed history', () => {
     expect(amsterdam?.byHour).toEqual({ days: 1, hits: [0, 0, 0, ...Array(21).fill(1)] });
     expect(s.all.byHour.hits.slice(0, 4)).toEqual([0, 0, 0, 1]);
     expect(s.all.byHour.hits.slice(11, 14)).toEqual([1, 2, 3]);
+  });
+
+  it('prices each city by its settlement rule (config `settlement`): metar_c unless the config says whole_f', () => {
+    // New York, N(10, 5/9) °C (N(50, 1) °F), settled at 50, no reading; the venue 0.1 0.3 0.5 0.1
+    // metar_c: 47- holds 8 °C and under, P(X < 8.5) = Phi(-2.7) = 0.003467; 48-49 (9 °C) Phi(-0.9) - Phi(-2.7)
+    //   = 0.180593; 50-51 (10 °C) Phi(0.9) - Phi(-0.9) = 0.631880; 52+ 1 - Phi(0.9) = 0.184060.
+    //   Brier 0.003467^2 + 0.180593^2 + 0.368120^2 + 0.184060^2 = 0.202017; log loss -ln 0.631880 = 0.459056
+    // whole_f: every °F reachable, X_F ~ N(50, 1): Phi(-2.5) = 0.006210, Phi(-0.5) - Phi(-2.5) = 0.302328,
+    //   Phi(1.5) - Phi(-0.5) = 0.624655, 1 - Phi(1.5) = 0.066807.
+    //   Brier 0.006210^2 + 0.302328^2 + 0.375345^2 + 0.066807^2 = 0.236788; log loss -ln 0.624655 = 0.470555
+    const F = ['47°F or below', '48-49°F', '50-51°F', '52°F or higher'];
+    const nyc: SettledDay = {
+      city_id: 'nyc',
+      local_date: '2026-11-01',
+      unit: 'F',
+      settled: 50,
+      forecast: { muC: 10, sigmaC: 5 / 9 },
+      readings: [],
+      noonQuotes: { mkta: quotes(F, [0.1, 0.3, 0.5, 0.1]) },
+    };
+    const metar = calibrationSummary([nyc], ['mkta']).cities[0]?.venues[0];
+    expect(metar?.desk.brier).toBeCloseTo(0.202017, 5);
+    expect(metar?.desk.logLoss).toBeCloseTo(0.459056, 5);
+    const whole = calibrationSummary([nyc], ['mkta'], { nyc: 'whole_f' }).cities[0]?.venues[0];
+    expect(whole?.desk.brier).toBeCloseTo(0.236788, 5);
+    expect(whole?.desk.logLoss).toBeCloseTo(0.470555, 5);
+    // another city named in the config changes nothing here
+    expect(calibrationSummary([nyc], ['mkta'], { chicago: 'whole_f' }).cities[0]?.venues[0]).toEqual(metar);
   });
 });

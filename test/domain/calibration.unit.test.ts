@@ -13,6 +13,7 @@ import {
   settledByHour,
   winningBucket,
 } from '../../src/domain/calibration.js';
+import type { Market } from '../../src/domain/settlement.js';
 
 /** A C market of four buckets: `19°C or below`, `20°C`, `21°C`, `22°C or higher`. */
 const LADDER = [
@@ -22,7 +23,19 @@ const LADDER = [
   { slug: '22c-or-higher', label: '22°C or higher', low: 22, high: OPEN_HIGH },
 ];
 
-// Phi(-1) = 0.158655, Phi(0) = 0.5, Phi(1) = 0.841345 (normal table)
+/** A °F market on the whole-°C METAR lattice: `47°F or below` (8 °C and under), `48-49°F` (9), `50-51°F` (10), `52°F or higher` (11 and over). */
+const F_LADDER = [
+  { slug: '47f-or-below', label: '47°F or below', low: OPEN_LOW, high: 47 },
+  { slug: '48-49f', label: '48-49°F', low: 48, high: 49 },
+  { slug: '50-51f', label: '50-51°F', low: 50, high: 51 },
+  { slug: '52f-or-higher', label: '52°F or higher', low: 52, high: OPEN_HIGH },
+];
+const C_MARKET: Market = { unit: 'C', rule: 'metar_c' };
+const F_MARKET: Market = { unit: 'F', rule: 'metar_c' };
+const FORECAST = { muC: 20.5, sigmaC: 1 };
+
+// Phi(-1) = 0.158655, Phi(-0.5) = 0.308538, Phi(0) = 0.5, Phi(0.5) = 0.691462, Phi(1) = 0.841345, Phi(1.5) = 0.933193
+// (normal table)
 
 describe('Brier score and log loss of one settled event', () => {
   it('sums the squared misses over every bucket', () => {
@@ -74,7 +87,7 @@ describe('the desk against a venue at 12:00', () => {
     // desk Brier 0 + 0 + 0.317311^2 + 0.317311^2 = 0.201372; log loss -ln 0.682689 = 0.381715
     // venue 0.05 0.30 0.50 0.25 (sum 1.10): Brier (0.05^2 + 0.30^2 + (0.50 - 1.10)^2 + 0.25^2) / 1.10^2
     //   = (0.0025 + 0.09 + 0.36 + 0.0625) / 1.21 = 0.425620; log loss -ln (0.50 / 1.10) = ln 2.2 = 0.788457
-    const s = scoreDay(LADDER, [0.05, 0.3, 0.5, 0.25], { mu: 20.5, sigma: 1 }, 20.6, 21);
+    const s = scoreDay(LADDER, [0.05, 0.3, 0.5, 0.25], C_MARKET, FORECAST, 20.6, 21);
     expect(s?.desk.brier).toBeCloseTo(0.201372, 5);
     expect(s?.desk.logLoss).toBeCloseTo(0.381715, 5);
     expect(s?.desk.favouriteWon).toBe(true);
@@ -88,7 +101,7 @@ describe('the desk against a venue at 12:00', () => {
     // Brier 0.158655^2 + 0.341345^2 + 0.341345^2 + (0.158655 - 1)^2 = 0.025171 + 2 * 0.116517 + 0.707861 = 0.966065
     // log loss -ln 0.158655 = 1.841022; the favourite (20°C, the first of two equals) lost
     // venue 0.1 0.4 0.4 0.1 (sum 1): Brier 0.01 + 0.16 + 0.16 + 0.81 = 1.14, log loss ln 10 = 2.302585
-    const s = scoreDay(LADDER, [0.1, 0.4, 0.4, 0.1], { mu: 20.5, sigma: 1 }, null, 23);
+    const s = scoreDay(LADDER, [0.1, 0.4, 0.4, 0.1], C_MARKET, FORECAST, null, 23);
     expect(s?.desk.brier).toBeCloseTo(0.966065, 5);
     expect(s?.desk.logLoss).toBeCloseTo(1.841022, 5);
     expect(s?.desk.favouriteWon).toBe(false);
@@ -98,15 +111,30 @@ describe('the desk against a venue at 12:00', () => {
   });
 
   it('does not score a day it cannot: an incomplete ladder, prices missing a bucket, no price at all', () => {
-    const forecast = { mu: 20.5, sigma: 1 };
-    expect(scoreDay(LADDER.slice(1), [0.3, 0.5, 0.3], forecast, null, 21)).toBeNull();
-    expect(scoreDay(LADDER, [0.3, 0.5, 0.3], forecast, null, 21)).toBeNull();
-    expect(scoreDay(LADDER, [0, 0, 0, 0], forecast, null, 21)).toBeNull();
+    expect(scoreDay(LADDER.slice(1), [0.3, 0.5, 0.3], C_MARKET, FORECAST, null, 21)).toBeNull();
+    expect(scoreDay(LADDER, [0.3, 0.5, 0.3], C_MARKET, FORECAST, null, 21)).toBeNull();
+    expect(scoreDay(LADDER, [0, 0, 0, 0], C_MARKET, FORECAST, null, 21)).toBeNull();
+    // a forecast the rule cannot use (sigma 0) prices nothing: the day is not scored
+    expect(scoreDay(LADDER, [0.1, 0.4, 0.4, 0.1], C_MARKET, { muC: 20.5, sigmaC: 0 }, null, 21)).toBeNull();
+  });
+
+  it('prices a °F market on the whole-°C lattice', () => {
+    // N(9, 1) °C, no reading yet: 47- holds 8 °C and under, P(X < 8.5) = Phi(-0.5) = 0.308538; 48-49 holds 9 °C,
+    // Phi(0.5) - Phi(-0.5) = 0.382925; 50-51 holds 10 °C, Phi(1.5) - Phi(0.5) = 0.241731; 52+ holds 11 and over,
+    // 1 - Phi(1.5) = 0.066807. Settled at 50 (10 °C): Brier 0.308538^2 + 0.382925^2 + (0.241731 - 1)^2 + 0.066807^2
+    // = 0.095196 + 0.146632 + 0.574973 + 0.004463 = 0.821264; log loss -ln 0.241731 = 1.419932; the favourite
+    // (48-49) lost. Venue 0.3 0.4 0.2 0.1 (sum 1): Brier 0.09 + 0.16 + 0.64 + 0.01 = 0.9, log loss -ln 0.2 = 1.609438
+    const s = scoreDay(F_LADDER, [0.3, 0.4, 0.2, 0.1], F_MARKET, { muC: 9, sigmaC: 1 }, null, 50);
+    expect(s?.desk.brier).toBeCloseTo(0.821264, 5);
+    expect(s?.desk.logLoss).toBeCloseTo(1.419932, 5);
+    expect(s?.desk.favouriteWon).toBe(false);
+    expect(s?.venue.brier).toBeCloseTo(0.9, 10);
+    expect(s?.venue.logLoss).toBeCloseTo(1.609438, 5);
   });
 
   it('averages paired days', () => {
-    const one = scoreDay(LADDER, [0.05, 0.3, 0.5, 0.25], { mu: 20.5, sigma: 1 }, 20.6, 21);
-    const two = scoreDay(LADDER, [0.1, 0.4, 0.4, 0.1], { mu: 20.5, sigma: 1 }, null, 23);
+    const one = scoreDay(LADDER, [0.05, 0.3, 0.5, 0.25], C_MARKET, FORECAST, 20.6, 21);
+    const two = scoreDay(LADDER, [0.1, 0.4, 0.4, 0.1], C_MARKET, FORECAST, null, 23);
     const mean = meanPairedScores([one, two].filter((d) => d !== null));
     // desk Brier (0.201372 + 0.966065) / 2 = 0.583718, log loss (0.381715 + 1.841022) / 2 = 1.111368, favourite 1 of 2
     // venue Brier (0.425620 + 1.14) / 2 = 0.782810, log loss (0.788457 + 2.302585) / 2 = 1.545521
@@ -122,7 +150,7 @@ describe('the desk against a venue at 12:00', () => {
 });
 
 describe('the running high by hour of the local day', () => {
-  // readings at 00:00 15.0, 06:00 14.0, 12:00 20.6, 14:00 21.2, 15:00 20.0
+  // °C readings at 00:00 15.0, 06:00 14.0, 12:00 20.6, 14:00 21.2, 15:00 20.0
   const A = [
     { hour: 0, value: 15 },
     { hour: 6, value: 14 },
@@ -140,7 +168,17 @@ describe('the running high by hour of the local day', () => {
 
   it('says from which hour the running high already settles at the day’s value', () => {
     // 15 until 11:00, 20.6 (settles at 21) from 12:00, 21.2 (21) from 14:00: hours 12..23 hit
-    expect(settledByHour(A, 21)).toEqual([...Array(12).fill(false), ...Array(12).fill(true)]);
+    expect(settledByHour(A, 21, 'C')).toEqual([...Array(12).fill(false), ...Array(12).fill(true)]);
+  });
+
+  it('in a °F market, settles the whole-°C high converted: 12 °C is 53.6 °F, 54', () => {
+    // 11 °C (51.8 -> 52) until 09:00, 12 °C (53.6 -> 54) from 10:00: a day settled at 54 hits from 10:00
+    const readings = [
+      { hour: 0, value: 11 },
+      { hour: 10, value: 12 },
+    ];
+    expect(settledByHour(readings, 54, 'F')).toEqual([...Array(10).fill(false), ...Array(14).fill(true)]);
+    expect(settledByHour(readings, 53, 'F').some(Boolean)).toBe(false);
   });
 
   it('adds the hits up over settled days, leaving out days without a reading', () => {
@@ -153,10 +191,10 @@ describe('the running high by hour of the local day', () => {
     // D settled at 22: its only reading at 00:30, so a hit from 01:00
     const D = [{ hour: 0.5, value: 22 }];
     const h = hitsByHour([
-      { readings: A, settled: 21 },
-      { readings: B, settled: 20 },
-      { readings: [], settled: 25 },
-      { readings: D, settled: 22 },
+      { readings: A, settled: 21, unit: 'C' },
+      { readings: B, settled: 20, unit: 'C' },
+      { readings: [], settled: 25, unit: 'C' },
+      { readings: D, settled: 22, unit: 'C' },
     ]);
     // hour 0: none; 1..11: D; 12: A and D; 13..23: A, B and D
     expect(h.days).toBe(3);

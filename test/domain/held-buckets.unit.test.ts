@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dyingHoldings, holdingsOf, isBreakthrough } from '../../src/domain/held-buckets.js';
+import type { Market } from '../../src/domain/settlement.js';
+
+const F_METAR: Market = { unit: 'F', rule: 'metar_c' };
+
 import type { OpenBook, PickPosition, TradePosition } from '../../src/domain/position-pnl.js';
 
 const strategy = (id: number, side: 'YES' | 'NO', label: string, date = '2026-11-24') =>
@@ -76,11 +80,15 @@ describe('holdings of a city-day', () => {
 
   it('a YES on a bucket the running high has passed is dying; a NO there has won', () => {
     const h = holdingsOf(book, 'nyc', '2026-11-24');
-    // 67.6 °F settles at 68: 64-65, 66-67 and the low tail are dead; 64-65 is held NO, so only the YES holdings die
-    expect(dyingHoldings(h, 67.6).map((x) => x.bucket.label)).toEqual(['66-67°F', '63°F or below']);
-    // 67.4 settles at 67: 66-67 still alive
-    expect(dyingHoldings(h, 67.4).map((x) => x.bucket.label)).toEqual(['63°F or below']);
-    expect(dyingHoldings(h, undefined)).toEqual([]);
+    // the whole-°C METAR lattice (DESIGN 4): the low tail holds 17 °C and under (17 °C = 62.6 -> 63), 64-65 holds
+    // 18 °C (64.4 -> 64), 66-67 holds 19 °C (66.2 -> 66; nothing settles at 67), 68-69 holds 20 °C (68.0)
+    // a running high of 20 °C (68 °F): 64-65, 66-67 and the low tail are dead; 64-65 is held NO, so only the YES die
+    expect(dyingHoldings(h, F_METAR, 20).map((x) => x.bucket.label)).toEqual(['66-67°F', '63°F or below']);
+    // 19 °C (66.2, settles at 66): 66-67 is still alive
+    expect(dyingHoldings(h, F_METAR, 19).map((x) => x.bucket.label)).toEqual(['63°F or below']);
+    expect(dyingHoldings(h, F_METAR, null)).toEqual([]);
+    // a °C market is another market: none of these °F holdings is in it
+    expect(dyingHoldings(h, { unit: 'C', rule: 'metar_c' }, 30)).toEqual([]);
   });
 
   it('a breakthrough is a running high above every model Tmax', () => {

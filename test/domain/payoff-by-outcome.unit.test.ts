@@ -3,9 +3,11 @@ import { marketBuckets } from '../../src/domain/buckets.js';
 import { holdingsOf } from '../../src/domain/held-buckets.js';
 import { payoffByOutcome } from '../../src/domain/payoff-by-outcome.js';
 import type { OpenBook, PickPosition, TradePosition } from '../../src/domain/position-pnl.js';
+import type { Market } from '../../src/domain/settlement.js';
 
 type Book = OpenBook<PickPosition, TradePosition>;
 const DAY = '2026-11-24';
+const F_METAR: Market = { unit: 'F', rule: 'metar_c' };
 
 /** One city-day: a YES, a NO, a two-leg pick and a lock, plus another day's YES that must not count. */
 const book: Book = {
@@ -82,7 +84,7 @@ describe('payoff by outcome', () => {
   const outcomes = marketBuckets('F', 70);
 
   it('adds up a YES, a NO, a two-leg pick and a lock of one city-day for every bucket it could settle in', () => {
-    const payoff = payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, 'F');
+    const payoff = payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, F_METAR);
     // stakes: YES 4 + NO 15 + legs 6 + 5 + lock 0.8 x 50 = 40 -> 70 USD
     expect(payoff.every((o) => o.stake === 70)).toBe(true);
     expect(payoff.map((o) => [o.bucket.label, o.payout, o.pnl])).toEqual([
@@ -104,16 +106,16 @@ describe('payoff by outcome', () => {
     ]);
   });
 
-  it('marks the outcomes the running high has passed as dead', () => {
-    // 70.2 °F settles at 70 or more: every bucket topping out below 70 is dead, 70-71 is not
-    const payoff = payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, 'F', 70.2);
-    expect(payoff.filter((o) => o.dead).map((o) => o.bucket.label)).toEqual([
-      '61°F or below',
-      '62-63°F',
-      '64-65°F',
-      '66-67°F',
-      '68-69°F',
-    ]);
+  it('marks the outcomes the running high has passed as dead, on the whole-°C lattice', () => {
+    // a METAR high of 21 °C is 69.8 °F and settles at 70 or more: 68-69 holds only 20 °C (68.0), dead with every
+    // bucket below it; 70-71 holds 21 °C, alive
+    const dead = (highC: number) =>
+      payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, F_METAR, highC)
+        .filter((o) => o.dead)
+        .map((o) => o.bucket.label);
+    expect(dead(21)).toEqual(['61°F or below', '62-63°F', '64-65°F', '66-67°F', '68-69°F']);
+    // 22 °C is 71.6 °F, settling at 72: 70-71 held only 21 °C, so it dies too; 72-73 (22 and 23 °C) lives
+    expect(dead(22)).toEqual(['61°F or below', '62-63°F', '64-65°F', '66-67°F', '68-69°F', '70-71°F']);
   });
 
   it('leaves a payout unknown where a holding covers part of an outcome, and another unit out', () => {
@@ -150,7 +152,7 @@ describe('payoff by outcome', () => {
       locks: [],
       picks: [],
     };
-    const payoff = payoffByOutcome(holdingsOf(odd, 'nyc', DAY), outcomes, 'F');
+    const payoff = payoffByOutcome(holdingsOf(odd, 'nyc', DAY), outcomes, F_METAR);
     const at = (label: string) => payoff.find((o) => o.bucket.label === label);
     // 70°F is half of 70-71: it pays if the high settles at 70, not at 71
     expect(at('70-71°F')).toMatchObject({ payout: null, pnl: null, stake: 2 });
@@ -159,7 +161,7 @@ describe('payoff by outcome', () => {
   });
 
   it('pays nothing and loses nothing without holdings', () => {
-    expect(payoffByOutcome([], outcomes.slice(0, 1), 'F')).toEqual([
+    expect(payoffByOutcome([], outcomes.slice(0, 1), F_METAR)).toEqual([
       { bucket: outcomes[0], dead: false, payout: 0, stake: 0, pnl: 0 },
     ]);
   });

@@ -7,6 +7,8 @@ import {
   effectiveEdge,
   type Market,
   riseToNextBucket,
+  roundHalfUp,
+  runningHighBeyondForecast,
   settledValue,
   usableForecast,
   wholeDegreesC,
@@ -33,6 +35,10 @@ const C20 = b('20°C', 20, 20);
 const C21UP = b('21°C or higher', 21, OPEN_HIGH);
 
 describe('the settled value and the whole degrees C a bucket holds', () => {
+  it('rounds half up, as the venue settles: 69.5 -> 70, 69.4 -> 69, -0.5 -> 0, -1.5 -> -1', () => {
+    expect([69.5, 69.4, -0.5, -1.5].map(roundHalfUp)).toEqual([70, 69, 0, -1]);
+  });
+
   it('converts the whole-°C METAR high and rounds half up', () => {
     // 9 °C = 48.2 °F -> 48; 10 °C = 50.0 °F; 13 °C = 55.4 °F -> 55; -1 °C = 30.2 °F -> 30; 14 °C stays 14 in °C
     expect([9, 10, 13, -1].map((c) => settledValue(c, 'F'))).toEqual([48, 50, 55, 30]);
@@ -103,6 +109,17 @@ describe('bucket probability, metar_c (DESIGN 4)', () => {
     expect(bucketProbability(C18, C_METAR, forecast, 20)).toBe(0);
   });
 
+  it('a running high that is no whole degree (a °F-only reading converted) settles at its whole degree first', () => {
+    // 19.6 °C settles at 20: the same as a running high of 20 (0.9070 on 20°C above); 19.4 settles at 19, so 19°C
+    // lives: X >= 18.5 (z >= 0.5), mass 1 - 0.691462 = 0.308538; 19°C: (Φ(1.5) - Φ(0.5)) / 0.308538
+    // = 0.241731 / 0.308538 = 0.783473
+    const forecast = { muC: 18, sigmaC: 1 };
+    expect(bucketProbability(C20, C_METAR, forecast, 19.6)).toBeCloseTo(0.907, 3);
+    expect(bucketIsDead(C19, C_METAR, 19.6)).toBe(true);
+    expect(bucketProbability(C19, C_METAR, forecast, 19.4)).toBeCloseTo(0.783473, 5);
+    expect(bucketIsDead(C19, C_METAR, 19.4)).toBe(false);
+  });
+
   it('a forecast with numerically no mass at or above the running high settles the day where it is', () => {
     // N(18, 0.5) above 29.5 is z >= 23: nothing. The bucket holding 30 gets 1, every other bucket 0.
     const forecast = { muC: 18, sigmaC: 0.5 };
@@ -126,6 +143,26 @@ describe('bucket probability, metar_c (DESIGN 4)', () => {
       expect(usableForecast(forecast)).toBeNull();
       expect(bucketProbability(F54, F_METAR, forecast, null)).toBeNull();
     }
+  });
+});
+
+describe('a running high far outside the forecast (the board flags it CHECK)', () => {
+  it('is one the forecast leaves under 1e-9 of its mass at or above: more than about 6 sigma above it', () => {
+    const forecast = { muC: 18, sigmaC: 1 };
+    // running high 25 °C: X >= 24.5 is z >= 6.5, 1 - Φ(6.5) = 4.0e-11: far outside
+    expect(runningHighBeyondForecast(C_METAR, forecast, 25)).toBe(true);
+    // 24 °C: z >= 5.5, 1 - Φ(5.5) = 1.9e-8: a rare day, not a bad reading
+    expect(runningHighBeyondForecast(C_METAR, forecast, 24)).toBe(false);
+    // in a °F market the same: the floor is the running high's whole degree C less half a degree
+    expect(runningHighBeyondForecast(F_METAR, forecast, 25)).toBe(true);
+    // under whole_f, 24 °C = 75.2 °F settles at 75, X_F >= 74.5 °F = 23.61 °C: z >= 5.61, 1.0e-8: not
+    expect(runningHighBeyondForecast(F_WHOLE, forecast, 24)).toBe(false);
+  });
+
+  it('never without a running high or a usable forecast', () => {
+    expect(runningHighBeyondForecast(C_METAR, { muC: 18, sigmaC: 1 }, null)).toBe(false);
+    expect(runningHighBeyondForecast(C_METAR, { muC: 18, sigmaC: 0 }, 40)).toBe(false);
+    expect(runningHighBeyondForecast(C_METAR, null, 40)).toBe(false);
   });
 });
 

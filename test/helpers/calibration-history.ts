@@ -12,8 +12,8 @@ import type { HistoricalRow, HistoricalTable } from '../../src/contract/historic
  *   0.05 0.30 0.50 0.25 (its 12:00Z snapshot is after noon); mktb 0.10 0.20 0.60 0.10.
  * - 11-02 settled at 23 (resolved lock). Desk mu 20.5 sigma 1; METAR 23.0 at 13:00 only; mkta 0.10 0.40 0.40 0.10.
  * - 11-03 quoted and forecast, but its lock is open: not settled, not scored.
- * nyc (°F, UTC-5 on 11-02): 11-02 settled at 54 by its forecast score (no lock, no forecast); METAR 50.0 at 00:00,
- * 53.6 at 10:00.
+ * nyc (°F, UTC-5 on 11-02): 11-02 settled at 54 by its forecast score (no lock, no forecast); METAR 10 °C (50.0 °F)
+ * at 00:00, 12 °C (53.6 °F, settling at 54) at 10:00.
  */
 const at = (iso: string) => `${iso}Z`;
 

@@ -79,6 +79,13 @@ describe('the linter enforces DESIGN 2', () => {
     ['tui imports no sync', 'src/tui/planted.ts', "import { SyncEngine } from '../sync/sync-engine.js';"],
     ['outside cache/, only cache/index', 'src/cli/planted.ts', "import { openCache } from '../cache/open-cache.js';"],
     ['outside cache/, only cache/index (tui)', 'src/tui/planted.ts', "import { Cache } from '../cache/cache.js';"],
+    ['board imports no tui', 'src/board/planted.ts', "import { cell } from '../tui/format/text.js';"],
+    ['board imports no alerts', 'src/board/planted.ts', "import { marketAlerts } from '../alerts/market-alerts.js';"],
+    [
+      'board imports the cache through its index only',
+      'src/board/planted.ts',
+      "import { dayLock } from '../cache/market/day-lock.js';",
+    ],
   ])('refuses: %s', (_rule, path, line) => {
     expect(complaints(path, `${line}\nexport const planted = 1;\n`)).toHaveLength(1);
   });
@@ -97,6 +104,11 @@ describe('the linter enforces DESIGN 2', () => {
     ['cli wires the demo service', 'src/cli/planted.ts', "import { startService } from '../server/service.js';"],
     ['cache imports its own modules', 'src/cache/planted.ts', "import { feed } from './feed/index.js';"],
     ['server imports contract and domain', 'src/server/planted.ts', "import { round } from '../domain/units.js';"],
+    [
+      'board imports the cache index, domain and contract',
+      'src/board/planted.ts',
+      "import type { Cache } from '../cache/index.js';\nimport { round } from '../domain/units.js';\nimport type { City } from '../contract/cities.js';\nimport { priceDay } from './priced-day.js';",
+    ],
   ])('allows: %s', (_rule, path, line) => {
     expect(complaints(path, `${line}\nexport const planted = 1;\n`)).toEqual([]);
   });

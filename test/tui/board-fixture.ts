@@ -28,11 +28,14 @@ const city = (city_id: string, city_name: string, country: string, tz: string, i
   station_name: icao,
 });
 
-/** The three layers of `/forecasts`: mu and sigma in both units, the models' Tmax range in °F. */
+/**
+ * The three layers of `/forecasts`: mu and sigma of the day's high in both units (DESIGN 4 prices the `_c` ones), an
+ * hourly curve in °C, the models' Tmax range with its warmest member in both units.
+ */
 function forecasts(
   cityId: string,
   f: { mu_f: number; mu_c: number; sigma_f: number; sigma_c: number },
-  tmaxMax: number,
+  tmax: { f: number; c: number },
   spread: number,
 ): Forecasts {
   const at = '2026-11-24T16:05:00Z';
@@ -49,12 +52,16 @@ function forecasts(
       sigma: f.sigma_f,
       sigma_f: f.sigma_f,
       sigma_c: f.sigma_c,
-      pacing_delta: 0,
-      pacing_source: 'none',
+      pacing_delta: 0.4,
+      pacing_source: 'metar',
       hottest_model: 'gfs',
       models_used: [],
+      hourly: [0, 3, 6, 9, 12, 15, 18, 21].map((h, i) => ({
+        h: `${String(h).padStart(2, '0')}:00`,
+        t: f.mu_c - ([6, 7, 7, 4, 1, 0, 3, 5][i] as number),
+      })),
       hourly_unit: 'C',
-      reasoning: 'hand-made',
+      reasoning: 'hand-made: the models agree on a mild afternoon',
       fetched_at: at,
     },
     edge_ensemble_daily: {
@@ -69,30 +76,33 @@ function forecasts(
       sigma: f.sigma_c,
       sigma_c: f.sigma_c,
       sigma_f: f.sigma_f,
-      models: [],
+      models: [
+        { model: 'gfs', weight: 0.6 },
+        { model: 'icon', weight: 0.4 },
+      ],
       models_used: [],
-      n_models: 0,
+      n_models: 2,
     },
     model_tmax_range: {
       city_id: cityId,
       local_date: DAY,
       station_code: 'X',
       unit: 'F',
-      tmax_min: tmaxMax - spread,
-      tmax_min_f: tmaxMax - spread,
+      tmax_min: tmax.f - spread,
+      tmax_min_f: tmax.f - spread,
       tmax_min_c: 0,
-      tmax_max: tmaxMax,
-      tmax_max_f: tmaxMax,
-      tmax_max_c: 0,
-      tmax_mean: tmaxMax - spread / 2,
-      tmax_mean_f: tmaxMax - spread / 2,
+      tmax_max: tmax.f,
+      tmax_max_f: tmax.f,
+      tmax_max_c: tmax.c,
+      tmax_mean: tmax.f - spread / 2,
+      tmax_mean_f: tmax.f - spread / 2,
       tmax_mean_c: 0,
       spread,
       spread_f: spread,
       n_models: 2,
       models: [
-        { model: 'gfs', tmax: tmaxMax - spread },
-        { model: 'icon', tmax: tmaxMax },
+        { model: 'gfs', tmax: tmax.f - spread },
+        { model: 'icon', tmax: tmax.f },
       ],
     },
   } as unknown as Forecasts;
@@ -151,10 +161,11 @@ const lock = (
 });
 
 /**
- * New York (°F): N(70, 2), METAR high 68.4 °F, the venue's five buckets, a dead YES 66-67 (10 shares for 3.00), a NO
- * on 72 or higher (20 shares for 14.00) and a lock on 70-71 (40 tokens at 0.25). Paris (°C): N(12, 0.5), high 13.0 °C
- * = 55.4 °F above every model (53.0 °F), its lock's peak at 15:00 long past, an unacknowledged kill, no quotes.
- * Seattle: only the city. `extra` more cities without data (C01.., in UTC) make a board taller than a screen.
+ * New York (°F): N(21, 1) °C (69.8 ± 1.8 °F), METAR 19 °C at 14:00Z and 20 °C (68.0 °F) at 16:00Z, the venue's five
+ * buckets, a dead YES 66-67 (10 shares for 3.00), a NO on 72 or higher (20 shares for 14.00) and a lock on 70-71 (40
+ * tokens at 0.25); the four current sources. Paris (°C): N(12, 0.5), METAR 13 °C = 55.4 °F above every model (53.0 °F,
+ * 11.67 °C), its lock's peak at 15:00 long past, an unacknowledged kill, no quotes. Seattle: only the city. `extra`
+ * more cities without data (C01.., in UTC) make a board taller than a screen.
  */
 export function boardCache(root = mkdtempSync(join(tmpdir(), 'board-test-')), extra = 0): Cache {
   const cache = openCache(join(root, `board-${++ids}.db`));
@@ -166,13 +177,29 @@ export function boardCache(root = mkdtempSync(join(tmpdir(), 'board-test-')), ex
       city(`c${String(i + 1).padStart(2, '0')}`, `C${String(i + 1).padStart(2, '0')}`, 'GB', 'UTC', 'EGLL'),
     ),
   ]);
-  cache.resources.addForecasts(forecasts('nyc', { mu_f: 70, mu_c: 21.1, sigma_f: 2, sigma_c: 1.1 }, 72, 4));
-  cache.resources.addForecasts(forecasts('paris', { mu_f: 53.6, mu_c: 12, sigma_f: 0.9, sigma_c: 0.5 }, 53, 1.8));
+  cache.resources.addForecasts(
+    forecasts('nyc', { mu_f: 69.8, mu_c: 21, sigma_f: 1.8, sigma_c: 1 }, { f: 72, c: 22.22 }, 4),
+  );
+  cache.resources.addForecasts(
+    forecasts('paris', { mu_f: 53.6, mu_c: 12, sigma_f: 0.9, sigma_c: 0.5 }, { f: 53, c: 11.67 }, 1.8),
+  );
   cache.resources.upsertHistorical('metar_observations_history', [
-    metar('nyc', '2026-11-24T14:00:00Z', 66, 18.9),
-    metar('nyc', '2026-11-24T16:00:00Z', 68.4, 20.2),
+    metar('nyc', '2026-11-24T14:00:00Z', 66.2, 19),
+    metar('nyc', '2026-11-24T16:00:00Z', 68, 20),
     metar('paris', '2026-11-24T13:00:00Z', 55.4, 13),
   ]);
+  const source = (temp_f: number, temp_c?: number) => ({
+    temp_f,
+    ...(temp_c === undefined ? {} : { temp_c }),
+    fetched_at: '2026-11-24T16:50:00Z',
+  });
+  cache.resources.addCurrent({
+    city_id: 'nyc',
+    wxa_current: source(68.5),
+    wxb_current: source(67.9),
+    metar_observations: source(68, 20),
+    pws_observations: source(68.9),
+  });
   cache.resources.upsertHistorical('mkta_buckets_history', [
     quote('nyc', '65f-or-below', '65°F or below', 0.01, 0.99),
     quote('nyc', '66-67f', '66-67°F', 0.05, 0.97),

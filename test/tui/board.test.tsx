@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
+import type { Forecasts } from '../../src/contract/forecasts.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { BOARD_NOW, boardCache } from './board-fixture.js';
 import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
@@ -26,22 +27,25 @@ async function board(size = { columns: 120, rows: 40 }, extra = 0) {
 const rowOf = (frame: string, city: string) => lines(frame).find((l) => l.slice(2).startsWith(city)) ?? '';
 
 /*
- * New York, N(70, 2) °F, METAR high 68.4 (settles at 68 or more, so X >= 67.5; P(X >= 67.5) = Phi(1.25) = 0.894350):
- *   68-69: (Phi(-0.25) - Phi(-1.25)) / 0.894350 = (0.401294 - 0.105650) / 0.894350 = 0.330568
- *   70-71: (Phi(0.75) - Phi(-0.25)) / 0.894350 = (0.773373 - 0.401294) / 0.894350 = 0.416033  (the favourite)
- *   72 or higher: (1 - Phi(0.75)) / 0.894350 = 0.253399;  65 or below and 66-67 dead
+ * New York, N(21, 1) °C, METAR high 20 °C (68.0 °F): X conditioned on X >= 19.5, P(X >= 19.5) = 1 - Phi(-1.5) =
+ * 0.933193. The market settles on the whole-°C METAR high converted (DESIGN 4): 65°F or below holds 18 °C and under,
+ * 66-67 holds 19 °C (66.2), 68-69 holds 20 °C (68.0), 70-71 holds 21 °C (69.8), 72 or higher 22 °C (71.6) and over.
+ *   68-69: (Phi(-0.5) - Phi(-1.5)) / 0.933193 = (0.308538 - 0.066807) / 0.933193 = 0.259036
+ *   70-71: (Phi(0.5) - Phi(-0.5)) / 0.933193 = 0.382925 / 0.933193 = 0.410339  (the favourite)
+ *   72 or higher: (1 - Phi(0.5)) / 0.933193 = 0.330626;  65 or below and 66-67 dead
  * Effective edge, cost max(0.01, overround / 2) = 0.01 on every quote here:
- *   70-71 YES on mktb (0.28 / 0.74): 0.416033 - 0.28 - 0.01 = +0.126 -> +12.6, the best of both venues
- *   (mkta 0.30: +0.106; 68-69 YES +0.021; 72+ NO 0.746601 - 0.72 - 0.01 = +0.017; 66-67 NO 1 - 0.97 - 0.01 = +0.02)
- * Next bucket edge: 68 is in 68-69, whose top settles below 69.5: 69.5 - 68.4 = +1.1.
+ *   70-71 YES on mktb (0.28 / 0.74): 0.410339 - 0.28 - 0.01 = +0.120 -> +12.0, the best of both venues
+ *   (mkta 0.30: +0.100; 68-69 NO 0.740964 - 0.72 - 0.01 = +0.011; 72+ YES 0.330626 - 0.30 - 0.01 = +0.021;
+ *   66-67 NO 1 - 0.97 - 0.01 = +0.02)
+ * next (DESIGN 4): 20 °C sits in 68-69; 21 °C = 69.8 °F is the next to leave it: 69.8 - 68.0 = +1.8.
  * Ladder: 65- dead, 66-67 dead held (YES), 68-69 alive, 70-71 favourite held (lock), 72+ alive held (NO).
  * P&L at mkta: YES 66-67 10 x 0.05 - 3 = -2.50; NO 72+ 20 x 0.72 - 14 = +0.40; lock 40 x 0.30 - 10 = +2.00: -0.10.
- * Flags: the YES on 66-67 died (DEAD); 68.4 °F is under the models' 72 °F.
+ * Flags: the YES on 66-67 died (DEAD); 68.0 °F is under the models' 72 °F.
  *
- * Paris, N(12, 0.5) °C, high 13.0 °C = 55.4 °F, above every model (53.0 °F): BREAKTHROUGH; its kill unacknowledged:
+ * Paris, N(12, 0.5) °C, high 13 °C (55.4 °F), above every model (11.67 °C): BREAKTHROUGH; its kill unacknowledged:
  * KILL. 18:00 local, lock peak 15 + 2 = 17: passed. No quotes: the buckets laid out around 12, 7- and 8..12 dead,
  * 13 the favourite (0.9915) and held by the lock, 14..16 and 17+ alive; no edge; one lock, no quote: P&L unknown.
- * Seattle: 09:00, early, nothing cached.
+ * next: 14 - 13 = +1.0. Seattle: 09:00, early, nothing cached.
  */
 describe('the Board (pane 1)', () => {
   it('is the landing pane: a row a city, its figures in the market unit, the best edge first, flags in words (120x40)', async () => {
@@ -55,10 +59,57 @@ describe('the Board (pane 1)', () => {
     const title = rows.findIndex((l) => l.includes('best edge') && l.includes('ladder') && !l.includes('·'));
     expect(rows.slice(title, title + 4)).toEqual([
       '  city          local phase     forecast high next ladder        best edge                        P&L flags',
-      '› New York City 12:00 peak    70.0±2.0°F 68.4 +1.1 x[x]-[*][-]   +12.6 YES 70-71°F 0.28 mktb    -0.10 DEAD',
-      '  Paris         18:00 passed  12.0±0.5°C 13.0 +0.5 xxxxxx[*]---- —                                  — BREAKTHROUGH KILL',
+      '› New York City 12:00 peak    69.8±1.8°F 68.0 +1.8 x[x]-[*][-]   +12.0 YES 70-71°F 0.28 mktb    -0.10 DEAD',
+      '  Paris         18:00 passed  12.0±0.5°C 13.0 +1.0 xxxxxx[*]---- —                                  — BREAKTHROUGH KILL',
       '  Seattle       09:00 early            —         — —             —                                  —',
     ]);
+    app.unmount();
+  });
+
+  it('flags CHECK, with no best edge, when a METAR reading is far outside the forecast', async () => {
+    const { app, cache } = await board();
+    // a bad report of 40 °C (104 °F) in New York: N(21, 1) leaves no mass at or above 39.5 (z = 18.5), so the rule
+    // settles the day where it stands: every bucket dead but 72°F or higher (p 1), no next above the top tail. The
+    // dead YES and the breakthrough that reading would raise are not flagged; no best edge on it
+    cache.resources.upsertHistorical('metar_observations_history', [
+      {
+        id: 9001,
+        city_id: 'nyc',
+        local_date: '2026-11-24',
+        observed_at: '2026-11-24T16:30:00Z',
+        temp_f: 104,
+        temp_c: 40,
+      },
+    ]);
+    const frame = await app.until((f) => rowOf(f, 'New York City').includes('CHECK'), 'the CHECK flag');
+    expect(rowOf(frame, 'New York City')).toBe(
+      '› New York City 12:00 peak    69.8±1.8°F 104.0   — x[x]x[x][*]   —                              -0.10 CHECK',
+    );
+    app.unmount();
+  });
+
+  it('a forecast the rule cannot use (sigma 0) prices nothing: no favourite, no best edge', async () => {
+    const { app, cache } = await board();
+    // New York's forecast again, fetched later with sigma 0, through the cache's own write
+    const layers = Object.fromEntries(
+      cache.export.rows('forecasts', { cityId: 'nyc' }).map((json) => {
+        const { city_id: _city, layer, ...member } = JSON.parse(json);
+        return [layer, member];
+      }),
+    );
+    const primary = {
+      ...layers.svc_pro_forecast,
+      sigma: 0,
+      sigma_f: 0,
+      sigma_c: 0,
+      fetched_at: '2026-11-24T16:35:00Z',
+    };
+    cache.resources.addForecasts({ city_id: 'nyc', ...layers, svc_pro_forecast: primary } as Forecasts);
+    const frame = await app.until((f) => rowOf(f, 'New York City').includes('±0.0'), 'the new forecast');
+    // the running high still kills 65- and 66-67 and gives next; nothing else is priced
+    expect(rowOf(frame, 'New York City')).toBe(
+      '› New York City 12:00 peak    69.8±0.0°F 68.0 +1.8 x[x]-[-][-]   —                              -0.10 DEAD',
+    );
     app.unmount();
   });
 
@@ -87,10 +138,10 @@ describe('the Board (pane 1)', () => {
     for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
     // the ladder's legend stays whole; the key hints are in the help
     expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  ladder x dead - alive * favourite [ ] held');
-    expect(rowOf(frame, 'New York City')).toBe('› New York City 68.4 +1.1 x[x]-[*][-]  +12.6 YES 70-71°F .28b DEAD');
+    expect(rowOf(frame, 'New York City')).toBe('› New York City 68.0 +1.8 x[x]-[*][-]  +12.0 YES 70-71°F .28b DEAD');
     // 13 glyphs in 12: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
     expect(rowOf(frame, 'Paris')).toBe(
-      '  Paris         13.0 +0.5 ‹xxxx[*]---- —                      BREAKTHROUGH KILL',
+      '  Paris         13.0 +1.0 ‹xxxx[*]---- —                      BREAKTHROUGH KILL',
     );
     expect(frame).not.toContain('phase');
     app.unmount();

@@ -1,230 +1,134 @@
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BucketQuote } from '../../src/cache/index.js';
-import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
-import type { HistoricalRow } from '../../src/contract/historical.js';
-import { parseBucketLabel } from '../../src/domain/bucket-label.js';
-import { bucketProbability } from '../../src/domain/bucket-probability.js';
-import type { Bucket } from '../../src/domain/buckets.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../src/cache/index.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
-import { exported } from '../helpers/cache-rows.js';
-import { type Filled, fillCache, KEYS, lines, now, renderTui, statusSource } from './fixtures.js';
+import { BOARD_NOW, boardCache } from './board-fixture.js';
+import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
 
-let filled: Filled;
-beforeAll(async () => {
-  filled = await fillCache();
+/*
+ * The hand-built cache of board-fixture.ts (its comment gives every figure). 17:00Z on Tuesday 2026-11-24 is 12:00 in
+ * New York and 18:00 in Paris. New York, N(21, 1) °C = 69.8 ± 1.8 °F, METAR high 20 °C = 68.0 °F (settles at 68),
+ * worked in board.test.tsx: on the whole-°C lattice 65°F or below holds 18 °C and under, 66-67 holds 19 °C,
+ * 68-69 20 °C, 70-71 21 °C, 72 or higher 22 °C and over; p 0, 0, 0.259036, 0.410339, 0.330626.
+ * The larger side of the effective edge of each (cost 0.01 on every quote):
+ *   65-    NO 1 - 0 - 0.99 - 0.01 = 0.0 on mkta       66-67  NO 1 - 0 - 0.97 - 0.01 = +2.0 on mkta
+ *   68-69  NO 0.740964 - 0.72 - 0.01 = +1.1 on mkta     70-71  YES 0.410339 - 0.28 - 0.01 = +12.0 on mktb
+ *   72+    YES 0.330626 - 0.30 - 0.01 = +2.1 on mkta
+ */
+const root = mkdtempSync(join(tmpdir(), 'forecasts-test-'));
+const opened: Cache[] = [];
+afterAll(() => {
+  for (const c of opened) c.close();
+  rmSync(root, { recursive: true, force: true });
 });
-afterAll(() => filled?.close());
+const now = () => new Date(BOARD_NOW);
 
-function layers(cache: ReturnType<Filled['copy']>, city: string) {
-  const rows = cache.resources.latestForecasts(city);
-  return {
-    primary: rows.find((r) => r.layer === 'svc_pro_forecast') as unknown as SvcProForecast,
-    ensemble: rows.find((r) => r.layer === 'edge_ensemble_daily') as unknown as EdgeEnsembleDaily,
-    range: rows.find((r) => r.layer === 'model_tmax_range') as unknown as ModelTmaxRange,
-  };
+async function forecasts(city: string, size = { columns: 130, rows: 60 }) {
+  const cache = boardCache(root);
+  opened.push(cache);
+  const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity={city} />, size);
+  await app.press('5');
+  await app.until((f) => f.includes(`(${city}) ·`), 'the Forecasts pane');
+  return app;
 }
 
-/** The newest mkta snapshot of a market, read from the export (the rows as stored), lowest bucket first. */
-function snapshot(cache: ReturnType<Filled['copy']>, city: string, date: string): BucketQuote[] {
-  const rows = cache.export
-    .rows('historical/mkta_buckets_history', { cityId: city, since: date })
-    .map((json) => JSON.parse(json) as HistoricalRow & BucketQuote)
-    .filter((r) => r.local_date === date);
-  const newest = rows[0]?.snapshot_at;
-  return rows.filter((r) => r.snapshot_at === newest).reverse();
-}
-
-const f1 = (n: number) => n.toFixed(1);
-
-/** The running high the buckets table states it conditions on (one decimal, as shown). */
-function runningHigh(frame: string): number {
-  const m = frame.match(/METAR high so far (-?\d+\.\d)°[FC] \(settles at/);
-  if (!m) throw new Error('no running high on the Forecasts pane');
-  return Number(m[1]);
-}
+/** The right column of the two-column page. */
+const right = (frame: string) => lines(frame).map((l) => l.split('│ ')[1] ?? '');
 
 describe('Forecasts pane', () => {
   it('shows the primary forecast in the market unit with sigma, pacing and reasoning, the ensemble, every model and the four sources', async () => {
-    const cache = filled.copy();
-    const { primary, ensemble, range } = layers(cache, 'nyc');
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5');
+    const app = await forecasts('nyc');
     const frame = app.frame();
-    expect(frame).toContain('New York City (nyc) · KLGA · market in °F · local Sat 10:00');
-    expect(frame).toContain(`${f1(primary.predicted_max_f)}°F ± ${f1(primary.sigma_f)}°F`);
     expect(frame).toContain(
-      `pacing ${primary.pacing_delta >= 0 ? '+' : ''}${f1(primary.pacing_delta)}°C (${primary.pacing_source})`,
+      'New York City (nyc) · KLGA · market in °F · local Tue 12:00 · forecast for 2026-11-24, fetched 11-24 16:05Z',
     );
-    expect(frame).toContain(primary.reasoning.split(' ').slice(0, 5).join(' '));
-    expect(frame).toContain(`${f1(ensemble.fc_mean_f)}°F ± ${f1(ensemble.sigma_f)}°F · ${ensemble.n_models} models`);
-    for (const m of range.models) expect(frame).toMatch(new RegExp(`${m.model} +${f1(m.tmax)}°F █`));
-    const metar = cache.resources.latestCurrent('nyc').find((r) => r.source === 'metar_observations');
-    expect(frame).toContain(`METAR ${f1(metar?.temp_f ?? Number.NaN)}°F`);
-    for (const source of ['wxa', 'wxb', 'PWS']) expect(frame).toContain(`${source} `);
+    // the °F aliases of the forecast: 69.8 ± 1.8 °F (21 ± 1 °C)
+    expect(frame).toContain('69.8°F ± 1.8°F   pacing +0.4°C (metar)');
+    expect(frame).toContain('hand-made: the models agree on a mild afternoon');
+    // the ensemble in °C converted: 21 °C = 69.8 °F, 1 °C = 1.8 °F
+    expect(frame).toContain('69.8°F ± 1.8°F · 2 models');
+    expect(frame).toContain('weights: gfs 0.60, icon 0.40');
+    expect(frame).toMatch(/gfs +68\.0°F █/);
+    expect(frame).toMatch(/icon +72\.0°F █/);
+    for (const source of ['wxa 68.5°F', 'wxb 67.9°F', 'METAR 68.0°F', 'PWS 68.9°F']) expect(frame).toContain(source);
     app.unmount();
   });
 
-  it('prices every bucket of the newest mkta snapshot under the forecast distribution, beside its quote', async () => {
-    const cache = filled.copy();
-    const { primary } = layers(cache, 'nyc');
-    const quotes = snapshot(cache, 'nyc', primary.local_date);
-    expect(quotes).toHaveLength(11);
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5');
-    const rows = lines(app.frame());
-    const high = runningHigh(app.frame());
-    let total = 0;
-    for (const q of quotes) {
-      const bucket = parseBucketLabel(q.bucket_label);
-      if (!bucket) throw new Error(`unreadable label ${q.bucket_label}`);
-      // conditioned on the running high the pane states: its buckets' probabilities still sum to one
-      const p = bucketProbability(bucket, primary.predicted_max_f, primary.sigma_f, high);
-      total += p;
-      const row = rows.find((l) => l.includes(`   ${q.bucket_label} `));
-      expect(row, q.bucket_label).toContain(`${(p * 100).toFixed(1)}%`);
-      expect(row, q.bucket_label).toContain(q.yes_price.toFixed(3));
-    }
-    expect(total).toBeCloseTo(1, 6);
+  it('prices every bucket of the newest snapshots on the whole-°C lattice, beside both venues and the larger edge', async () => {
+    // wide enough for the table's whole title in the right column
+    const app = await forecasts('nyc', { columns: 200, rows: 60 });
+    const page = right(app.frame());
+    const at = page.findIndex((l) => l.startsWith('MARKET BUCKETS'));
+    expect(page[at]).toBe('MARKET BUCKETS  N(69.8, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z');
+    expect(page[at + 1]).toBe(
+      '  METAR high so far 20°C, 68.0°F (settles at 68°F or more): buckets below 68°F are dead',
+    );
+    expect(page[at + 2]).toMatch(/^ {2}bucket +holds +model +mkta +mktb +edge$/);
+    const rows = page.slice(at + 3, at + 8);
+    expect(rows[0]).toMatch(/^ {2}65°F or below +≤18°C +0\.0% dead +0\.010 +— +NO \+0\.0a$/);
+    expect(rows[1]).toMatch(/^ {2}66-67°F +19°C +0\.0% dead +0\.050 +— +NO \+2\.0a$/);
+    expect(rows[2]).toMatch(/^ {2}68-69°F +20°C +25\.9% [█▏▎▍▌▋▊▉ ]+ 0\.300 +— +NO \+1\.1a$/);
+    expect(rows[3]).toMatch(/^ {2}70-71°F +21°C +41\.0% [█▏▎▍▌▋▊▉ ]+ 0\.300 +0\.280 +YES \+12\.0b$/);
+    expect(rows[4]).toMatch(/^ {2}72°F or higher +≥22°C +33\.1% [█▏▎▍▌▋▊▉ ]+ 0\.300 +— +YES \+2\.1a$/);
     app.unmount();
   });
 
-  it('shows mktb beside mkta, the larger side of the effective edge with its venue, and dead buckets in words', async () => {
-    const cache = filled.copy();
-    // the live mktb stream filled the fixture too: nyc's mktb quotes go, so the one written below is its only one
-    const side = new Database(cache.file);
-    side.prepare("DELETE FROM h_mktb_buckets_history WHERE city_id = 'nyc'").run();
-    side.close();
-    const { primary } = layers(cache, 'nyc');
-    const quotes = snapshot(cache, 'nyc', primary.local_date);
-    // the bucket the forecast likes best, quoted on mktb at 0.001 YES / 0.999 NO through the cache's own write
-    const modal = quotes
-      .map((q) => ({
-        q,
-        p: bucketProbability(parseBucketLabel(q.bucket_label) as Bucket, primary.predicted_max_f, primary.sigma_f),
-      }))
-      .reduce((a, b) => (b.p > a.p ? b : a));
-    cache.resources.upsertHistorical('mktb_buckets_history', [
-      { ...modal.q, id: 90_000_001, yes_price: 0.001, no_price: 0.999 } as unknown as HistoricalRow,
-    ]);
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5');
-    const rows = lines(app.frame());
-    expect(rows.join('\n')).toMatch(/bucket +model +mkta +mktb +edge/);
-    // cost max(0.01, (0.001 + 0.999 - 1) / 2) = 0.01, so mktb's YES edge is p - 0.001 - 0.01 = p - 0.011, above
-    // mkta's p - yes - cost whenever mkta's YES is over 0.001
-    const row = rows.find((l) => l.includes(`   ${modal.q.bucket_label} `)) ?? '';
-    expect(row).toContain(`${modal.q.yes_price.toFixed(3)}  0.001`);
-    const p = bucketProbability(
-      parseBucketLabel(modal.q.bucket_label) as Bucket,
-      primary.predicted_max_f,
-      primary.sigma_f,
-      runningHigh(app.frame()),
+  it('a °C market: no lattice column; before any snapshot the buckets are laid out around the forecast', async () => {
+    // Paris, N(12, 0.5) °C, METAR high 13 °C: X >= 12.5 (z >= 1), mass 1 - Φ(1) = 0.158655; 13°C: (Φ(3) - Φ(1)) /
+    // 0.158655 = (0.998650 - 0.841345) / 0.158655 = 0.991491; 12°C and below dead
+    const app = await forecasts('paris', { columns: 200, rows: 60 });
+    const page = right(app.frame());
+    const at = page.findIndex((l) => l.startsWith('MARKET BUCKETS'));
+    expect(page[at]).toBe(
+      'MARKET BUCKETS  N(12.0, 0.50) °C · no mkta snapshot cached: buckets laid out around the forecast',
     );
-    expect(row).toMatch(new RegExp(`YES \\+${((p - 0.011) * 100).toFixed(1)}b$`));
-    // every other bucket has no mktb quote: a dash, and an edge from mkta alone
-    for (const q of quotes.filter((x) => x !== modal.q)) {
-      const other = rows.find((l) => l.includes(`   ${q.bucket_label} `)) ?? '';
-      expect(other, q.bucket_label).toMatch(new RegExp(`${q.yes_price.toFixed(3)} +— +(YES|NO) [+-]\\d+\\.\\da$`));
-    }
+    expect(page[at + 1]).toBe('  METAR high so far 13°C (settles at 13°C or more): buckets below 13°C are dead');
+    expect(page[at + 2]).toMatch(/^ {2}bucket +model +mkta +mktb +edge$/);
+    expect(page.find((l) => l.startsWith('  12°C '))).toMatch(/^ {2}12°C +0\.0% dead +— +— +—$/);
+    expect(page.find((l) => l.startsWith('  13°C '))).toMatch(/^ {2}13°C +99\.1% [█▏▎▍▌▋▊▉ ]+ — +— +—$/);
     app.unmount();
-
-    // Paris at 16:00 local: the METAR high so far settles at a whole degree; every bucket whose top is below it is
-    // dead, in words, with no probability left
-    const paris = layers(cache, 'paris').primary;
-    const highC = Math.max(
-      ...exported<HistoricalRow & { temp_c: number }>(cache, 'historical/metar_observations_history', {
-        cityId: 'paris',
-        since: paris.local_date,
-      })
-        .filter((r) => r.local_date === paris.local_date)
-        .map((r) => r.temp_c),
-    );
-    const parisApp = await renderTui(
-      <MonitorApp cache={cache} source={statusSource()} now={now} initialCity="paris" />,
-      { columns: 130, rows: 60 },
-    );
-    await parisApp.press('5');
-    const frame = parisApp.frame();
-    expect(frame).toContain(`METAR high so far ${highC.toFixed(1)}°C (settles at ${Math.round(highC)} or more)`);
-    let dead = 0;
-    for (const q of snapshot(cache, 'paris', paris.local_date)) {
-      const b = parseBucketLabel(q.bucket_label) as Bucket;
-      const r = lines(frame).find((l) => l.includes(`   ${q.bucket_label} `)) ?? '';
-      if (b.high < Math.round(highC)) {
-        dead++;
-        expect(r, q.bucket_label).toMatch(/ 0\.0% dead /);
-      } else expect(r, q.bucket_label).not.toContain('dead');
-    }
-    expect(dead).toBeGreaterThan(0);
-    parisApp.unmount();
   });
 
   it('charts the hourly forecast against today’s METAR readings, with distinct marks and a now marker', async () => {
-    const cache = filled.copy();
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5');
-    const frame = app.frame();
-    const chart = lines(frame).filter((l) => l.includes('┤'));
+    const app = await forecasts('nyc');
+    const chart = lines(app.frame()).filter((l) => l.includes('┤'));
     expect(chart.length).toBeGreaterThanOrEqual(5);
-    expect(chart.join('').split('●').length - 1).toBeGreaterThan(5);
+    // 19 °C at 09:00 and 20 °C at 11:00 local from the history, 68.0 °F at 11:50 from /current
+    expect(chart.join('').split(/[●◉]/).length - 1).toBeGreaterThanOrEqual(2);
     expect(chart.join('')).toContain('·');
-    expect(frame).toMatch(/└[┬─]+\^/);
+    expect(app.frame()).toMatch(/└[┬─]+\^/);
     app.unmount();
   });
 
   it('u shows every temperature in the other unit (and back); buckets stay in the market’s unit', async () => {
-    const cache = filled.copy();
-    const { primary, range } = layers(cache, 'nyc');
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5', 'u');
+    const app = await forecasts('nyc');
+    await app.press('u');
     const celsius = app.frame();
     expect(celsius).toContain('showing °C (u)');
-    expect(celsius).toContain(`${f1(primary.predicted_max_c)}°C ± ${f1(primary.sigma_c)}°C`);
-    expect(celsius).toContain(`${f1(range.tmax_max_c)}°C`);
+    expect(celsius).toContain('21.0°C ± 1.0°C');
+    // the warmest model: 72 °F = 22.2 °C
+    expect(celsius).toMatch(/icon +22\.2°C █/);
     expect(celsius).toContain('°F · mkta snapshot');
     await app.press('u');
-    expect(app.frame()).toContain(`${f1(primary.predicted_max_f)}°F ± ${f1(primary.sigma_f)}°F`);
+    expect(app.frame()).toContain('69.8°F ± 1.8°F   pacing');
     app.unmount();
   });
 
   it('c chooses the city; the chooser has the keys while it is open', async () => {
-    const cache = filled.copy();
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity="nyc" />, {
-      columns: 130,
-      rows: 60,
-    });
-    await app.press('5', 'c');
+    const app = await forecasts('nyc');
+    await app.press('c');
     const chooser = app.frame();
     expect(chooser).toContain('Choose a city');
-    const cityRows = lines(chooser).filter((l) => /^[› ] \S+ +\S/.test(l) && l.includes('°'));
-    expect(cityRows.length).toBe(13);
     expect(lines(chooser).find((l) => l.startsWith('›'))).toContain('New York City');
     await app.press('3');
     expect(lines(app.frame())[0]).toContain('[5 Forecasts]');
     // the cities are in id order: paris follows nyc
     await app.press('j', KEYS.enter);
-    const paris = app.frame();
-    expect(paris).toContain('Paris (paris) · LFPG · market in °C · local Sat 16:00');
-    expect(paris).toMatch(/paris Sat 16:00/);
-    const { primary } = layers(cache, 'paris');
-    expect(paris).toContain(`${f1(primary.predicted_max_c)}°C ± ${f1(primary.sigma_c)}°C`);
-    expect(paris).toMatch(/ {3}\d+°C +\d+\.\d%/);
+    const paris = await app.until((f) => f.includes('Paris (paris)'), 'Paris');
+    expect(paris).toContain('Paris (paris) · LFPG · market in °C · local Tue 18:00');
+    expect(paris).toContain('12.0°C ± 0.5°C');
     app.unmount();
   });
 });

@@ -1,9 +1,10 @@
 import type { MarketUnit } from '../../contract/common.js';
 import type { HistoricalTable } from '../../contract/historical.js';
-import { settledWhole } from '../../domain/bucket-probability.js';
 import type { SettledDay, SnapshotQuote } from '../../domain/calibration-summary.js';
 import { addDays, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
-import { cToF, fToC, marketUnitOf } from '../../domain/units.js';
+import { highForecastOf } from '../../domain/desk-forecast.js';
+import { roundHalfUp, settledValue, usableForecast } from '../../domain/settlement.js';
+import { fToC, marketUnitOf } from '../../domain/units.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
@@ -115,9 +116,19 @@ function placesOf(q: CountedQueries, cityId?: string): Map<string, Place> {
 }
 
 /**
+ * The whole degree a day settled at in the market's unit, from its high in °C (a whole-°C METAR high, converted and
+ * rounded as the venue settles, DESIGN 4) or, without it, in °F.
+ */
+function settledOf(unit: MarketUnit, c: number | null, f: number | null): number | null {
+  if (c !== null) return settledValue(roundHalfUp(c), unit);
+  if (f === null) return null;
+  return unit === 'F' ? roundHalfUp(f) : roundHalfUp(fToC(f));
+}
+
+/**
  * The settled city-days the filter matches and the whole degree each settled at: a resolved fusion lock's
- * `actual_tmax` (spec 2.6: filled when the market resolves) in the market's unit, rounded half up as the venue
- * settles; else the day's `forecast_accuracy_daily.actual_max` when it is in the market's unit.
+ * `actual_tmax` (spec 2.6: filled when the market resolves), its °C METAR high settled as the venue settles;
+ * else the day's `forecast_accuracy_daily.actual_max` (in °C, or in °F in a °F market).
  */
 function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string, Place>): Day[] {
   const dates = timeBounds('date', filter.since, filter.until);
@@ -131,12 +142,13 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
   );
   for (const r of scored) {
     const actual = num(r.actual);
-    if (actual !== null && r.unit === places.get(r.city_id)?.unit && typeof r.local_date === 'string')
-      settled.set(`${r.city_id}|${r.local_date}`, {
-        city_id: r.city_id,
-        date: r.local_date,
-        value: settledWhole(actual),
-      });
+    const unit = places.get(r.city_id)?.unit;
+    const value =
+      unit === undefined || (r.unit !== 'C' && r.unit !== unit)
+        ? null
+        : settledOf(unit, r.unit === 'C' ? actual : null, r.unit === 'F' ? actual : null);
+    if (value !== null && typeof r.local_date === 'string')
+      settled.set(`${r.city_id}|${r.local_date}`, { city_id: r.city_id, date: r.local_date, value });
   }
   const locks = new Where(filter.cityId);
   locks.add('resolved = 1');
@@ -147,15 +159,8 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
   );
   for (const r of resolved) {
     const unit = places.get(r.city_id)?.unit;
-    const f = num(r.f);
-    const c = num(r.c);
-    const value = unit === 'F' ? (f ?? (c === null ? null : cToF(c))) : (c ?? (f === null ? null : fToC(f)));
-    if (value !== null)
-      settled.set(`${r.city_id}|${r.local_date}`, {
-        city_id: r.city_id,
-        date: r.local_date,
-        value: settledWhole(value),
-      });
+    const value = unit === undefined ? null : settledOf(unit, num(r.c), num(r.f));
+    if (value !== null) settled.set(`${r.city_id}|${r.local_date}`, { city_id: r.city_id, date: r.local_date, value });
   }
   let list = [...settled.values()].filter((s) => places.has(s.city_id));
   if (filter.since === undefined) {
@@ -182,26 +187,23 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
     });
 }
 
-/** Every METAR reading of each settled day, on its local clock, in the market's unit. */
-function addReadings(q: CountedQueries, days: Day[], byKey: Map<string, Day>, places: Map<string, Place>): void {
-  // one number a reading, in the market's unit: only it is read out of the JSON
-  const value = (cityId: string) =>
-    places.get(cityId)?.unit === 'F'
-      ? `${j('temp_f')} AS value`
-      : `coalesce(${j('temp_c')}, (${j('temp_f')} - 32) * 5.0 / 9) AS value`;
+/** Every METAR reading of each settled day, on its local clock, in °C (the whole degrees the venue settles on). */
+function addReadings(q: CountedQueries, days: Day[], byKey: Map<string, Day>): void {
+  // one number a reading: only it is read out of the JSON
   const rows = rowsIn<{ t: number; city_id: string; value: unknown }>(
     q,
     'metar_observations_history',
-    value,
+    `coalesce(${j('temp_c')}, (${j('temp_f')} - 32) * 5.0 / 9) AS value`,
     days,
     (d) => [d.startMs, d.endMs - 1],
   );
   let d: Day | undefined;
+  const tzOf = new Map(days.map((day) => [day.city_id, day.tz]));
   for (const r of rows) {
     // rows come a city at a time, in time order: the day of the last reading usually holds the next one
     if (!d || d.city_id !== r.city_id || r.t < d.startMs || r.t >= d.endMs) {
-      const place = places.get(r.city_id);
-      d = place && byKey.get(`${r.city_id}|${localDate(r.t, place.tz)}`);
+      const tz = tzOf.get(r.city_id);
+      d = tz === undefined ? undefined : byKey.get(`${r.city_id}|${localDate(r.t, tz)}`);
       if (!d || r.t < d.startMs || r.t >= d.endMs) continue;
     }
     const v = num(r.value);
@@ -209,13 +211,15 @@ function addReadings(q: CountedQueries, days: Day[], byKey: Map<string, Day>, pl
   }
 }
 
-/** The desk's forecast current at 12:00 local: its newest `forecast_history` row for the day by then. */
+/**
+ * The desk's forecast current at 12:00 local: its newest `forecast_history` row for the day by then, as DESIGN 4
+ * prices it (the `_c` aliases), when usable.
+ */
 function addForecasts(q: CountedQueries, days: Day[], byKey: Map<string, Day>): void {
   const rows = rowsIn<{ t: number; city_id: string; local_date: unknown } & Record<string, unknown>>(
     q,
     'forecast_history',
-    `${j('local_date')} AS local_date, ${j('predicted_max_f')} AS mu_f, ${j('predicted_max_c')} AS mu_c,
-     ${j('sigma_f')} AS sigma_f, ${j('sigma_c')} AS sigma_c`,
+    `${j('local_date')} AS local_date, ${j('predicted_max_c')} AS mu_c, ${j('sigma_c')} AS sigma_c`,
     days,
     (d) => [d.noonMs - FORECAST_LOOKBACK, d.noonMs],
   );
@@ -223,10 +227,11 @@ function addForecasts(q: CountedQueries, days: Day[], byKey: Map<string, Day>): 
   for (const r of rows) {
     const d = byKey.get(`${r.city_id}|${text(r.local_date)}`);
     if (!d || r.t > d.noonMs || r.t < d.noonMs - FORECAST_LOOKBACK || (at.get(d) ?? -1) > r.t) continue;
-    const mu = num(d.unit === 'F' ? r.mu_f : r.mu_c);
-    const sigma = num(d.unit === 'F' ? r.sigma_f : r.sigma_c);
-    if (mu === null || sigma === null || sigma <= 0) continue;
-    d.forecast = { mu, sigma };
+    const forecast = usableForecast(
+      highForecastOf({ predicted_max_c: r.mu_c as number, sigma_c: r.sigma_c as number }),
+    );
+    if (forecast === null) continue;
+    d.forecast = forecast;
     at.set(d, r.t);
   }
 }
@@ -284,7 +289,7 @@ export function calibrationDays(
   if (fresh.length > 0) {
     const byKey = new Map<string, Day>();
     for (const d of fresh) byKey.set(key(d), d);
-    addReadings(q, fresh, byKey, places);
+    addReadings(q, fresh, byKey);
     addForecasts(q, fresh, byKey);
     for (const venue of venues) addQuotes(q, venue, fresh, byKey);
     for (const { tz: _tz, startMs: _s, endMs: _e, noonMs: _n, ...day } of fresh) known?.set(key(day), day);

@@ -1,18 +1,19 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
-import type { CityDay } from './day-reads.js';
+import { type CityDay, NOW_UNBOUNDED } from './day-reads.js';
 
 /**
- * The fusion lock of a city-day, if the service made one: the lock is made on its day (at the peak hour), so the
- * `(city_id, locked_ms)` index reads only that city's locks of that day. The newest wins if there are several.
+ * The fusion lock of a city-day, if the service made one by an instant: the lock is made on its day (at the peak
+ * hour), so the `(city_id, locked_ms)` index reads only that city's locks of that day, up to the instant. The newest
+ * wins if there are several. (Whether it had resolved by then is not in the row yet: time travel's to add.)
  */
-export function dayLock(q: CountedQueries, cityId: string, day: CityDay): FusionLock | null {
+export function dayLock(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): FusionLock | null {
   const row = q.get<{ json: string }>(
     `SELECT json FROM fusion_locks INDEXED BY fusion_locks_city
      WHERE city_id = ? AND locked_ms >= ? AND locked_ms < ? AND local_date = ? ORDER BY locked_ms DESC, id DESC LIMIT 1`,
     cityId,
     day.startMs,
-    day.endMs,
+    Math.min(day.endMs, atMs + 1),
     day.date,
   );
   return row ? (JSON.parse(row.json) as FusionLock) : null;

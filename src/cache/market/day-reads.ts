@@ -41,16 +41,20 @@ export interface MetarDay {
 /** Rows a keyset page of a city's quotes reads: a bit under one hour of both tails and nine buckets, twice over. */
 export const QUOTE_PAGE = 256;
 
+/** No bound: the newest rows the cache holds (an instant later than any the service writes). */
+export const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
 /**
- * A city's quote rows newer than `rid` (newest first: `rid = -id`), by the `(city_id, rid)` index. The day of a row is
- * only in its JSON, so the reader walks newest first and stops once it meets an older day.
+ * A city's quote rows newer than `rid` (newest first: `rid = -id`) snapshotted at or before an instant (`t`, its
+ * `snapshot_at`; a row without one counts as of any instant), by the `(city_id, rid)` index. The day of a row is only
+ * in its JSON, so the reader walks newest first and stops once it meets an older day. Args: city, rid, instant, limit.
  */
 export const cityQuotePageSql = (venue: Venue): string =>
   `SELECT rid, json_extract(json, '$.local_date') AS local_date, json_extract(json, '$.bucket_slug') AS bucket_slug,
      json_extract(json, '$.bucket_label') AS bucket_label, json_extract(json, '$.yes_price') AS yes_price,
      json_extract(json, '$.no_price') AS no_price, json_extract(json, '$.snapshot_at') AS snapshot_at
    FROM ${historicalSqlTable(`${venue}_buckets_history`)} INDEXED BY ${historicalSqlTable(`${venue}_buckets_history`)}_city
-   WHERE city_id = ? AND rid > ? ORDER BY rid LIMIT ?`;
+   WHERE city_id = ? AND rid > ? AND (t IS NULL OR t <= ?) ORDER BY rid LIMIT ?`;
 
 const METAR = historicalSqlTable('metar_observations_history');
 
@@ -64,31 +68,55 @@ export const POLLED_METAR_DAY_SQL = `SELECT fetched_ms AS ms, temp_f, json_extra
   WHERE fetched_ms >= ? AND fetched_ms < ? AND city_id = ? AND source = 'metar_observations' ORDER BY fetched_ms`;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+export const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** A row of `cityQuotePageSql`: its rowid and the quote's fields as json_extract gives them. */
+export type QuoteRow = Record<string, unknown> & { rid: number };
+
+/** One keyset page of a city's quote rows on a venue after `after` (rid), snapshotted at or before `atMs`. */
+export const cityQuotePage = (
+  q: CountedQueries,
+  venue: Venue,
+  cityId: string,
+  after: number,
+  atMs: number,
+  limit: number,
+): QuoteRow[] => q.all<QuoteRow>(cityQuotePageSql(venue), cityId, after, atMs, limit);
+
+/** A quote row as the screens read it: a field of the wrong type is null, never a NaN. */
+export const dayQuoteOf = (r: QuoteRow): DayQuote => ({
+  id: -r.rid,
+  bucket_slug: text(r.bucket_slug),
+  bucket_label: text(r.bucket_label),
+  yes_price: num(r.yes_price),
+  no_price: num(r.no_price),
+  snapshot_at: text(r.snapshot_at),
+});
 
 /**
- * The newest quote of each bucket of a city-day on one venue, lowest bucket first (the venue lists its buckets in
- * that order, so a snapshot's rows ascend in id). A bucket is known by its slug, else its label; a row naming
- * neither stands alone. Newest means highest id, the service's own order, which holds when `snapshot_at` is missing.
+ * The newest quote of each bucket of a city-day on one venue as of an instant (snapshotted at or before it), lowest
+ * bucket first (the venue lists its buckets in that order, so a snapshot's rows ascend in id). A bucket is known by
+ * its slug, else its label; a row naming neither stands alone. Newest means highest id, the service's own order,
+ * which holds when `snapshot_at` is missing.
  */
-export function dayQuotes(q: CountedQueries, venue: Venue, cityId: string, date: string, maxPages = 40): DayQuote[] {
+export function dayQuotes(
+  q: CountedQueries,
+  venue: Venue,
+  cityId: string,
+  date: string,
+  atMs = NOW_UNBOUNDED,
+  maxPages = 40,
+): DayQuote[] {
   const newest = new Map<string, DayQuote>();
   let after = Number.MIN_SAFE_INTEGER;
   for (let page = 0; page < maxPages; page++) {
-    const rows = q.all<Record<string, unknown> & { rid: number }>(cityQuotePageSql(venue), cityId, after, QUOTE_PAGE);
+    const rows = cityQuotePage(q, venue, cityId, after, atMs, QUOTE_PAGE);
     let older = false;
     for (const r of rows) {
       const day = text(r.local_date);
       if (day !== null && day < date) older = true;
       if (day !== date) continue;
-      const quote: DayQuote = {
-        id: -r.rid,
-        bucket_slug: text(r.bucket_slug),
-        bucket_label: text(r.bucket_label),
-        yes_price: num(r.yes_price),
-        no_price: num(r.no_price),
-        snapshot_at: text(r.snapshot_at),
-      };
+      const quote = dayQuoteOf(r);
       const key = quote.bucket_slug ?? quote.bucket_label ?? `#${quote.id}`;
       if (!newest.has(key)) newest.set(key, quote);
     }
@@ -100,13 +128,14 @@ export function dayQuotes(q: CountedQueries, venue: Venue, cityId: string, date:
 }
 
 /**
- * Every METAR reading of a city's local day (history and polls, one a distinct instant, history first) and the
- * running high. A reading without a number for `temp_f` cannot be charted and is left out; one without `observed_at`
- * has no place on the day's axis either.
+ * Every METAR reading of a city's local day up to an instant (history and polls, one a distinct instant, history
+ * first) and the running high. A reading without a number for `temp_f` cannot be charted and is left out; one without
+ * `observed_at` has no place on the day's axis either.
  */
-export function metarDay(q: CountedQueries, cityId: string, day: CityDay): MetarDay {
+export function metarDay(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
+  const endMs = Math.min(day.endMs, atMs + 1);
   const read = (sql: string) =>
-    q.all<{ ms: number; temp_f: unknown; temp_c: unknown }>(sql, day.startMs, day.endMs, cityId);
+    q.all<{ ms: number; temp_f: unknown; temp_c: unknown }>(sql, day.startMs, endMs, cityId);
   const byMs = new Map<number, MetarPoint>();
   for (const p of [...read(METAR_DAY_SQL), ...read(POLLED_METAR_DAY_SQL)]) {
     const f = num(p.temp_f);

@@ -1,6 +1,8 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import type { ForecastRow } from '../resources.js';
+import { forecastsAsOf } from './day-forecasts.js';
 import { dayLock } from './day-lock.js';
 import {
   type CityDay,
@@ -9,6 +11,7 @@ import {
   type MetarDay,
   type MetarPoint,
   metarDay,
+  NOW_UNBOUNDED,
   type Venue,
 } from './day-reads.js';
 import { newestSnapshot } from './newest-snapshot.js';
@@ -42,7 +45,11 @@ const quoteOf = (row: Record<string, unknown>): BucketQuote =>
     snapshot_at: extracted(row.snapshot_at),
   }) as BucketQuote;
 
-/** Market data for the panes: the venue's quotes of a city's buckets, and the METAR readings behind them. */
+/**
+ * Market data for the panes and the board: the venue's quotes of a city's buckets, the METAR readings behind them,
+ * the day's lock and forecasts. The reads of a city's market day take an instant (`atMs`; now by default): nothing
+ * snapshotted, observed, fetched or locked after it is read, and each stays a keyset read by index.
+ */
 export class MarketRepository {
   constructor(private readonly q: CountedQueries) {}
 
@@ -61,22 +68,27 @@ export class MarketRepository {
   }
 
   /** The newest quote of each bucket of a city-day on a venue, lowest bucket first (day-reads.ts). */
-  dayQuotes(venue: Venue, cityId: string, date: string): DayQuote[] {
-    return dayQuotes(this.q, venue, cityId, date);
+  dayQuotes(venue: Venue, cityId: string, date: string, atMs = NOW_UNBOUNDED): DayQuote[] {
+    return dayQuotes(this.q, venue, cityId, date, atMs);
   }
 
   /** The newest snapshot of a city-day's buckets on a venue, lowest bucket first (newest-snapshot.ts). */
-  newestSnapshot(venue: Venue, cityId: string, date: string): DayQuote[] {
-    return newestSnapshot(this.q, venue, cityId, date);
+  newestSnapshot(venue: Venue, cityId: string, date: string, atMs = NOW_UNBOUNDED): DayQuote[] {
+    return newestSnapshot(this.q, venue, cityId, date, atMs);
   }
 
   /** Every METAR reading of a city's local day and its running high (day-reads.ts). */
-  metarDay(cityId: string, day: CityDay): MetarDay {
-    return metarDay(this.q, cityId, day);
+  metarDay(cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
+    return metarDay(this.q, cityId, day, atMs);
   }
 
   /** The fusion lock of a city-day, or null before the service made one (day-lock.ts). */
-  dayLock(cityId: string, day: CityDay): FusionLock | null {
-    return dayLock(this.q, cityId, day);
+  dayLock(cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): FusionLock | null {
+    return dayLock(this.q, cityId, day, atMs);
+  }
+
+  /** The newest row of each forecast layer of a city (day-forecasts.ts). */
+  forecasts(cityId: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
+    return forecastsAsOf(this.q, cityId, atMs);
   }
 }

@@ -1,36 +1,29 @@
 import type { CountedQueries } from '../db/counted-queries.js';
-import { cityQuotePageSql, type DayQuote, dayQuotes, type Venue } from './day-reads.js';
+import { cityQuotePage, type DayQuote, dayQuoteOf, dayQuotes, NOW_UNBOUNDED, text, type Venue } from './day-reads.js';
 
 /** Rows a page of the newest-snapshot read: a snapshot is 11 buckets, two markets' snapshots may interleave. */
 export const SNAPSHOT_PAGE = 32;
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-
 /**
- * The newest snapshot of a city-day's buckets on a venue (DESIGN 4's effective edge is taken from it), lowest bucket
- * first: the city's newest rows by the `(city_id, rid)` index, a small page at a time, until a row of the day from
- * an older snapshot (or an older day) shows the snapshot is complete. A few dozen rows, where `dayQuotes` walks the
- * whole day. Rows without `snapshot_at` cannot be told apart by snapshot: then the newest quote of each bucket
- * (`dayQuotes`) stands in.
+ * The newest snapshot of a city-day's buckets on a venue at or before an instant (DESIGN 4's effective edge is taken
+ * from it), lowest bucket first: the city's newest rows by the `(city_id, rid)` index, a small page at a time, until a
+ * row of the day from an older snapshot (or an older day) shows the snapshot is complete. A few dozen rows, where
+ * `dayQuotes` walks the whole day (as of now; rows snapshotted after an earlier instant are stepped over). Rows
+ * without `snapshot_at` cannot be told apart by snapshot: then the newest quote of each bucket (`dayQuotes`) stands in.
  */
 export function newestSnapshot(
   q: CountedQueries,
   venue: Venue,
   cityId: string,
   date: string,
+  atMs = NOW_UNBOUNDED,
   maxPages = 40,
 ): DayQuote[] {
   const out: DayQuote[] = [];
   let snapshot: string | null = null;
   let after = Number.MIN_SAFE_INTEGER;
   for (let page = 0; page < maxPages; page++) {
-    const rows = q.all<Record<string, unknown> & { rid: number }>(
-      cityQuotePageSql(venue),
-      cityId,
-      after,
-      SNAPSHOT_PAGE,
-    );
+    const rows = cityQuotePage(q, venue, cityId, after, atMs, SNAPSHOT_PAGE);
     // a row of an older day or an older snapshot ends the walk, after the page: another market's rows interleave
     let done = false;
     for (const r of rows) {
@@ -38,20 +31,13 @@ export function newestSnapshot(
       if (day !== null && day < date) done = true;
       if (day !== date) continue;
       const at = text(r.snapshot_at);
-      if (at === null) return dayQuotes(q, venue, cityId, date);
+      if (at === null) return dayQuotes(q, venue, cityId, date, atMs);
       snapshot ??= at;
       if (at !== snapshot) {
         done = true;
         continue;
       }
-      out.push({
-        id: -r.rid,
-        bucket_slug: text(r.bucket_slug),
-        bucket_label: text(r.bucket_label),
-        yes_price: num(r.yes_price),
-        no_price: num(r.no_price),
-        snapshot_at: at,
-      });
+      out.push(dayQuoteOf(r));
     }
     const last = rows[rows.length - 1];
     if (done || rows.length < SNAPSHOT_PAGE || !last) break;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { cacheFailure, openCache } from '../../cache/index.js';
+import { boardCsvRecords, exportBoard } from '../../board/board-export.js';
+import { type Cache, cacheFailure, openCache } from '../../cache/index.js';
+import type { SettlementConfig } from '../../contract/config.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { parseDateOrInstantArg } from '../parse.js';
@@ -35,7 +37,7 @@ export function exportCommand(program: Command): void {
     .description('print cache contents')
     .argument(
       '<name>',
-      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts, rejected-webhooks',
+      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts, rejected-webhooks, board',
     )
     .option('--format <f>', 'json, ndjson or csv', 'json')
     .option('--city <id>', 'only this city')
@@ -45,13 +47,19 @@ export function exportCommand(program: Command): void {
     .action((name: string, flags: { format: string; city?: string; since?: string; until?: string; db?: string }) => {
       if (!(FORMATS as readonly string[]).includes(flags.format))
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
+      if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
+        throw usageError('--since and --until do not apply to board: it is the board as of now');
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
-      const path = resolveConnection({ db: flags.db }).dbPath;
+      const connection = resolveConnection({ db: flags.db });
+      const path = connection.dbPath;
       const cache = openCache(path, 'read');
       try {
         let rows: string[];
         try {
-          rows = cache.export.rows(name, { cityId: flags.city, since: flags.since, until: flags.until });
+          rows =
+            name === 'board'
+              ? boardRows(cache, flags.format as Format, flags.city, connection.settlement)
+              : cache.export.rows(name, { cityId: flags.city, since: flags.since, until: flags.until });
         } catch (error) {
           // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
           throw cacheFailure(path, error);
@@ -61,4 +69,13 @@ export function exportCommand(program: Command): void {
         cache.close();
       }
     });
+}
+
+/**
+ * `export board`: the board as of now (board/board-export.ts), one object a city; in CSV one record a bucket. The
+ * cities' markets are priced by the config's `settlement`.
+ */
+function boardRows(cache: Cache, format: Format, cityId: string | undefined, settlement?: SettlementConfig): string[] {
+  const cities = exportBoard(cache, Date.now(), { cityId, settlement });
+  return (format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
 }

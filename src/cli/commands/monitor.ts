@@ -60,6 +60,7 @@ export function monitorCommand(program: Command): void {
           now: session.now,
           streamIntervalsMs: session.streamIntervalsMs,
           snoozeMinutes: connection.alerts.snoozeMinutes,
+          settlement: connection.settlement,
           stdout: process.stdout,
           stdin: process.stdin,
         });

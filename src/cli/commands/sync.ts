@@ -62,6 +62,7 @@ export function syncCommand(program: Command): void {
       const alerts = new TraderAlerts({
         cache,
         settings: connection.alerts,
+        settlement: connection.settlement,
         now: () => new Date(),
         notify: daemon ? desktopNotify : null,
         log: (line) => process.stderr.write(`sync: ${line}\n`),

@@ -1,6 +1,6 @@
 import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
-import type { BoardSort } from '../panes/board/board-row.js';
+import type { BoardSort } from '../panes/board/board-sort.js';
 import type { Line } from '../theme.js';
 
 export const PANES = ['board', 'signals', 'positions', 'alerts', 'forecasts', 'history'] as const;

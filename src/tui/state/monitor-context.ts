@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Cache } from '../../cache/index.js';
+import type { SettlementConfig } from '../../contract/config.js';
 import type { UiActions, UiState } from '../hooks/use-monitor-state.js';
 import type { MonitorSource } from '../types.js';
 import type { ChangeHub } from './change-hub.js';
@@ -16,6 +17,8 @@ export interface MonitorDeps {
   tickMs: number;
   /** How long `z` snoozes a city's notifications, in minutes. */
   snoozeMinutes: number;
+  /** The config's `settlement`: each city's rule (metar_c when absent). */
+  settlement: SettlementConfig;
 }
 
 export const DepsContext = createContext<MonitorDeps | null>(null);

@@ -30,7 +30,7 @@ describe('the calibration’s reads of the cache', () => {
     ]);
     const [one, two, nyc] = days;
     // the 10:05Z run (11:05 local), not the 09:05Z one nor the 11:05Z one after noon
-    expect(one?.forecast).toEqual({ mu: 20.5, sigma: 1 });
+    expect(one?.forecast).toEqual({ muC: 20.5, sigmaC: 1 });
     // 23:00Z, 11:00Z and 13:00Z are 00:00, 12:00 and 14:00 in Berlin
     expect(one?.readings).toEqual([
       { hour: 0, value: 15 },
@@ -44,11 +44,12 @@ describe('the calibration’s reads of the cache', () => {
     expect(two?.readings).toEqual([{ hour: 13, value: 23 }]);
     expect(prices(two?.noonQuotes.mkta)).toEqual([0.1, 0.4, 0.4, 0.1]);
     expect(two?.noonQuotes.mktb).toBeUndefined();
-    // nyc in °F, 05:00Z and 15:00Z are 00:00 and 10:00 in New York; no forecast, no quotes
+    // nyc, a °F market, read in °C as DESIGN 4 settles it (10 °C = 50.0 °F, 12 °C = 53.6 °F); 05:00Z and 15:00Z are
+    // 00:00 and 10:00 in New York; no forecast, no quotes
     expect(nyc?.forecast).toBeNull();
     expect(nyc?.readings).toEqual([
-      { hour: 0, value: 50 },
-      { hour: 10, value: 53.6 },
+      { hour: 0, value: 10 },
+      { hour: 10, value: 12 },
     ]);
     expect(nyc?.noonQuotes).toEqual({});
   });
@@ -56,6 +57,22 @@ describe('the calibration’s reads of the cache', () => {
   it('follows the filter’s city and dates', () => {
     const days = cache.history.calibrationDays({ cityId: 'berlin', since: '2026-11-02', until: '2026-11-03' });
     expect(days.map((d) => [d.city_id, d.local_date])).toEqual([['berlin', '2026-11-02']]);
+  });
+
+  it('settles a °F day on its whole-°C high converted: a lock of 13 °C (55.4 °F) settles at 55', () => {
+    cache.resources.upsertFusionLocks([
+      {
+        ...(exportedLock(cache, 'fl-berlin-2026-11-01') as FusionLock),
+        id: 'fl-nyc-2026-11-02',
+        city_id: 'nyc',
+        local_date: '2026-11-02',
+        locked_at: '2026-11-02T20:00:00Z',
+        actual_tmax_c: 13,
+        // a °F value that would settle elsewhere (and the day's forecast score says 54): the °C one decides
+        actual_tmax_f: 56,
+      },
+    ]);
+    expect(cache.history.calibrationDays({ cityId: 'nyc' }).map((d) => d.settled)).toEqual([55]);
   });
 
   it('takes the resolved lock’s value over the day’s forecast score', () => {
@@ -87,7 +104,7 @@ describe('the calibration’s reads of the cache', () => {
     const days = cache.history.calibrationDays({}, known);
     expect(days.map((d) => d.local_date)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-02']);
     expect(days[2]?.settled).toBe(24);
-    expect(days[2]?.forecast).toEqual({ mu: 20.5, sigma: 1 });
+    expect(days[2]?.forecast).toEqual({ muC: 20.5, sigmaC: 1 });
     // the list (2 cities, 1 score, now 3 locks), one id-range probe a table (METAR, forecasts, mkta, mktb), and
     // 11-03 alone: 1 METAR reading, 1 forecast, 4 mkta quotes
     expect(cache.readStats.rows - after).toBe(6 + 4 + 1 + 1 + 4);

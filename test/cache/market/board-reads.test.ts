@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../../src/cache/index.js';
 import { SNAPSHOT_PAGE } from '../../../src/cache/market/newest-snapshot.js';
+import type { Forecasts } from '../../../src/contract/forecasts.js';
 import type { FusionLock } from '../../../src/contract/fusion-locks.js';
 import type { HistoricalRow } from '../../../src/contract/historical.js';
 
@@ -66,6 +67,23 @@ describe('the newest snapshot of a city-day', () => {
     expect(cache.readStats.rows - before).toBe(SNAPSHOT_PAGE);
   });
 
+  it('as of an instant: the newest snapshot at or before it, the later rows stepped over', () => {
+    cache.resources.upsertHistorical('mkta_buckets_history', [
+      quote(1, D, '2026-11-24T15:00:00Z', 'a', 0.1),
+      quote(2, D, '2026-11-24T15:00:00Z', 'b', 0.2),
+      quote(3, D, '2026-11-24T16:00:00Z', 'a', 0.3),
+      quote(4, D, '2026-11-24T16:00:00Z', 'b', 0.4),
+    ]);
+    const at = (iso: string) => cache.market.newestSnapshot('mkta', 'nyc', D, Date.parse(iso)).map((q) => q.yes_price);
+    expect(at('2026-11-24T16:00:00Z')).toEqual([0.3, 0.4]);
+    expect(at('2026-11-24T15:59:59Z')).toEqual([0.1, 0.2]);
+    expect(at('2026-11-24T14:59:59Z')).toEqual([]);
+    // the newest quote of each bucket, as of the instant too
+    expect(cache.market.dayQuotes('mkta', 'nyc', D, Date.parse('2026-11-24T15:30:00Z')).map((q) => q.id)).toEqual([
+      1, 2,
+    ]);
+  });
+
   it('without snapshot_at, takes the newest quote of each bucket instead', () => {
     cache.resources.upsertHistorical('mkta_buckets_history', [
       quote(1, D, null, 'a', 0.1),
@@ -93,5 +111,39 @@ describe('the lock of a city-day', () => {
     expect(cache.market.dayLock('nyc', day)).toMatchObject({ id: 'today', peak_hour: 15, resolved: false });
     cache.resources.upsertFusionLocks([lock('today', D, '2026-11-24T20:00:00Z', true)]);
     expect(cache.market.dayLock('nyc', day)?.resolved).toBe(true);
+    // as of an instant before it was locked: none yet
+    expect(cache.market.dayLock('nyc', day, Date.parse('2026-11-24T19:59:59Z'))).toBeNull();
+    expect(cache.market.dayLock('nyc', day, Date.parse('2026-11-24T20:00:00Z'))?.id).toBe('today');
+  });
+});
+
+describe('the METAR and the forecasts of a city-day as of an instant', () => {
+  it('reads the readings up to the instant, and the newest forecast of each layer fetched by then', () => {
+    const day = { date: D, startMs: Date.parse('2026-11-24T05:00:00Z'), endMs: Date.parse('2026-11-25T05:00:00Z') };
+    const reading = (id: number, at: string, c: number) =>
+      ({ id, city_id: 'nyc', local_date: D, observed_at: at, temp_c: c, temp_f: (c * 9) / 5 + 32 }) as HistoricalRow;
+    cache.resources.upsertHistorical('metar_observations_history', [
+      reading(1, '2026-11-24T14:00:00Z', 18),
+      reading(2, '2026-11-24T16:00:00Z', 21),
+    ]);
+    expect(cache.market.metarDay('nyc', day).high).toEqual({ f: 69.8, c: 21 });
+    expect(cache.market.metarDay('nyc', day, Date.parse('2026-11-24T15:59:59Z')).high).toEqual({ f: 64.4, c: 18 });
+    expect(cache.market.metarDay('nyc', day, Date.parse('2026-11-24T16:00:00Z')).points).toHaveLength(2);
+
+    const forecasts = (fetched_at: string, mu: number) =>
+      ({
+        city_id: 'nyc',
+        svc_pro_forecast: { city_id: 'nyc', local_date: D, predicted_max_c: mu, fetched_at },
+        edge_ensemble_daily: { city_id: 'nyc', local_date: D, fc_mean_c: mu },
+        model_tmax_range: { city_id: 'nyc', local_date: D, tmax_max_c: mu },
+      }) as unknown as Forecasts;
+    cache.resources.addForecasts(forecasts('2026-11-24T14:05:00Z', 20));
+    cache.resources.addForecasts(forecasts('2026-11-24T15:05:00Z', 21));
+    const mu = (atMs?: number) =>
+      cache.market.forecasts('nyc', atMs).map((r) => [r.layer, (r as { predicted_max_c?: number }).predicted_max_c]);
+    expect(mu().map(([layer]) => layer)).toEqual(['svc_pro_forecast', 'edge_ensemble_daily', 'model_tmax_range']);
+    expect(mu()[0]).toEqual(['svc_pro_forecast', 21]);
+    expect(mu(Date.parse('2026-11-24T15:04:59Z'))[0]).toEqual(['svc_pro_forecast', 20]);
+    expect(mu(Date.parse('2026-11-24T14:00:00Z'))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../../src/cache/index.js';
+import { FORECAST_AS_OF_SQL } from '../../../src/cache/market/day-forecasts.js';
 import {
   cityQuotePageSql,
   METAR_DAY_SQL,
@@ -152,7 +153,7 @@ describe('market reads of one city-day', () => {
         (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail),
       );
     for (const venue of ['mkta', 'mktb'] as const)
-      expect(plan(cityQuotePageSql(venue), 'nyc', 0, 10)).toEqual([
+      expect(plan(cityQuotePageSql(venue), 'nyc', 0, Date.now(), 10)).toEqual([
         `SEARCH h_${venue}_buckets_history USING INDEX h_${venue}_buckets_history_city (city_id=? AND rid>?)`,
       ]);
     expect(plan(METAR_DAY_SQL, 0, 1, 'nyc')).toEqual([
@@ -160,6 +161,10 @@ describe('market reads of one city-day', () => {
     ]);
     expect(plan(POLLED_METAR_DAY_SQL, 0, 1, 'nyc')).toEqual([
       'SEARCH current_obs USING INDEX current_obs_fetched (fetched_ms>? AND fetched_ms<?)',
+    ]);
+    // the newest forecast of a layer at or before an instant: one seek down the primary key
+    expect(plan(FORECAST_AS_OF_SQL, 'nyc', 'svc_pro_forecast', Date.now())).toEqual([
+      'SEARCH forecasts USING INDEX sqlite_autoindex_forecasts_1 (city_id=? AND layer=? AND fetched_ms<?)',
     ]);
   });
 });

@@ -1,8 +1,8 @@
+import type { BoardRow, LadderCell } from '../../../board/board-row.js';
 import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../../domain/buckets.js';
 import { signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
 import { type Line, seg, type Tone } from '../../theme.js';
-import type { BoardRow, LadderCell } from './board-row.js';
 
 /** A board column: its title and width, its text and tone for a row, and how soon it goes on a narrow terminal. */
 interface BoardColumn {
@@ -83,7 +83,7 @@ const COLUMNS: BoardColumn[] = [
     width: 10,
     align: 'right',
     priority: 6,
-    text: (r) => (r.forecast ? `${deg(r.forecast.mu)}±${deg(r.forecast.sigma)}°${r.unit}` : '—'),
+    text: (r) => (r.shown ? `${deg(r.shown.mu)}±${deg(r.shown.sigma)}°${r.unit}` : '—'),
   },
   {
     id: 'spread',
@@ -99,8 +99,9 @@ const COLUMNS: BoardColumn[] = [
     width: 9,
     align: 'right',
     priority: 4,
+    // the METAR high so far in the market's unit, and DESIGN 4's next: how far it must rise before a higher bucket
     text: (r) =>
-      r.runningHigh === null ? '—' : `${deg(r.runningHigh)} ${r.toNextEdge === null ? '  —' : `+${deg(r.toNextEdge)}`}`,
+      r.runningHigh === null ? '—' : `${deg(r.runningHigh)} ${r.next === null ? '  —' : `+${deg(r.next)}`}`,
   },
   {
     id: 'ladder',
@@ -117,14 +118,15 @@ const COLUMNS: BoardColumn[] = [
     min: 22,
     priority: 1,
     text: (r, width) => {
-      if (!r.best) return '—';
-      const { value, side, bucket, price, venue } = r.best;
+      if (!r.best?.bucket.bucket) return '—';
+      const { edge: value, side, price, venue } = r.best;
+      const bucket = r.best.bucket.bucket;
       // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter
       return width >= 27
         ? `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2)} ${venue}`
         : `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2).replace(/^0/, '')}${venue.slice(-1)}`;
     },
-    tone: (r) => (r.best && r.best.value > 0 ? 'good' : 'muted'),
+    tone: (r) => (r.best && r.best.edge > 0 ? 'good' : 'muted'),
   },
   {
     id: 'staked',

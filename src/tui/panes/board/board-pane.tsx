@@ -3,7 +3,7 @@ import { LineView } from '../../components/line-view.js';
 import { hintOf, KEYS } from '../../keys.js';
 import { line, seg, selectLine } from '../../theme.js';
 import { boardColumns, boardLine, boardTitle } from './board-columns.js';
-import { SORT_NAMES } from './board-row.js';
+import { SORT_NAMES } from './board-sort.js';
 import { useBoardInput } from './use-board-input.js';
 import { useBoardState } from './use-board-state.js';
 

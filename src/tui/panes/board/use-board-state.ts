@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { BoardRow } from '../../../board/board-row.js';
+import { type BoardMemo, readBoard } from '../../../board/read-board.js';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
@@ -6,8 +8,7 @@ import { useNow } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
-import { BOARD_SORTS, type BoardRow, type BoardSort, sortBoard } from './board-row.js';
-import { type BoardMemo, readBoard } from './read-board.js';
+import { BOARD_SORTS, type BoardSort, sortBoard } from './board-sort.js';
 
 /** Everything a row is worked out from. */
 const BOARD_TOPICS: readonly CacheTopic[] = [
@@ -33,7 +34,7 @@ export interface BoardState {
 }
 
 export function useBoardState(cities: readonly City[], height: number): BoardState {
-  const { now } = useDeps();
+  const { now, settlement } = useDeps();
   const [scroll, scrollActions] = useScrollState();
   const { boardSort: sort, city } = useUiState();
   const { setBoardSort } = useUiActions();
@@ -42,8 +43,8 @@ export function useBoardState(cities: readonly City[], height: number): BoardSta
   const minute = Math.floor(useNow() / 60_000);
   // biome-ignore lint/correctness/useExhaustiveDependencies: minute is not read but re-reads the board, for the clocks
   const read = useCallback(
-    (cache: Cache) => readBoard(cache, cities, now().getTime(), memo.current),
-    [cities, now, minute],
+    (cache: Cache) => readBoard(cache, cities, now().getTime(), settlement, memo.current),
+    [cities, now, settlement, minute],
   );
   const unsorted = useCacheQuery(BOARD_TOPICS, read);
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);

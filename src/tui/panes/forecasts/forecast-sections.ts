@@ -1,17 +1,17 @@
-import type { CurrentRow, DayQuote, ForecastRow, MetarPoint } from '../../../cache/index.js';
+import type { BoardDay } from '../../../board/board-day.js';
+import type { CurrentRow, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
-import { parseBucketLabel } from '../../../domain/bucket-label.js';
-import type { Bucket } from '../../../domain/buckets.js';
 import { localHour } from '../../../domain/city-time.js';
+import { forecastIn } from '../../../domain/desk-forecast.js';
 import type { Holding } from '../../../domain/held-buckets.js';
 import { bar, hourlyChart } from '../../format/charts.js';
 import { convert, temp, tempDelta } from '../../format/numbers.js';
 import { cell, wrap } from '../../format/text.js';
 import { localDayClock, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
-import { type BucketTableInput, bucketRows, bucketTableLines, bucketTableNote } from './bucket-table.js';
+import { bucketTableLines, bucketTableNote } from './bucket-table.js';
 import { payoffLines } from './payoff-table.js';
 
 export interface ForecastView {
@@ -25,26 +25,10 @@ export interface ForecastView {
   current: CurrentRow[];
   /** Every METAR reading of the city's local day. */
   metar: MetarPoint[];
-  /** The METAR high so far in the market's unit, when the forecast's market is today's. */
-  runningHigh?: number;
-  /** The newest quote of each bucket of the forecast's market on each venue. */
-  mkta: DayQuote[];
-  mktb: DayQuote[];
+  /** The forecast's market day as the board works it out (board/): its buckets priced, both venues, the running high. */
+  day: BoardDay;
   /** The open holdings of the forecast's market day: payoff by outcome. */
   holdings: Holding[];
-}
-
-export function forecastView(
-  base: Omit<ForecastView, 'primary' | 'ensemble' | 'range'>,
-  rows: ForecastRow[],
-): ForecastView {
-  const layer = <T>(name: string) => rows.find((r) => r.layer === name) as T | undefined;
-  return {
-    ...base,
-    primary: layer<SvcProForecast>('svc_pro_forecast'),
-    ensemble: layer<EdgeEnsembleDaily>('edge_ensemble_daily'),
-    range: layer<ModelTmaxRange>('model_tmax_range'),
-  };
 }
 
 const title = (text: string, note = ''): Line => line(seg(text, 'accent', true), seg(note ? `  ${note}` : '', 'muted'));
@@ -66,10 +50,10 @@ export function headerLines(v: ForecastView): Line[] {
 export function primaryLines(v: ForecastView, width: number): Line[] {
   const p = v.primary;
   if (!p) return [title('PRIMARY', 'no forecast cached for this city yet')];
-  // the published alias of the unit shown: the same numbers the board and the bucket table use (converting the raw
-  // °F here could round a half the other way: sigma 0.27 °F is 0.15 °C, the alias 0.15)
-  const mu = v.unit === 'F' ? temp(p.predicted_max_f, 'F', 'F') : temp(p.predicted_max_c, 'C', 'C');
-  const sigma = v.unit === 'F' ? tempDelta(p.sigma_f, 'F', 'F') : tempDelta(p.sigma_c, 'C', 'C');
+  // the published alias of the unit shown: the same numbers the board and the bucket table use
+  const shown = forecastIn(p, v.unit);
+  const mu = temp(shown?.mu, v.unit, v.unit);
+  const sigma = tempDelta(shown?.sigma, v.unit, v.unit);
   const pacing = `${p.pacing_delta >= 0 ? '+' : ''}${p.pacing_delta.toFixed(1)}°C`;
   const out: Line[] = [
     title('PRIMARY', 'svc_pro_forecast'),
@@ -165,38 +149,17 @@ export function hourlyLines(v: ForecastView, width: number, height: number): Lin
   ];
 }
 
-/** What the buckets table is priced from: the primary forecast in the market's unit; null without a forecast. */
-function bucketInput(v: ForecastView): BucketTableInput | null {
-  const p = v.primary;
-  if (!p) return null;
-  return {
-    marketUnit: v.marketUnit,
-    mu: v.marketUnit === 'F' ? p.predicted_max_f : p.predicted_max_c,
-    sigma: v.marketUnit === 'F' ? p.sigma_f : p.sigma_c,
-    runningHigh: v.runningHigh,
-    mkta: v.mkta,
-    mktb: v.mktb,
-  };
-}
-
 /**
- * Each bucket's probability under N(forecast, sigma) in the market's unit, conditioned on the running high, beside
- * the newest quote of both venues and the effective edge (bucket-table.ts).
+ * Each bucket's probability under the market's settlement rule, conditioned on the running high, beside the newest
+ * snapshot of both venues and the effective edge (bucket-table.ts), as the board works them out.
  */
 export function bucketLines(v: ForecastView, width: number): Line[] {
-  const input = bucketInput(v);
-  if (!input) return [title('MARKET BUCKETS', 'no forecast to price them with')];
-  return [title('MARKET BUCKETS', bucketTableNote(input)), ...bucketTableLines(input, width)];
+  if (v.day.buckets.length === 0) return [title('MARKET BUCKETS', 'no forecast to price them with')];
+  return [title('MARKET BUCKETS', bucketTableNote(v.day)), ...bucketTableLines(v.day, width)];
 }
 
-/** Payoff by outcome over the buckets of the table (or, without a forecast, the venue's own buckets). */
+/** Payoff by outcome over the buckets of the table. */
 export function payoffSection(v: ForecastView): Line[] {
-  const input = bucketInput(v);
-  const outcomes: Bucket[] = input
-    ? bucketRows(input).flatMap((r) => (r.bucket ? [r.bucket] : []))
-    : v.mkta.flatMap((q) => {
-        const b = q.bucket_label ? parseBucketLabel(q.bucket_label) : null;
-        return b ? [b] : [];
-      });
-  return payoffLines(v.holdings, outcomes, v.marketUnit, v.runningHigh);
+  const outcomes = v.day.buckets.flatMap((r) => (r.bucket ? [r.bucket] : []));
+  return payoffLines(v.holdings, outcomes, v.day.market, v.day.runningHighC);
 }

@@ -1,7 +1,7 @@
-import type { MarketUnit } from '../../../contract/common.js';
 import type { Bucket } from '../../../domain/buckets.js';
 import type { Holding } from '../../../domain/held-buckets.js';
 import { payoffByOutcome } from '../../../domain/payoff-by-outcome.js';
+import type { Market } from '../../../domain/settlement.js';
 import { signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
 import { type Line, line, seg } from '../../theme.js';
@@ -13,13 +13,13 @@ import { type Line, line, seg } from '../../theme.js';
 export function payoffLines(
   holdings: readonly Holding[],
   outcomes: readonly Bucket[],
-  unit: MarketUnit,
-  runningHigh: number | undefined,
+  market: Market,
+  runningHighC: number | null,
 ): Line[] {
-  const mine = holdings.filter((h) => h.bucket.unit === unit);
+  const mine = holdings.filter((h) => h.bucket.unit === market.unit);
   const title = (note: string) => line(seg('PAYOFF BY OUTCOME', 'accent', true), seg(`  ${note}`, 'muted'));
   if (mine.length === 0) return [title('no open position, pick or lock on this day')];
-  const rows = payoffByOutcome(mine, outcomes, unit, runningHigh);
+  const rows = payoffByOutcome(mine, outcomes, market, runningHighC);
   const stake = rows[0]?.stake ?? mine.reduce((n, h) => n + h.stake, 0);
   const out: Line[] = [
     title(`${mine.length} holdings, ${usd(stake)} USD staked: if the day settles in`),

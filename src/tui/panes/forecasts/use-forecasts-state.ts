@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
+import { boardDay } from '../../../board/board-day.js';
+import { cityDay, readMarketDay } from '../../../board/market-day.js';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { addDays, instantAtLocal } from '../../../domain/city-time.js';
+import type { SettlementConfig } from '../../../contract/config.js';
+import { localDate } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
-import { fToC, marketUnitOf } from '../../../domain/units.js';
-import { cityToday } from '../../format/time.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
 import { type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
@@ -12,7 +13,6 @@ import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import { useDeps, useUiState } from '../../state/monitor-context.js';
 import { type Line, line, seg } from '../../theme.js';
 import { forecastPage } from './forecast-layout.js';
-import { forecastView } from './forecast-sections.js';
 
 const FORECAST_TOPICS: readonly CacheTopic[] = [
   'forecasts',
@@ -23,43 +23,43 @@ const FORECAST_TOPICS: readonly CacheTopic[] = [
   'historical/metar_observations_history',
 ];
 
-/** One city's forecast, readings and quotes from the cache, laid out as the pane's page. */
+/**
+ * One city's forecast, readings and quotes from the cache, laid out as the pane's page: the market day of its newest
+ * forecast as the board works it out (board/), the four sources now and today's METAR for the chart.
+ */
 function readForecastPage(
   cache: Cache,
   city: City,
   otherUnit: boolean,
+  settlement: SettlementConfig,
   nowMs: number,
   width: number,
   height: number,
 ): Line[] {
-  const marketUnit = marketUnitOf(city.country);
-  const unit = otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit;
-  const today = cityToday(nowMs, city.tz);
-  const day = { ...today, endMs: instantAtLocal(addDays(today.date, 1), 0, 0, city.tz) };
-  const metar = cache.market.metarDay(city.city_id, day);
-  const v = forecastView(
+  const market = readMarketDay(cache, city, nowMs, { settlement });
+  const marketUnit = market.market.unit;
+  const today = localDate(nowMs, city.tz);
+  // the chart is today's, whichever day the forecast is for
+  const metar =
+    market.date === today ? market.metar : cache.market.metarDay(city.city_id, cityDay(today, city.tz), nowMs);
+  return forecastPage(
     {
       city,
       marketUnit,
-      unit,
+      unit: otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit,
       nowMs,
+      primary: market.primary ?? undefined,
+      ensemble: market.ensemble ?? undefined,
+      range: market.range ?? undefined,
       current: cache.resources.latestCurrent(city.city_id),
       metar: metar.points,
-      mkta: [],
-      mktb: [],
-      holdings: [],
+      day: boardDay(market),
+      // payoff by outcome: what is open on this market
+      holdings: holdingsOf(cache.positions.openOfDay(city.city_id, market.date), city.city_id, market.date),
     },
-    cache.resources.latestForecasts(city.city_id),
+    width,
+    height,
   );
-  const market = v.primary?.local_date ?? today.date;
-  v.mkta = cache.market.dayQuotes('mkta', city.city_id, market);
-  v.mktb = cache.market.dayQuotes('mktb', city.city_id, market);
-  // payoff by outcome: what is open on this market
-  v.holdings = holdingsOf(cache.positions.openOfDay(city.city_id, market), city.city_id, market);
-  // the running high conditions only today's market: another day's high is not known yet, or already settled
-  if (market === today.date && metar.high)
-    v.runningHigh = marketUnit === 'F' ? metar.high.f : (metar.high.c ?? fToC(metar.high.f));
-  return forecastPage(v, width, height);
 }
 
 export interface ForecastsState {
@@ -71,7 +71,7 @@ export interface ForecastsState {
 }
 
 export function useForecastsState(cities: readonly City[], width: number, height: number): ForecastsState {
-  const { now } = useDeps();
+  const { now, settlement } = useDeps();
   const { city: chosen, otherUnit } = useUiState();
   const [scroll, scrollActions] = useScrollState();
   // the local clock and the chart's now mark move once a minute, not with every tick of the status bar
@@ -82,9 +82,9 @@ export function useForecastsState(cities: readonly City[], width: number, height
   const read = useCallback(
     (cache: Cache): Line[] =>
       city
-        ? readForecastPage(cache, city, otherUnit, now().getTime(), width, height)
+        ? readForecastPage(cache, city, otherUnit, settlement, now().getTime(), width, height)
         : [line(seg('No cities cached yet: the first sync brings them.', 'muted'))],
-    [city, now, otherUnit, width, height, minute],
+    [city, now, otherUnit, settlement, width, height, minute],
   );
   const lines = useCacheQuery(FORECAST_TOPICS, read);
   const maxOffset = Math.max(0, lines.length - height);

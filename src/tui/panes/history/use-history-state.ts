@@ -65,7 +65,7 @@ export interface HistoryState {
 }
 
 export function useHistoryState(cities: readonly City[], height: number): HistoryState {
-  const { cache } = useDeps();
+  const { cache, settlement } = useDeps();
   const actions = useUiActions();
   const { historyTable: table, historyFilter: filter } = useUiState();
   const [summary, setSummary] = useState(false);
@@ -103,9 +103,9 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
         ? `${filter.since}..${filter.until ?? ''}`
         : `newest ${CALIBRATION_DATES} dates${filter.until ? ` to ${filter.until}` : ''}`;
       const days = c.history.calibrationDays(filter, known.current.days);
-      return calibrationLines(calibrationSummary(days, ['mkta', 'mktb']), dates);
+      return calibrationLines(calibrationSummary(days, ['mkta', 'mktb'], settlement), dates);
     },
-    [filter, summary],
+    [filter, summary, settlement],
   );
   const calibration = useCacheQuery(CALIBRATION_TOPICS, readCalibration);
   const summaryText = useMemo(() => [...summaries, [], ...calibration], [summaries, calibration]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { LadderCell } from '../../../../src/board/board-row.js';
 import { marketBuckets } from '../../../../src/domain/buckets.js';
 import { ladderText, shortLabel } from '../../../../src/tui/panes/board/board-columns.js';
-import type { LadderCell } from '../../../../src/tui/panes/board/board-row.js';
 
 const cells = (spec: string): LadderCell[] =>
   // d dead, a alive, f favourite; upper case: held

@@ -1,65 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import type { DayQuote } from '../../../../src/cache/index.js';
-import { bucketRows, bucketTableLines, bucketTableNote } from '../../../../src/tui/panes/forecasts/bucket-table.js';
+import { boardDay } from '../../../../src/board/board-day.js';
+import { parseBucketLabel } from '../../../../src/domain/bucket-label.js';
+import { bucketTableLines, bucketTableNote, latticeText } from '../../../../src/tui/panes/forecasts/bucket-table.js';
+import { marketDay, NEW_YORK, PARIS, primary, quote } from '../../../board/fixtures.js';
 
-const q = (id: number, label: string, yes: number | null, no: number | null): DayQuote => ({
-  id,
-  bucket_slug: label,
-  bucket_label: label,
-  yes_price: yes,
-  no_price: no,
-  snapshot_at: '2026-11-21T15:00:00Z',
-});
 const text = (l: { text: string }[]) => l.map((s) => s.text).join('');
 
-// N(72.5, 2) °F with a running high of 72.4 °F (settles at 72): X conditioned on X >= 71.5, mass 0.691462
-// 70-71: dead. 72-73: 0.382925 / 0.691462 = 0.553790. 74-75: (0.933193 - 0.691462) / 0.691462 = 0.349593.
-const input = {
-  marketUnit: 'F' as const,
-  mu: 72.5,
-  sigma: 2,
-  runningHigh: 72.4,
-  mkta: [q(1, '70-71°F', 0.05, 0.96), q(2, '72-73°F', 0.4, 0.62), q(3, '74-75°F', 0.3, 0.72)],
-  mktb: [q(4, '72-73°F', 0.45, 0.57), { ...q(5, '', null, null), bucket_slug: null, bucket_label: null }],
-};
+/**
+ * New York (test/board/fixtures.ts: °F, metar_c), N(12.5, 1) °C, METAR high 12 °C (53.6 °F, settles at 54), worked
+ * in test/board/priced-day.unit.test.ts: 51- and 52-53°F dead; 54-55°F 0.811427 (81.1%), YES on mkta +0.101427
+ * (+10.1a); 56-57°F 0.161533 (16.2%), YES on mkta +0.051533 (+5.2a); 58°F or higher 0.027040 (2.7%), YES on mktb
+ * 0.027040 - 0.01 - 0.01 = +0.007040 (+0.7b). Here mktb also has a row that names no bucket at all.
+ */
+const day = boardDay({ ...NEW_YORK, mktb: [...NEW_YORK.mktb, { ...quote(null, null, null), bucket_slug: null }] });
 
 describe('the Forecasts buckets table', () => {
-  it('prices each bucket conditioned on the running high, beside both venues, with the larger edge', () => {
-    const rows = bucketRows(input);
-    expect(rows.map((r) => r.label)).toEqual(['70-71°F', '72-73°F', '74-75°F', '—']);
-    expect(rows[0]).toMatchObject({ p: 0, dead: true });
-    // 70-71 on mkta: cost max(0.01, (0.05 + 0.96 - 1) / 2 = 0.005) = 0.01; YES 0 - 0.05 - 0.01 = -0.06;
-    // NO 1 - 0.96 - 0.01 = +0.03
-    expect(rows[0]?.edge?.side).toBe('NO');
-    expect(rows[0]?.edge?.value).toBeCloseTo(0.03, 6);
-    // 72-73: mkta (cost 0.01) YES 0.553790 - 0.40 - 0.01 = 0.143790; mktb (cost 0.01) YES 0.553790 - 0.45 - 0.01
-    // = 0.093790; NO sides 0.446210 - 0.62 - 0.01 < 0 and 0.446210 - 0.57 - 0.01 < 0: YES on mkta
-    expect(rows[1]?.edge).toMatchObject({ side: 'YES', venue: 'a' });
-    expect(rows[1]?.edge?.value).toBeCloseTo(0.14379, 4);
-    expect(rows[3]).toMatchObject({ p: null, dead: false, edge: null });
-
-    const [high, ...lines] = bucketTableLines(input, 63).map(text);
-    expect(high).toBe('  METAR high so far 72.4°F (settles at 72 or more): buckets below 72°F are dead');
-    expect(lines[0]).toMatch(/bucket +model +mkta +mktb +edge/);
-    expect(lines[1]).toMatch(/70-71°F +0\.0% dead +0\.050 +— +NO \+3\.0a/);
-    expect(lines[2]).toMatch(/72-73°F +55\.4% \S+ +0\.400 +0\.450 +YES \+14\.4a/);
-    // 74-75 on mkta: cost max(0.01, (0.30 + 0.72 - 1) / 2 = 0.01) = 0.01; YES 0.349593 - 0.30 - 0.01 = +0.039593
-    expect(lines[3]).toMatch(/74-75°F +35\.0% \S+ +0\.300 +— +YES \+4\.0a/);
+  it('shows which whole °C each °F bucket holds, the board’s p and both venues, with the larger edge', () => {
+    const [high, ...lines] = bucketTableLines(day, 80).map(text);
+    expect(high).toBe('  METAR high so far 12°C, 53.6°F (settles at 54°F or more): buckets below 54°F are dead');
+    expect(lines[0]).toMatch(/bucket +holds +model +mkta +mktb +edge/);
+    // 47°F or below holds 8 °C and under (8 °C = 46.4; 9 °C = 48.2)
+    // 51°F or below holds 10 °C and under (10 °C = 50.0; 11 °C = 51.8 -> 52): dead, its NO 1 - 0.99 - 0.01 = 0
+    expect(lines[1]).toMatch(/^ {2}51°F or below +≤10°C +0\.0% dead +0\.010 +— +NO \+0\.0a$/);
+    // 52-53°F holds 11 °C only; dead: its NO is worth 1 - 0.97 - 0.01 = +0.02
+    expect(lines[2]).toMatch(/^ {2}52-53°F +11°C +0\.0% dead +0\.020 +— +NO \+2\.0a$/);
+    expect(lines[3]).toMatch(/^ {2}54-55°F +12-13°C +81\.1% \S+ +0\.700 +0\.750 +YES \+10\.1a$/);
+    expect(lines[4]).toMatch(/^ {2}56-57°F +14°C +16\.2% \S+ +0\.100 +— +YES \+5\.2a$/);
+    // 58°F or higher holds 15 °C (59.0) and over
+    expect(lines[5]).toMatch(/^ {2}58°F or higher +≥15°C +2\.7% \S* +— +0\.010 +YES \+0\.7b$/);
+    // a label the monitor cannot read: listed with its price, no lattice, no p, no edge
+    expect(lines[6]).toMatch(/^ {2}Over 60 F +— +— +0\.010 +—$/);
     // a row that names no bucket and has no prices: dashes, not dropped
-    expect(lines[4]).toMatch(/^ {2}— +— +— +— +—$/);
-    expect(bucketTableNote(input)).toBe('N(72.5, 2.00) °F · mkta snapshot 11-21 15:00Z · mktb snapshot 11-21 15:00Z');
+    expect(lines[7]).toMatch(/^ {2}— +— +— +— +—$/);
+    expect(bucketTableNote(day)).toBe('N(54.5, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z');
+  });
+
+  it('writes the lattice of every shape: one degree, two, the tails, none', () => {
+    const lattice = (label: string) =>
+      latticeText({ ...(day.buckets[0] as (typeof day.buckets)[number]), bucket: parseBucketLabel(label) });
+    expect(['48-49°F', '54-55°F', '47°F or below', '83°F or higher', '49°F'].map(lattice)).toEqual([
+      '9°C',
+      '12-13°C',
+      '≤8°C',
+      '≥29°C',
+      // 49 °F is no whole °C converted (9 °C = 48.2, 10 °C = 50.0)
+      'none',
+    ]);
+  });
+
+  it('a °C market has no lattice column; an unusable forecast shows — for p', () => {
+    const paris = boardDay(
+      marketDay({ city: PARIS, forecast: primary(18, 0), highC: 19, mkta: [quote('19°C', 0.3, 0.72)] }),
+    );
+    const lines = bucketTableLines(paris, 80).map(text);
+    expect(lines[0]).toBe('  METAR high so far 19°C (settles at 19°C or more): buckets below 19°C are dead');
+    expect(lines[1]).toMatch(/bucket +model +mkta/);
+    expect(lines[1]).not.toContain('holds');
+    expect(lines[2]).toMatch(/^ {2}19°C +— +\S* +0\.300 +— +—$/);
+    expect(bucketTableNote(paris)).toBe('no usable forecast: no p · mkta snapshot 11-24 16:55Z');
   });
 
   it('lays the buckets out around the forecast when no venue is cached, and says so', () => {
-    const bare = { ...input, runningHigh: undefined, mkta: [], mktb: [] };
-    const rows = bucketRows(bare);
-    expect(rows).toHaveLength(11);
-    // 72-73 under N(72.5, 2): 0.691462 - 0.308538 = 0.382925
-    expect(rows.find((r) => r.label === '72-73°F')?.p).toBeCloseTo(0.382925, 5);
-    expect(rows.every((r) => r.edge === null && !r.dead)).toBe(true);
+    const bare = boardDay(marketDay({ city: PARIS, forecast: primary(18, 1) }));
     expect(bucketTableLines(bare, 63).map(text)[0]).toMatch(/^ {2}bucket/);
     expect(bucketTableNote(bare)).toBe(
-      'N(72.5, 2.00) °F · no mkta snapshot cached: buckets laid out around the forecast',
+      'N(18.0, 1.00) °C · no mkta snapshot cached: buckets laid out around the forecast',
     );
   });
 });

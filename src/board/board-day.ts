@@ -1,0 +1,68 @@
+import type { MarketUnit } from '../contract/common.js';
+import { zoneOffsetMs } from '../domain/city-time.js';
+import { type DayPhase, dayPhase } from '../domain/day-phase.js';
+import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
+import { isBreakthrough } from '../domain/held-buckets.js';
+import { deltaFToC, toMarketUnit } from '../domain/units.js';
+import type { MarketDay } from './market-day.js';
+import { type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
+
+/** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
+export interface BoardDay extends PricedDay {
+  cityId: string;
+  name: string;
+  tz: string;
+  date: string;
+  /** `HH:MM` in the city at the instant, and the minutes since its midnight (to sort by). */
+  localTime: string;
+  localMinutes: number;
+  phase: DayPhase;
+  unit: MarketUnit;
+  /** `svc_pro_forecast`'s mean and sigma in the market's unit, for the eye (priced on the `_c` aliases). */
+  shown: { mu: number; sigma: number } | null;
+  /** The spread of the models' Tmax (`model_tmax_range`), in the market's unit. */
+  spread: number | null;
+  /** The running high in the market's unit: its whole °C, converted in a °F market. */
+  runningHigh: number | null;
+  /** The warmest model's Tmax in the market's unit, and whether the running high is above it. */
+  modelsMax: number | null;
+  breakthrough: boolean;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** The wall clock of a zone at an instant: `HH:MM`, and minutes since midnight. */
+export function localClockOf(atMs: number, tz: string): { text: string; minutes: number } {
+  const local = atMs + zoneOffsetMs(tz, atMs);
+  const minutes = Math.floor((((local % DAY) + DAY) % DAY) / MINUTE);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { text: `${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`, minutes };
+}
+
+/** A market day's buckets priced, its phase, running high, `next` and flags' grounds: one computation for every reader. */
+export function boardDay(day: MarketDay): BoardDay {
+  const { city, market, primary, range } = day;
+  const unit = market.unit;
+  const runningHighC = runningHighCOf(day.metar);
+  const priced = priceDay({ market, forecast: highForecastOf(primary), runningHighC, mkta: day.mkta, mktb: day.mktb });
+  const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
+  const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
+  const clock = localClockOf(day.atMs, city.tz);
+  return {
+    ...priced,
+    cityId: city.city_id,
+    name: city.city_name,
+    tz: city.tz,
+    date: day.date,
+    localTime: clock.text,
+    localMinutes: clock.minutes,
+    phase: dayPhase(day.atMs, city.tz, day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null),
+    unit,
+    shown: forecastIn(primary, unit),
+    spread: range ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,
+    runningHigh,
+    modelsMax,
+    breakthrough: isBreakthrough(runningHigh, modelsMax),
+  };
+}

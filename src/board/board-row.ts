@@ -1,0 +1,118 @@
+import { type DayQuote, QuoteBook } from '../cache/index.js';
+import type { Bucket } from '../domain/buckets.js';
+import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
+import {
+  type Mark,
+  type OpenBook,
+  type PickPosition,
+  type PricedPick,
+  pricePositions,
+  type TradePosition,
+} from '../domain/position-pnl.js';
+import { round } from '../domain/units.js';
+import type { BoardDay } from './board-day.js';
+
+/**
+ * A row's flags in words: `CHECK` (the running high is far outside the forecast, board-day's `check`: it takes the
+ * place of the flags that reading would raise), `BREAKTHROUGH`, `DEAD` (a held YES bucket died), `KILL`.
+ */
+export type BoardFlag = 'CHECK' | 'BREAKTHROUGH' | 'DEAD' | 'KILL';
+
+/** One bucket of the ladder: dead, alive, or the forecast's favourite; and whether an open position holds it. */
+export interface LadderCell {
+  label: string;
+  state: 'dead' | 'alive' | 'favourite';
+  held: boolean;
+}
+
+/** A city's row of the board: its market day, its ladder, its open book and its flags. */
+export interface BoardRow extends BoardDay {
+  ladder: LadderCell[];
+  /** The city-day's open positions: how many, what they staked, and their unrealised P&L at the newest mkta quote. */
+  positions: number;
+  exposure: number;
+  pnl: number | null;
+  flags: BoardFlag[];
+}
+
+/** The open book narrowed to one city-day. */
+export function dayBook<P extends PickPosition, T extends TradePosition>(
+  open: OpenBook<P, T>,
+  cityId: string,
+  date: string,
+): OpenBook<P, T> {
+  return {
+    strategies: open.strategies.filter((s) => s.record.city_id === cityId && s.record.local_date === date),
+    locks: open.locks.filter((l) => l.city_id === cityId && l.local_date === date),
+    picks: open.picks.filter((p) => p.city_id === cityId && p.market_date === date),
+    trades: open.trades.filter((t) => t.city_id === cityId && t.market_date === date),
+    counts: open.counts,
+  };
+}
+
+/** Stake and unrealised P&L of a city-day's book, marked to the day's newest mkta quotes (position-pnl.ts). */
+function dayMarks(
+  book: OpenBook<PickPosition, TradePosition>,
+  date: string,
+  mkta: readonly DayQuote[],
+): { n: number; stake: number; pnl: number | null } {
+  // a side the venue did not quote stays null: pricing reads it as unquoted (position-pnl's sidePrice), never 0
+  const quotes = new QuoteBook(
+    mkta.map((q) => ({
+      local_date: date,
+      bucket_slug: q.bucket_slug ?? '',
+      bucket_label: q.bucket_label ?? '',
+      yes_price: q.yes_price as number,
+      no_price: q.no_price as number,
+      snapshot_at: q.snapshot_at ?? '',
+    })),
+  );
+  const priced = pricePositions(book, () => quotes);
+  const pickMarks = (p: PricedPick<PickPosition>): Mark[] => [p.mark, ...p.addons.flatMap(pickMarks)];
+  const marks = [
+    ...priced.strategies.map((s) => s.mark),
+    ...priced.locks.map((l) => l.mark),
+    ...priced.picks.flatMap(pickMarks),
+    ...priced.trades.map((t) => t.mark),
+  ];
+  const known = marks.filter((m) => m.pnl !== null);
+  return {
+    n: marks.length,
+    stake: round(marks.reduce((s, m) => s + m.stake, 0)),
+    pnl: known.length ? round(known.reduce((s, m) => s + (m.pnl ?? 0), 0)) : null,
+  };
+}
+
+/** What the board adds to a market day: the city-day's open book, its holdings and whether a kill is unacknowledged. */
+export interface DayBook {
+  book: OpenBook<PickPosition, TradePosition>;
+  holdings: readonly Holding[];
+  killed: boolean;
+}
+
+/** A city's row of the board from its market day (board-day.ts) and its book. */
+export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): BoardRow {
+  const priced = day.buckets.filter((r) => r.bucket !== null);
+  // the most probable bucket; none without a p (no usable forecast)
+  const favourite = priced.reduce<(typeof priced)[number] | null>(
+    (a, r) => (r.p !== null && (!a || r.p > (a.p as number)) ? r : a),
+    null,
+  );
+  const heldOn = (b: Bucket) =>
+    holdings.some((h) => h.bucket.unit === day.unit && h.bucket.low === b.low && h.bucket.high === b.high);
+  const ladder = priced.map((r) => ({
+    label: r.label ?? '',
+    state: r.dead ? ('dead' as const) : r === favourite ? ('favourite' as const) : ('alive' as const),
+    held: heldOn(r.bucket as Bucket),
+  }));
+  const mkta = day.buckets.flatMap((r) => (r.mkta ? [r.mkta] : []));
+  const marks = dayMarks(book, day.date, mkta);
+  const flags: BoardFlag[] = [];
+  if (day.check) flags.push('CHECK');
+  else {
+    if (day.breakthrough) flags.push('BREAKTHROUGH');
+    if (dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
+  }
+  if (killed) flags.push('KILL');
+  return { ...day, ladder, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags };
+}

@@ -1,0 +1,166 @@
+import type { DayQuote, MetarDay, Venue } from '../cache/index.js';
+import { parseBucketLabel } from '../domain/bucket-label.js';
+import { type Bucket, marketBuckets } from '../domain/buckets.js';
+import {
+  bucketHoldsRunningHigh,
+  bucketIsDead,
+  bucketProbability,
+  effectiveEdge,
+  type HighForecast,
+  type Market,
+  riseToNextBucket,
+  roundHalfUp,
+  runningHighBeyondForecast,
+  usableForecast,
+} from '../domain/settlement.js';
+import { fToC, toMarketUnit } from '../domain/units.js';
+
+/** One side of a bucket on one venue: its price on the venue's newest snapshot and DESIGN 4's effective edge there. */
+export interface SideEdge {
+  venue: Venue;
+  side: 'YES' | 'NO';
+  price: number;
+  /** In price units (0.062 = 6.2 points). */
+  edge: number;
+}
+
+/** One bucket of a market day, priced. */
+export interface PricedBucket {
+  /** The venue's slug and label, as written (null: the venue's row gave none). */
+  slug: string | null;
+  label: string | null;
+  /** The label read as whole degrees of the market's unit; null when the monitor cannot read it: then p is null. */
+  bucket: Bucket | null;
+  /** A venue lists it (false: laid out around the forecast, before any venue's snapshot). */
+  listed: boolean;
+  /** DESIGN 4's probability that the day settles here; null without a usable forecast or a readable label. */
+  p: number | null;
+  /** No value it settles on is reachable from the running high any more. */
+  dead: boolean;
+  mkta: DayQuote | null;
+  mktb: DayQuote | null;
+  /** Each side's better venue (null: no price for it, or no p). */
+  yes: SideEdge | null;
+  no: SideEdge | null;
+  /** The larger of the two. */
+  best: SideEdge | null;
+}
+
+/** A market day's buckets priced by DESIGN 4 under its settlement rule, and what the board reads off them. */
+export interface PricedDay {
+  market: Market;
+  /** X ~ N(mu_c, sigma_c) when the desk's forecast is usable; null otherwise (every p null, no edge). */
+  forecast: HighForecast | null;
+  /** The METAR high so far, a whole °C; null before the first reading. */
+  runningHighC: number | null;
+  /** Lowest first; a bucket whose label cannot be read comes last. */
+  buckets: PricedBucket[];
+  /** DESIGN 4 "next": how far (market unit) the running high must rise before a higher bucket can win. */
+  next: number | null;
+  /**
+   * The running high is far outside the forecast: the forecast leaves (numerically) no mass at or above it, so the
+   * rule kills every bucket but the one holding it (a tail, usually) and gives it 1. A bad METAR far more often than
+   * a real day: the board flags the row CHECK, offers no best edge and raises no alert on it.
+   */
+  check: boolean;
+  /** The largest effective edge over every bucket and side of both venues; null on CHECK or without one. */
+  best: (SideEdge & { bucket: PricedBucket }) | null;
+}
+
+/** What a day is priced from. */
+export interface PricingInput {
+  market: Market;
+  /** The desk's `_c` aliases, as read (settlement.ts decides whether they are usable). */
+  forecast: Partial<HighForecast> | null;
+  runningHighC: number | null;
+  mkta: readonly DayQuote[];
+  mktb: readonly DayQuote[];
+}
+
+/** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
+export function runningHighCOf(metar: MetarDay): number | null {
+  const high = metar.high;
+  return high === null ? null : roundHalfUp(high.c ?? fToC(high.f));
+}
+
+const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
+
+/** Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. */
+function sideEdges(p: number | null, quotes: [Venue, DayQuote | null][]): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
+  let yes: SideEdge | null = null;
+  let no: SideEdge | null = null;
+  for (const [venue, q] of quotes) {
+    if (p === null || !q || q.yes_price === null || q.no_price === null) continue;
+    const e = effectiveEdge(p, q.yes_price, q.no_price);
+    if (!yes || e.yes > yes.edge) yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
+    if (!no || e.no > no.edge) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
+  }
+  return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
+}
+
+/**
+ * The buckets of a market day: the venues' own (both venues' rows matched by slug, else label), else, before any
+ * snapshot, the buckets laid out around the forecast as venues do. Each priced by DESIGN 4's bucket probability under
+ * the market's settlement rule, conditioned on the running high, with each side's effective edge on both venues.
+ */
+export function priceDay(v: PricingInput): PricedDay {
+  const { market, runningHighC } = v;
+  const forecast = usableForecast(v.forecast);
+  const a = new Map(v.mkta.map((q) => [keyOf(q), q]));
+  const b = new Map(v.mktb.map((q) => [keyOf(q), q]));
+  const keys = [...new Set([...a.keys(), ...b.keys()])];
+  const read = (label: string | null): Bucket | null => {
+    const parsed = label === null ? null : parseBucketLabel(label);
+    return parsed && parsed.unit === market.unit ? parsed : null;
+  };
+  const rows = keys.length
+    ? keys.map((k) => {
+        const qa = a.get(k) ?? null;
+        const qb = b.get(k) ?? null;
+        const label = qa?.bucket_label ?? qb?.bucket_label ?? null;
+        return { slug: qa?.bucket_slug ?? qb?.bucket_slug ?? null, label, bucket: read(label), qa, qb, listed: true };
+      })
+    : forecast === null
+      ? []
+      : marketBuckets(market.unit, toMarketUnit(forecast.muC, market.unit)).map((bucket) => ({
+          slug: bucket.slug,
+          label: bucket.label,
+          bucket,
+          qa: null,
+          qb: null,
+          listed: false,
+        }));
+  const readable = rows
+    .filter((r) => r.bucket !== null)
+    .sort((x, y) => (x.bucket as Bucket).low - (y.bucket as Bucket).low);
+  const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
+    ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
+      const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
+      return {
+        slug,
+        label,
+        bucket,
+        listed,
+        p,
+        dead: bucket ? bucketIsDead(bucket, market, runningHighC) : false,
+        mkta: qa,
+        mktb: qb,
+        ...sideEdges(p, [
+          ['mkta', qa],
+          ['mktb', qb],
+        ]),
+      };
+    },
+  );
+  const check = runningHighBeyondForecast(market, forecast, runningHighC);
+  let best: PricedDay['best'] = null;
+  if (!check)
+    for (const bucket of buckets)
+      if (bucket.best && (!best || bucket.best.edge > best.edge)) best = { ...bucket.best, bucket };
+  let next: number | null = null;
+  if (runningHighC !== null) {
+    const holding = buckets.find((x) => x.bucket && bucketHoldsRunningHigh(x.bucket, market, runningHighC))?.bucket;
+    if (holding) next = riseToNextBucket(holding, market, runningHighC);
+  }
+  return { market, forecast, runningHighC, buckets, next, check, best };
+}

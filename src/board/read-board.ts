@@ -1,0 +1,61 @@
+import type { Cache } from '../cache/index.js';
+import type { City } from '../contract/cities.js';
+import type { SettlementConfig } from '../contract/config.js';
+import { addDays, localDate } from '../domain/city-time.js';
+import { holdingsOf } from '../domain/held-buckets.js';
+import { boardDay } from './board-day.js';
+import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
+import { type MarketDay, readMarketDay } from './market-day.js';
+
+/** The rows of the last read by city, with the inputs they were worked out from: an unchanged city is not redone. */
+export type BoardMemo = Map<string, { key: string; row: BoardRow }>;
+
+/** What a row depends on, as one string: cheap beside the reads, and a row is reused while it stays the same. */
+function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
+  return JSON.stringify([
+    minute,
+    day.date,
+    day.market,
+    [day.primary, day.ensemble, day.range].map((f) => f && [f.local_date, (f as { fetched_at?: string }).fetched_at]),
+    day.metar.high,
+    day.mkta.map((q) => q.id),
+    day.mktb.map((q) => q.id),
+    day.lock && [day.lock.id, day.lock.resolved],
+    book.killed,
+    book.book.strategies.map((s) => [s.record.id, s.family]),
+    book.book.locks.map((l) => l.id),
+    book.book.picks.map((p) => [p.pick_id, p.legs.length]),
+    book.book.trades.map((t) => [t.bucket_label, t.side, t.entry?.qty]),
+  ]);
+}
+
+/**
+ * Every city's row of the board for its own local day, as of `atMs` (now, for the live board). Each read is bounded
+ * by the city-day and the instant (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows
+ * by keyset), its METAR readings, its lock by the city index; the open positions and the unacknowledged kills are
+ * read once for all cities (as they stand now: time travel bounds them next). `memo` keeps the rows of the last read.
+ */
+export function readBoard(
+  cache: Cache,
+  cities: readonly City[],
+  atMs: number,
+  settlement: SettlementConfig = {},
+  memo: BoardMemo = new Map(),
+): BoardRow[] {
+  // a market is live until its city's day is over: yesterday in UTC covers every zone
+  const open = cache.positions.open(addDays(new Date(atMs).toISOString().slice(0, 10), -1));
+  const kills = new Set(cache.alerts.unacknowledgedKillDays().map((k) => `${k.city_id}|${k.market_date}`));
+  const minute = Math.floor(atMs / 60_000);
+  return cities.map((city) => {
+    const id = city.city_id;
+    const day = readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement });
+    const book = dayBook(open, id, day.date);
+    const held: DayBook = { book, holdings: holdingsOf(book, id, day.date), killed: kills.has(`${id}|${day.date}`) };
+    const key = fingerprint(day, held, minute);
+    const kept = memo.get(id);
+    if (kept?.key === key) return kept.row;
+    const row = boardRow(boardDay(day), held);
+    memo.set(id, { key, row });
+    return row;
+  });
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { boardCityOf, boardCsvRecords } from '../../src/board/board-export.js';
+import { BOARD_CITY_FIELDS, marketDay, primary, quote } from './fixtures.js';
+
+/**
+ * New York (°F), N(12.5, 1) °C, METAR high 12 °C: 52-53°F dead (holds 11 °C), 54-55°F (12 and 13 °C) 0.811427,
+ * 56-57°F (14 °C) 0.161533, a label the monitor cannot read (worked in priced-day.unit.test.ts).
+ */
+const DAY_OF = (over: Parameters<typeof marketDay>[0] = {}) =>
+  marketDay({
+    highC: 12,
+    mkta: [
+      quote('52-53°F', 0.02, 0.97, '52-53f'),
+      quote('54-55°F', 0.7, 0.32, '54-55f'),
+      quote('56-57°F', 0.1, 0.91, '56-57f'),
+    ],
+    mktb: [quote('54-55°F', 0.75, 0.27, '54-55f'), quote('Over 60 F', 0.01, 0.99, 'over-60f')],
+    ...over,
+  });
+
+/** New York's own fields: 12:00 on its day, its forecast's aliases, its running high. */
+const CITY = {
+  city_id: 'nyc',
+  local_date: '2026-11-24',
+  local_time: '12:00',
+  phase: 'peak',
+  unit: 'F',
+  mu_c: 12.5,
+  sigma_c: 1,
+  running_high_c: 12,
+};
+
+describe('export board (DESIGN 3)', () => {
+  it('writes a city as DESIGN 3 names its fields: buckets with p, dead and both venues, the best edge', () => {
+    const city = boardCityOf(DAY_OF());
+    expect(Object.keys(city)).toEqual(BOARD_CITY_FIELDS);
+    expect(city).toMatchObject(CITY);
+    expect(city.buckets.map((b) => [b.bucket_slug, b.bucket_label, b.low, b.high, b.dead])).toEqual([
+      ['52-53f', '52-53°F', 52, 53, true],
+      ['54-55f', '54-55°F', 54, 55, false],
+      ['56-57f', '56-57°F', 56, 57, false],
+      ['over-60f', 'Over 60 F', null, null, false],
+    ]);
+    expect(city.buckets.map((b) => b.p)).toEqual([0, expect.closeTo(0.811427, 5), expect.closeTo(0.161533, 5), null]);
+    expect(city.buckets[1]?.mkta).toEqual({ yes_price: 0.7, no_price: 0.32, snapshot_at: '2026-11-24T16:55:00Z' });
+    expect(city.buckets[1]?.mktb).toEqual({ yes_price: 0.75, no_price: 0.27, snapshot_at: '2026-11-24T16:55:00Z' });
+    expect(city.buckets[0]?.mktb).toBeNull();
+    // 54-55°F YES on mkta: 0.811427 - 0.70 - 0.01 = +0.101427
+    expect(city.best_edge).toEqual({
+      venue: 'mkta',
+      bucket_slug: '54-55f',
+      side: 'YES',
+      price: 0.7,
+      edge: expect.closeTo(0.101427, 5),
+    });
+  });
+
+  it('an unusable forecast: p and the best edge null, never NaN; the aliases as cached', () => {
+    const zero = boardCityOf(DAY_OF({ forecast: primary(12.5, 0) }));
+    expect([zero.mu_c, zero.sigma_c]).toEqual([12.5, 0]);
+    expect(zero.buckets.map((b) => b.p)).toEqual([null, null, null, null]);
+    expect(zero.best_edge).toBeNull();
+    const missing = boardCityOf(DAY_OF({ forecast: null }));
+    expect([missing.mu_c, missing.sigma_c, missing.best_edge]).toEqual([null, null, null]);
+    expect(JSON.stringify([zero, missing])).not.toContain('NaN');
+  });
+
+  it('open ends are null; buckets laid out around the forecast are not the venues’ and are not listed', () => {
+    const tails = boardCityOf(
+      DAY_OF({ mkta: [quote('51°F or below', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)], mktb: [] }),
+    );
+    expect(tails.buckets.map((b) => [b.low, b.high])).toEqual([
+      [null, 51],
+      [58, null],
+    ]);
+    expect(boardCityOf(DAY_OF({ mkta: [], mktb: [] })).buckets).toEqual([]);
+  });
+
+  it('as CSV: one record a bucket, the city repeated, the venues and the best edge flattened', () => {
+    const [first, , , last] = boardCsvRecords([boardCityOf(DAY_OF())]);
+    expect(first).toEqual({
+      ...CITY,
+      bucket_slug: '52-53f',
+      bucket_label: '52-53°F',
+      low: 52,
+      high: 53,
+      p: 0,
+      dead: true,
+      mkta_yes_price: 0.02,
+      mkta_no_price: 0.97,
+      mkta_snapshot_at: '2026-11-24T16:55:00Z',
+      mktb_yes_price: null,
+      mktb_no_price: null,
+      mktb_snapshot_at: null,
+      best_edge_venue: 'mkta',
+      best_edge_bucket_slug: '54-55f',
+      best_edge_side: 'YES',
+      best_edge_price: 0.7,
+      best_edge_edge: expect.closeTo(0.101427, 5),
+    });
+    expect(last).toMatchObject({ bucket_label: 'Over 60 F', p: null, mkta_yes_price: null, mktb_yes_price: 0.01 });
+    // a city with no bucket yet still has its record
+    const empty = boardCsvRecords([boardCityOf(DAY_OF({ mkta: [], mktb: [] }))]);
+    expect(empty).toHaveLength(1);
+    expect(empty[0]).toMatchObject({ city_id: 'nyc', bucket_slug: null, p: null, dead: null, best_edge_venue: null });
+  });
+});

@@ -1,0 +1,292 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache } from '../../src/cache/index.js';
+import { ApiClient } from '../../src/client/api-client.js';
+import { SyncEngine } from '../../src/sync/sync-engine.js';
+import { CLI } from '../cli/run-cli.js';
+import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { TEMPLATE_START } from '../helpers/world-template.js';
+import { BOARD_CITY_FIELDS } from './fixtures.js';
+
+/**
+ * `svc-monitor export board` against the real reference service: a real sync into a temp cache, then the built CLI
+ * with its wall clock at the world's instant (world-clock.mjs; the world is frozen there). Every figure of the export
+ * is checked against the API's own rows, and every `p` against a computation written here, from DESIGN 4's words:
+ * its own normal distribution (Simpson's rule on the density, no CDF formula), its own whole-°C lattice (every whole
+ * degree C converted and rounded, no bucket-edge algebra). No value of the simulated world is written in this test.
+ */
+const HOUR = 3_600_000;
+const WORLD_CLOCK = fileURLToPath(new URL('../helpers/world-clock.mjs', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'export-board-'));
+const db = join(root, 'cache.db');
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({ tickMs: 24 * HOUR });
+  const cache = openCache(db);
+  const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
+  try {
+    const summary = await new SyncEngine({ client, cache, now: () => new Date(TEMPLATE_START) }).runOnce();
+    expect(summary.errors).toEqual([]);
+  } finally {
+    await client.close();
+    cache.close();
+  }
+});
+afterAll(async () => {
+  await svc?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** The built CLI with its clock at the world's instant. */
+function exportBoard(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', WORLD_CLOCK, CLI, 'export', 'board', '--db', db, ...args], {
+      env: {
+        ...process.env,
+        WORLD_CLOCK_START: new Date(TEMPLATE_START).toISOString(),
+        XDG_CONFIG_HOME: join(root, 'config'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Every row of a historical table for one city since an instant, following next_cursor. */
+async function history(table: string, cityId: string, since: string): Promise<Record<string, any>[]> {
+  const rows: Record<string, any>[] = [];
+  let cursor: unknown = null;
+  do {
+    const page = await svc.get(
+      `/historical/${table}?city_id=${cityId}&since=${since}&limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`,
+    );
+    expect(page.status).toBe(200);
+    rows.push(...page.body.data);
+    cursor = page.body.next_cursor ?? null;
+  } while (cursor !== null);
+  return rows;
+}
+
+// ---- the test's own arithmetic -------------------------------------------------------------------------------
+
+/** P(a <= Z < b) for a standard normal, by Simpson's rule on its density (the tails cut at ±40 sigma). */
+function normalMass(a: number, b: number): number {
+  const lo = Math.max(a, -40);
+  const hi = Math.min(b, 40);
+  if (hi <= lo) return 0;
+  const n = 20_000;
+  const h = (hi - lo) / n;
+  const f = (z: number) => Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
+  let sum = f(lo) + f(hi);
+  for (let i = 1; i < n; i++) sum += (i % 2 ? 4 : 2) * f(lo + i * h);
+  return (sum * h) / 3;
+}
+const halfUp = (x: number) => Math.floor(x + 0.5);
+/** A label read by the test: whole degrees, null at an open end. */
+function readLabel(label: string): { low: number | null; high: number | null; unit: 'F' | 'C' } | null {
+  let m = label.match(/^(-?\d+)°([FC]) or below$/);
+  if (m) return { low: null, high: Number(m[1]), unit: m[2] as 'F' | 'C' };
+  m = label.match(/^(-?\d+)°([FC]) or higher$/);
+  if (m) return { low: Number(m[1]), high: null, unit: m[2] as 'F' | 'C' };
+  m = label.match(/^(-?\d+)-(-?\d+)°([FC])$/);
+  if (m) return { low: Number(m[1]), high: Number(m[2]), unit: m[3] as 'F' | 'C' };
+  m = label.match(/^(-?\d+)°([FC])$/);
+  if (m) return { low: Number(m[1]), high: Number(m[1]), unit: m[2] as 'F' | 'C' };
+  return null;
+}
+/** Every whole °C of METAR (-80..80) whose settled value, in the market's unit, falls in the bucket. */
+function degreesIn(bucket: NonNullable<ReturnType<typeof readLabel>>): number[] {
+  const out: number[] = [];
+  for (let c = -80; c <= 80; c++) {
+    const settled = bucket.unit === 'F' ? halfUp(c * 1.8 + 32) : c;
+    if ((bucket.low === null || settled >= bucket.low) && (bucket.high === null || settled <= bucket.high)) out.push(c);
+  }
+  return out;
+}
+/**
+ * DESIGN 4's p, as its text says: the sum over the whole °C values c >= r whose settled value falls in the bucket of
+ * P(c - 0.5 <= X < c + 0.5), divided by P(X >= r - 0.5); when that is numerically nothing, 1 for the bucket holding r.
+ */
+function designP(label: string, muC: number, sigmaC: number, r: number | null): number | null {
+  const bucket = readLabel(label);
+  if (!bucket || !(sigmaC > 0)) return null;
+  const z = (x: number) => (x - muC) / sigmaC;
+  const reachable = degreesIn(bucket).filter((c) => r === null || c >= r);
+  const alive = r === null ? 1 : normalMass(z(r - 0.5), Number.POSITIVE_INFINITY);
+  if (alive < 1e-9) return r !== null && degreesIn(bucket).includes(r) ? 1 : 0;
+  return reachable.reduce((s, c) => s + normalMass(z(c - 0.5), z(c + 0.5)), 0) / alive;
+}
+/** The city's local date at an instant, and the first instant of that date (by bisection on the zone's clock). */
+function localDay(tz: string, ms: number): { date: string; startMs: number } {
+  const dateAt = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date(t));
+  const date = dateAt(ms);
+  let before = Date.parse(`${date}T00:00:00Z`) - 15 * HOUR;
+  let after = ms;
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (dateAt(mid) < date) before = mid;
+    else after = mid;
+  }
+  return { date, startMs: after };
+}
+
+describe('export board', () => {
+  it('writes every city as DESIGN 3 says, each figure as the API serves it and each p as DESIGN 4 defines it', async () => {
+    const out = await exportBoard();
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const board = JSON.parse(out.stdout) as Record<string, any>[];
+    const cities = (await svc.get('/cities')).body.data as { city_id: string; tz: string; country: string }[];
+    expect(board.map((c) => c.city_id)).toEqual(cities.map((c) => c.city_id).sort());
+    let priced = 0;
+    let withEdge = 0;
+    for (const row of board) {
+      const city = cities.find((c) => c.city_id === row.city_id) as (typeof cities)[number];
+      const { date, startMs } = localDay(city.tz, TEMPLATE_START);
+      expect(Object.keys(row)).toEqual(BOARD_CITY_FIELDS);
+      expect(row.local_date, row.city_id).toBe(date);
+      // the CLI's clock started at the world's 12:00:00Z a moment ago: the same minute
+      const clock = new Intl.DateTimeFormat('en-GB', { timeZone: city.tz, hour: '2-digit', minute: '2-digit' });
+      expect(row.local_time, row.city_id).toBe(clock.format(new Date(TEMPLATE_START)));
+      expect(['early', 'peak', 'passed', 'settled']).toContain(row.phase);
+      expect(row.unit).toBe(['US', 'GB'].includes(city.country) ? 'F' : 'C');
+
+      // the forecast as /forecasts serves it, when it is for this date
+      const forecast = (await svc.get(`/forecasts?city_id=${city.city_id}`)).body.data.svc_pro_forecast;
+      const mine = forecast.local_date === date;
+      expect([row.mu_c, row.sigma_c], row.city_id).toEqual(
+        mine ? [forecast.predicted_max_c, forecast.sigma_c] : [null, null],
+      );
+
+      // the running high: the highest whole °C of the day's METAR reports so far (history and /current)
+      const since = new Date(startMs).toISOString();
+      const readings = (await history('metar_observations_history', city.city_id, since))
+        .filter((m) => Date.parse(m.observed_at) >= startMs && Date.parse(m.observed_at) <= TEMPLATE_START)
+        .map((m) => m.temp_c as number);
+      const current = (await svc.get(`/current?city_id=${city.city_id}`)).body.data.metar_observations;
+      if (Date.parse(current.fetched_at) >= startMs) readings.push(current.temp_c ?? ((current.temp_f - 32) * 5) / 9);
+      const r = readings.length ? halfUp(Math.max(...readings)) : null;
+      expect(row.running_high_c, row.city_id).toBe(r);
+
+      // each venue's newest snapshot of the day at or before the instant, bucket by bucket
+      const snapshots: Record<string, Record<string, any>[]> = {};
+      for (const venue of ['mkta', 'mktb']) {
+        const rows = (await history(`${venue}_buckets_history`, city.city_id, since)).filter(
+          (q) => q.local_date === date && Date.parse(q.snapshot_at) <= TEMPLATE_START,
+        );
+        const newest = rows
+          .map((q) => q.snapshot_at as string)
+          .sort()
+          .at(-1);
+        snapshots[venue] = rows.filter((q) => q.snapshot_at === newest);
+      }
+      const slugs = new Set([...(snapshots.mkta ?? []), ...(snapshots.mktb ?? [])].map((q) => q.bucket_slug));
+      expect(new Set(row.buckets.map((b: any) => b.bucket_slug)), row.city_id).toEqual(slugs);
+
+      const edges: { venue: string; bucket_slug: string; side: string; price: number; edge: number }[] = [];
+      for (const b of row.buckets) {
+        const label = b.bucket_label as string;
+        const own = readLabel(label);
+        expect(own, label).not.toBeNull();
+        expect([b.low, b.high], label).toEqual([own?.low, own?.high]);
+        const p = mine ? designP(label, forecast.predicted_max_c, forecast.sigma_c, r) : null;
+        if (p === null) expect(b.p, label).toBeNull();
+        else {
+          expect(b.p, `${row.city_id} ${label}`).toBeCloseTo(p, 6);
+          priced++;
+        }
+        const reachable = degreesIn(own as NonNullable<typeof own>).filter((c) => r === null || c >= r);
+        expect(b.dead, `${row.city_id} ${label}`).toBe(r !== null && reachable.length === 0);
+        for (const venue of ['mkta', 'mktb']) {
+          const q = snapshots[venue]?.find((x) => x.bucket_slug === b.bucket_slug);
+          expect(b[venue], `${venue} ${label}`).toEqual(
+            q ? { yes_price: q.yes_price, no_price: q.no_price, snapshot_at: q.snapshot_at } : null,
+          );
+          if (!q || p === null) continue;
+          // DESIGN 4's effective edge: cost half the overround, never under a cent
+          const cost = Math.max(0.01, (q.yes_price + q.no_price - 1) / 2);
+          edges.push({
+            venue,
+            bucket_slug: b.bucket_slug,
+            side: 'YES',
+            price: q.yes_price,
+            edge: p - q.yes_price - cost,
+          });
+          edges.push({
+            venue,
+            bucket_slug: b.bucket_slug,
+            side: 'NO',
+            price: q.no_price,
+            edge: 1 - p - q.no_price - cost,
+          });
+        }
+      }
+      // the largest edge of the day over both venues (no CHECK: the world's reports stay within its forecasts)
+      const best = edges.reduce<(typeof edges)[number] | null>((a, e) => (!a || e.edge > a.edge ? e : a), null);
+      if (best === null) expect(row.best_edge, row.city_id).toBeNull();
+      else {
+        withEdge++;
+        expect(row.best_edge, row.city_id).toEqual({ ...best, edge: expect.closeTo(best.edge, 6) });
+      }
+    }
+    // the world quotes and forecasts its cities' markets: most of them are priced here
+    expect(priced).toBeGreaterThan(50);
+    expect(withEdge).toBeGreaterThan(5);
+  });
+
+  it('--city, ndjson and csv (one record a bucket) say the same', async () => {
+    const json = JSON.parse((await exportBoard()).stdout) as Record<string, any>[];
+    const nyc = json.find((c) => c.city_id === 'nyc') as Record<string, any>;
+    const one = await exportBoard('--city', 'nyc', '--format', 'ndjson');
+    expect(one.code).toBe(0);
+    expect(
+      one.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([nyc]);
+
+    const csv = await exportBoard('--city', 'nyc', '--format', 'csv');
+    expect(csv.code).toBe(0);
+    const [header, ...records] = csv.stdout.trimEnd().split('\r\n');
+    const columns = (header as string).split(',');
+    // the city's own fields, then the bucket's, then the venues' and the best edge's, flattened
+    expect(columns.slice(0, 14)).toEqual([
+      ...BOARD_CITY_FIELDS.slice(0, 8),
+      'bucket_slug',
+      'bucket_label',
+      'low',
+      'high',
+      'p',
+      'dead',
+    ]);
+    expect(records).toHaveLength(Math.max(1, nyc.buckets.length));
+    const field = (record: string, name: string) => record.split(',')[columns.indexOf(name)];
+    nyc.buckets.forEach((b: any, i: number) => {
+      const record = records[i] as string;
+      expect(field(record, 'bucket_slug')).toBe(b.bucket_slug);
+      expect(field(record, 'p')).toBe(b.p === null ? '' : String(b.p));
+      expect(field(record, 'mkta_yes_price')).toBe(b.mkta === null ? '' : String(b.mkta.yes_price));
+      expect(field(record, 'best_edge_edge')).toBe(nyc.best_edge === null ? '' : String(nyc.best_edge.edge));
+    });
+  });
+
+  it('refuses --since and --until: the board is as of now', async () => {
+    const out = await exportBoard('--since', '2026-11-01');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--since and --until do not apply to board');
+  });
+});

@@ -1,0 +1,114 @@
+import type { MarketDay } from '../../src/board/market-day.js';
+import type { DayQuote } from '../../src/cache/index.js';
+import type { City } from '../../src/contract/cities.js';
+import type { ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
+import type { SettlementRule } from '../../src/domain/settlement.js';
+
+/**
+ * Market days built by hand, for the board's computations and the rules that read them: every figure is the test's
+ * own, none from the simulated world. 17:00Z on 2026-11-24 is 12:00 in New York and 18:00 in Paris.
+ */
+export const AT = Date.parse('2026-11-24T17:00:00Z');
+export const DAY = '2026-11-24';
+
+export const NYC: City = {
+  city_id: 'nyc',
+  city_name: 'New York City',
+  country: 'US',
+  lat: 0,
+  lon: 0,
+  tz: 'America/New_York',
+  icao: 'KLGA',
+  station_name: 'KLGA',
+};
+export const PARIS: City = { ...NYC, city_id: 'paris', city_name: 'Paris', country: 'FR', tz: 'Europe/Paris' };
+
+/** `svc_pro_forecast` with its `_c` aliases as given (the `_f` ones converted, for the eye only). */
+export function primary(muC: number | undefined, sigmaC: number | undefined): SvcProForecast {
+  return {
+    local_date: DAY,
+    predicted_max_c: muC,
+    sigma_c: sigmaC,
+    predicted_max_f: muC === undefined ? undefined : (muC * 9) / 5 + 32,
+    sigma_f: sigmaC === undefined ? undefined : (sigmaC * 9) / 5,
+  } as unknown as SvcProForecast;
+}
+
+/** The models' Tmax range with its warmest member in both units. */
+export const range = (maxF: number, maxC: number, spreadF = 2): ModelTmaxRange =>
+  ({ local_date: DAY, tmax_max_f: maxF, tmax_max_c: maxC, spread_f: spreadF }) as unknown as ModelTmaxRange;
+
+let ids = 0;
+/** A venue's quote of one bucket on the newest snapshot. */
+export const quote = (label: string | null, yes: number | null, no: number | null, slug = label): DayQuote => ({
+  id: ++ids,
+  bucket_slug: slug,
+  bucket_label: label,
+  yes_price: yes,
+  no_price: no,
+  snapshot_at: '2026-11-24T16:55:00Z',
+});
+
+interface DayOptions {
+  city?: City;
+  rule?: SettlementRule;
+  forecast?: SvcProForecast | null;
+  range?: ModelTmaxRange | null;
+  /** The METAR high so far, whole °C; null: no reading yet. */
+  highC?: number | null;
+  mkta?: DayQuote[];
+  mktb?: DayQuote[];
+}
+
+/** One city's market day as the cache read would give it (board/market-day.ts), from the options alone. */
+export function marketDay(o: DayOptions = {}): MarketDay {
+  const city = o.city ?? NYC;
+  const high = o.highC ?? null;
+  const f = high === null ? null : (high * 9) / 5 + 32;
+  return {
+    city,
+    market: { unit: city.country === 'US' ? 'F' : 'C', rule: o.rule ?? 'metar_c' },
+    date: DAY,
+    atMs: AT,
+    primary: o.forecast === undefined ? primary(12.5, 1) : o.forecast,
+    ensemble: null,
+    range: o.range ?? null,
+    metar: {
+      points: high === null ? [] : [{ ms: AT - 3_600_000, temp_f: f as number, temp_c: high }],
+      high: high === null ? null : { f: f as number, c: high },
+    },
+    mkta: o.mkta ?? [],
+    mktb: o.mktb ?? [],
+    lock: null,
+  };
+}
+
+/**
+ * New York (°F, metar_c), N(12.5, 1) °C, METAR high so far 12 °C (53.6 °F, settles at 54), both venues' newest
+ * snapshots; mktb also lists the top tail only it quotes and a label the monitor cannot read. Every figure it gives is
+ * worked by hand in priced-day.unit.test.ts.
+ */
+export const NEW_YORK = marketDay({
+  highC: 12,
+  mkta: [
+    quote('51°F or below', 0.01, 0.99),
+    quote('52-53°F', 0.02, 0.97),
+    quote('54-55°F', 0.7, 0.32),
+    quote('56-57°F', 0.1, 0.91),
+  ],
+  mktb: [quote('54-55°F', 0.75, 0.27), quote('Over 60 F', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)],
+});
+
+/** DESIGN 3's fields of a city of `export board`, in its order. */
+export const BOARD_CITY_FIELDS = [
+  'city_id',
+  'local_date',
+  'local_time',
+  'phase',
+  'unit',
+  'mu_c',
+  'sigma_c',
+  'running_high_c',
+  'buckets',
+  'best_edge',
+];
