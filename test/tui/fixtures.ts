@@ -45,6 +45,10 @@ export interface Filled {
 }
 
 /**
+ * Left for test/tui/forecasts.test.tsx only, whose move onto a hand-built cache (helpers/monitor-scene.ts,
+ * helpers/cache-builder.ts) is another change's: every other test of the monitor takes no value from the simulated
+ * world, and this goes once that file has moved.
+ *
  * One cache filled the way the monitor fills it: a real sync pass against the reference service at `NOW_MS`, every
  * webhook event the world sent (30 days of picks, addons, kills and edge trades) through the inbox's intake, all
  * rows of some historical tables through `upsertHistorical`, a rejected webhook and a failing stream.
@@ -184,9 +188,27 @@ export async function renderTui(
   const app = render(tree);
   resize(app.stdout, size.columns, size.rows);
   await settle();
+  /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
+  const until = async (check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> => {
+    for (let i = 0; i < 500; i++) {
+      const f = plain(app.lastFrame());
+      if (check(f)) return f;
+      await settle(10);
+    }
+    throw new Error(`timed out waiting for ${what}; last frame:\n${plain(app.lastFrame())}`);
+  };
   return {
     ...app,
     frame: () => plain(app.lastFrame()),
+    until,
+    /**
+     * Presses a pane's number key and waits until the tab bar shows that pane chosen: a frame read right after a
+     * key can still be the one before it on a busy machine.
+     */
+    async pane(key: string): Promise<string> {
+      app.stdin.write(key);
+      return until((f) => (f.split('\n')[0] ?? '').includes(`[${key} `), `pane ${key} on the tab bar`);
+    },
     async press(...keys: string[]) {
       for (const k of keys) {
         app.stdin.write(k);
@@ -196,15 +218,6 @@ export async function renderTui(
     async resize(columns: number, rows: number) {
       resize(app.stdout, columns, rows);
       await settle();
-    },
-    /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
-    async until(check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> {
-      for (let i = 0; i < 200; i++) {
-        const f = plain(app.lastFrame());
-        if (check(f)) return f;
-        await settle(10);
-      }
-      throw new Error(`timed out waiting for ${what}; last frame:\n${plain(app.lastFrame())}`);
     },
   };
 }
