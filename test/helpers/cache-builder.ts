@@ -239,6 +239,73 @@ export function forecastScore(
   });
 }
 
+/**
+ * A row of any historical table, every field the contract names filled with plain values, its time column (DESIGN
+ * 4) at `at` (or `at`'s UTC date for the daily tables): for tests of the cache's writes and reads, not of a pane.
+ */
+export function historicalRow(table: HistoricalTable, id: number, city_id: string, at: string): HistoricalRow {
+  const local_date = at.slice(0, 10);
+  const base = { id, city_id, local_date };
+  const reading = { observed_at: at, fetched_at: at, temp_c: 10, temp_f: 50 };
+  const bucket = { event_slug: `${city_id}-${local_date}`, bucket_slug: '50-51f', bucket_label: '50-51°F' };
+  const rows: Record<HistoricalTable, Record<string, unknown>> = {
+    metar_observations_history: { ...base, ...reading, station_code: 'XXXX', raw: 'METAR' },
+    wxa_history: { ...base, ...reading, humidity: 60 },
+    wxb_history: { ...base, ...reading, humidity: 60 },
+    pws_observations_history: { ...base, ...reading, station_code: 'XXXX' },
+    forecast_history: {
+      ...base,
+      fetched_at: at,
+      predicted_max_f: 50,
+      predicted_max_c: 10,
+      sigma_f: 1.8,
+      sigma_c: 1,
+      pacing_delta: 0,
+      hottest_model: 'gfs',
+    },
+    mkta_buckets_history: { ...base, ...bucket, snapshot_at: at, yes_price: 0.4, no_price: 0.62 },
+    mktb_buckets_history: { ...base, ...bucket, snapshot_at: at, yes_price: 0.4, no_price: 0.62 },
+    forecast_accuracy_daily: { ...base, unit: 'F', predicted_max: 50, actual_max: 51, abs_error: 1, abs_error_c: 0.56 },
+    market_brief_daily: {
+      ...base,
+      event_slug: bucket.event_slug,
+      unit: 'F',
+      predicted_max: 50,
+      sigma: 1.8,
+      favourite_bucket_slug: bucket.bucket_slug,
+      favourite_bucket_label: bucket.bucket_label,
+      favourite_price: 0.4,
+      brief: 'hand-built',
+    },
+    edge_resolved: {
+      ...base,
+      ...bucket,
+      engine_trade_id: id,
+      side: 'NO',
+      entry_price: 0.6,
+      exit_price: 1,
+      qty: 10,
+      operation: 'SETTLE',
+      pnl_usd: 4,
+      entered_at: at,
+      resolved_at: at,
+    },
+    model_forecasts_daily: {
+      ...base,
+      model: 'gfs',
+      unit: 'F',
+      predicted_max_c: 10,
+      predicted_max_f: 50,
+      predicted_bucket_slug: bucket.bucket_slug,
+      actual_max_c: 10,
+      actual_max_f: 50,
+      actual_bucket_slug: bucket.bucket_slug,
+      exact_hit: true,
+    },
+  };
+  return historical(table, rows[table]);
+}
+
 // --- strategy records and locks ---------------------------------------------------------------------------------
 
 /** What a test says of a record; the rest is filler the panes do not show. Open unless `outcome` is given. */
