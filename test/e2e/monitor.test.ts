@@ -104,11 +104,13 @@ describe('the monitor in a pseudo-terminal', () => {
     // counted on the tab's number of all unacknowledged alerts, not among the kills
     const alerts = await tui.waitFor(/!! KILL .*KILL nyc 2026-11-21/);
     expect(alerts).toMatch(/\[4 Alerts \(\d+\)\]/);
-    const kills = await waitUntil('the tab bar and the pane agreeing on the kills', () => {
+    // each kill pops up once: the tab bar, the pane's header and the desktop count the same kills, ours among them
+    const kills = await waitUntil('the tab bar, the pane and the desktop agreeing on the kills', () => {
       const screen = tui.screen();
       const tab = Number(screen.match(/!! KILL x(\d+)/)?.[1]);
       const pane = Number(screen.match(/!! (\d+) KILLS? to act on/)?.[1]);
-      return tab > 0 && tab === pane ? tab : undefined;
+      const popped = notify.calls().filter((c) => c[0]?.startsWith('KILL ')).length;
+      return tab > 0 && tab === pane && tab === popped ? tab : undefined;
     });
     expect(kills).toBeGreaterThanOrEqual(1);
     // node-notifier ran the fake notify-send with the title and the action first; any other call is the demo
