@@ -60,6 +60,10 @@ function record(family: StrategyFamily, id: number, city_id: string, local_date:
   return family === 'no24' ? no24(r) : family === 'yescore' ? yescore(r) : svcMaxPick({ ...r, entry_hour: 11 });
 }
 
+/** The same records of each family. */
+const everyFamily = (records: (f: StrategyFamily) => StrategyRecord[]) =>
+  Object.fromEntries(STRATEGY_FAMILIES.map((f) => [f, records(f)])) as Record<StrategyFamily, StrategyRecord[]>;
+
 const lockAt = (i: number) => new Date(Date.parse(EARLY_AT) - i * 3 * HOUR).toISOString().replace('.000Z', 'Z');
 const earlyLock = (i: number, settled: boolean) => {
   const locked_at = lockAt(i);
@@ -75,23 +79,21 @@ const earlyLock = (i: number, settled: boolean) => {
   });
 };
 
-const early: Snapshot = {
+/** The cities, their observations (every city at `tempC`) and forecasts (N(mu_c, 1) for `date`) of one sync. */
+const synced = (at: string, tempC: number, date: string, forecastAt: string, mu_c: number) => ({
   cities: CITIES,
-  current: CITIES.map((c) => current(c.city_id, EARLY_AT, 8)),
-  forecasts: CITIES.map((c) =>
-    forecasts(c.city_id, '2026-11-22', { mu_c: 10, sigma_c: 1, at: '2026-11-22T20:05:00Z' }),
-  ),
-  strategies: Object.fromEntries(
-    STRATEGY_FAMILIES.map((f) => [
-      f,
-      [
-        record(f, 4, 'nyc', '2026-11-22'),
-        record(f, 3, 'london', '2026-11-22'),
-        record(f, 2, 'paris', '2026-11-21', 'win'),
-        record(f, 1, 'nyc', '2026-11-21', 'loss'),
-      ],
-    ]),
-  ) as Record<StrategyFamily, StrategyRecord[]>,
+  current: CITIES.map((c) => current(c.city_id, at, tempC)),
+  forecasts: CITIES.map((c) => forecasts(c.city_id, date, { mu_c, sigma_c: 1, at: forecastAt })),
+});
+
+const early: Snapshot = {
+  ...synced(EARLY_AT, 8, '2026-11-22', '2026-11-22T20:05:00Z', 10),
+  strategies: everyFamily((f) => [
+    record(f, 4, 'nyc', '2026-11-22'),
+    record(f, 3, 'london', '2026-11-22'),
+    record(f, 2, 'paris', '2026-11-21', 'win'),
+    record(f, 1, 'nyc', '2026-11-21', 'loss'),
+  ]),
   locks: Array.from({ length: 300 }, (_, i) => earlyLock(i, i >= 3)),
 };
 
@@ -107,24 +109,15 @@ const newLock = (id: string, locked_at: string) =>
   });
 
 const late: Snapshot = {
-  cities: CITIES,
-  current: CITIES.map((c) => current(c.city_id, LATE_AT, 9)),
-  forecasts: CITIES.map((c) =>
-    forecasts(c.city_id, '2026-11-23', { mu_c: 11, sigma_c: 1, at: '2026-11-23T09:05:00Z' }),
-  ),
-  strategies: Object.fromEntries(
-    STRATEGY_FAMILIES.map((f) => [
-      f,
-      [
-        record(f, 6, 'nyc', '2026-11-23'),
-        record(f, 5, 'paris', '2026-11-23'),
-        record(f, 4, 'nyc', '2026-11-22', 'win'),
-        record(f, 3, 'london', '2026-11-22', 'loss'),
-        record(f, 2, 'paris', '2026-11-21', 'win'),
-        record(f, 1, 'nyc', '2026-11-21', 'loss'),
-      ],
-    ]),
-  ) as Record<StrategyFamily, StrategyRecord[]>,
+  ...synced(LATE_AT, 9, '2026-11-23', '2026-11-23T09:05:00Z', 11),
+  strategies: everyFamily((f) => [
+    record(f, 6, 'nyc', '2026-11-23'),
+    record(f, 5, 'paris', '2026-11-23'),
+    record(f, 4, 'nyc', '2026-11-22', 'win'),
+    record(f, 3, 'london', '2026-11-22', 'loss'),
+    record(f, 2, 'paris', '2026-11-21', 'win'),
+    record(f, 1, 'nyc', '2026-11-21', 'loss'),
+  ]),
   locks: [
     newLock('L-new-1', LATE_AT),
     newLock('L-new-2', '2026-11-23T08:00:00Z'),
