@@ -1,26 +1,60 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { alertSettingsOf } from '../../src/alerts/alert-settings.js';
 import type { DesktopNotification } from '../../src/alerts/notifier.js';
 import { TraderAlerts } from '../../src/alerts/trader-alerts.js';
 import { type AlertRow, type Cache, openCache } from '../../src/cache/index.js';
+import { BERLIN, handCaches, PARIS, ROME, yescore } from '../helpers/cache-builder.js';
 import { storedAlerts } from '../helpers/cache-rows.js';
-import { type Filled, fillCache, now } from '../tui/fixtures.js';
 
-let filled: Filled;
-beforeAll(async () => {
-  filled = await fillCache();
-});
-afterAll(() => filled?.close());
+const caches = handCaches('trader-alerts-pass-');
+afterAll(() => caches.close());
 
+/** The market's clock: 12:00 in Berlin, Paris and Rome (UTC+1); the trader's, for snoozes, a wall clock of its own. */
+const NOW = new Date('2026-11-24T11:00:00Z');
 const WALL = Date.parse('2026-11-24T09:00:00Z');
+const DAY = '2026-11-24';
 const KINDS = ['dying-bucket', 'edge', 'breakthrough'];
 const traderAlerts = (cache: Cache) => storedAlerts(cache).filter((a) => KINDS.includes(a.kind)) as AlertRow[];
+
+/**
+ * A synced cache written by hand, three °C markets of 2026-11-24 (a bucket `c°C` settles on [c - 0.5, c + 0.5)):
+ *
+ * - paris: the desk says N(12, 1), no METAR yet; mkta at 10:30Z: 11°C .24/.78, 12°C .20/.82, 13°C .45/.57. With
+ *   Φ(0.5) = 0.691462 and Φ(1.5) = 0.933193: p(12°C) = 2 x 0.691462 - 1 = 0.382925, p(11°C) = p(13°C) = 0.933193 -
+ *   0.691462 = 0.241731. Cost is max(0.01, (yes + no - 1) / 2) = 0.01 on each. Effective edges: 11°C YES 0.2417 -
+ *   0.24 - 0.01 = -0.008, NO 0.7583 - 0.78 - 0.01 = -0.032; 12°C YES 0.3829 - 0.20 - 0.01 = +0.173, NO 0.6171 - 0.82 -
+ *   0.01 = -0.213; 13°C YES 0.2417 - 0.45 - 0.01 = -0.218, NO 0.7583 - 0.57 - 0.01 = +0.178. Two edges: YES 12°C
+ *   (+17.3 points, model 38.3%) and NO 13°C (+17.8, model 75.8%).
+ * - berlin: N(12, 1), the warmest model at 14 °C, METAR 15 °C at 10:20Z, no quotes; a yescore YES on 13°C (25 shares,
+ *   10.00 staked) is held: 15 is above every model (a breakthrough) and settles above 13 (a dying bucket).
+ * - rome: N(20, 1); mkta 20°C .20/.82: YES 0.3829 - 0.20 - 0.01 = +17.3 points. Its city is snoozed.
+ */
+function syncedCache(): Cache {
+  const h = caches.open();
+  const at = '2026-11-24T10:05:00Z';
+  h.cities(BERLIN, PARIS, ROME)
+    .forecast(PARIS, DAY, { mu_c: 12, sigma_c: 1, at })
+    .forecast(BERLIN, DAY, { mu_c: 12, sigma_c: 1, tmax_max_c: 14, at })
+    .forecast(ROME, DAY, { mu_c: 20, sigma_c: 1, at })
+    .quotes('mkta', PARIS, DAY, '2026-11-24T10:30:00Z', [
+      ['11°C', 0.24, 0.78],
+      ['12°C', 0.2, 0.82],
+      ['13°C', 0.45, 0.57],
+    ])
+    .quotes('mkta', ROME, DAY, '2026-11-24T10:30:00Z', [['20°C', 0.2, 0.82]])
+    .metar(BERLIN, DAY, [['2026-11-24T10:20:00Z', 15]])
+    .records(
+      'yescore',
+      yescore({ id: 501, city_id: 'berlin', local_date: DAY, bucket_label: '13°C', shares: 25, ask: 0.4 }),
+    );
+  return h.cache;
+}
 
 function runner(cache: Cache, shown: DesktopNotification[], edgeMin = 0.05) {
   return new TraderAlerts({
     cache,
     settings: alertSettingsOf({ edge_min: edgeMin }),
-    now,
+    now: () => NOW,
     wallNow: () => WALL,
     notify: async (n) => {
       shown.push(n);
@@ -33,41 +67,45 @@ function runner(cache: Cache, shown: DesktopNotification[], edgeMin = 0.05) {
 
 describe('the trader alerts over a synced cache', () => {
   it('store each alert once, across passes and restarts, and notify all but a snoozed city', async () => {
-    const cache = filled.copy();
-    // london snoozed until an hour after the trader's clock: its alerts are stored, not shown
-    cache.alerts.snoozeCity('london', WALL + 3_600_000);
+    const cache = syncedCache();
+    // rome snoozed until an hour after the trader's clock: its alerts are stored, not shown
+    cache.alerts.snoozeCity('rome', WALL + 3_600_000);
     const shown: DesktopNotification[] = [];
     const alerts = runner(cache, shown);
     await alerts.flush();
     const first = traderAlerts(cache);
-    expect(first.length).toBeGreaterThan(0);
-    const edge = first.find((a) => a.kind === 'edge');
-    expect(edge?.message).toMatch(
-      /^[a-z]+ \d{4}-\d\d-\d\d: edge \+\d+\.\d points on (YES|NO) .+°[FC] at 0\.\d\d on mkt[ab] \(model \d+\.\d%\)$/,
-    );
-    // the price in the message is the venue's newest quote of that bucket and side, as cached
-    const [city, date, bucket, side] = (edge?.ref ?? '').split('|') as [string, string, string, 'YES' | 'NO'];
-    const venue = edge?.message.match(/on (mkt[ab]) \(/)?.[1] as 'mkta' | 'mktb';
-    const quote = cache.market.dayQuotes(venue, city, date).find((q) => q.bucket_label === bucket);
-    const price = side === 'YES' ? quote?.yes_price : quote?.no_price;
-    expect(edge?.message).toContain(`${side} ${bucket} at ${price?.toFixed(2)} on ${venue}`);
-
-    // the alerts of every other city notify: the first three one by one, the rest of the burst in one; none of
-    // london's
-    const others = first.filter((a) => a.city_id !== 'london').sort((a, b) => a.id - b.id);
-    expect(others.length).toBeGreaterThan(3);
-    const title = (a: AlertRow) =>
-      `${a.kind === 'edge' ? 'EDGE' : a.kind === 'breakthrough' ? 'BREAKTHROUGH' : 'DYING BUCKET'} ${a.city_id}`;
-    expect(shown.map((n) => n.title)).toEqual([
-      ...others.slice(0, 3).map(title),
-      `svc-monitor: ${others.length - 3} more alerts`,
+    // city by city (berlin, paris, rome), each city's dying buckets, breakthrough, then edges; newest first
+    expect(first.map((a) => [a.kind, a.city_id, a.message]).reverse()).toEqual([
+      [
+        'dying-bucket',
+        'berlin',
+        'berlin 2026-11-24: held bucket 13°C died, METAR high so far 15.0°C settles at 15°C or more; YES 25 shares, ' +
+          '10.00 USD staked (yescore 501)',
+      ],
+      [
+        'breakthrough',
+        'berlin',
+        "berlin 2026-11-24: METAR high so far 15.0°C is above every model's Tmax (warmest 14.0°C): forecast breakthrough",
+      ],
+      ['edge', 'paris', 'paris 2026-11-24: edge +17.3 points on YES 12°C at 0.20 on mkta (model 38.3%)'],
+      ['edge', 'paris', 'paris 2026-11-24: edge +17.8 points on NO 13°C at 0.57 on mkta (model 75.8%)'],
+      ['edge', 'rome', 'rome 2026-11-24: edge +17.3 points on YES 20°C at 0.20 on mkta (model 38.3%)'],
     ]);
-    expect(shown.map((n) => n.message).join(' ')).not.toContain('london');
-    expect(first.some((a) => a.city_id === 'london')).toBe(true);
+    expect(first.find((a) => a.message.includes('YES 12°C'))?.ref).toBe('paris|2026-11-24|12°C|YES');
+
+    // the four alerts of berlin and paris notify: the first three one by one, the fourth in a burst of its own; none
+    // of rome's
+    expect(shown.map((n) => n.title)).toEqual([
+      'DYING BUCKET berlin',
+      'BREAKTHROUGH berlin',
+      'EDGE paris',
+      'svc-monitor: 1 more alerts',
+    ]);
+    expect(shown.map((n) => n.message).join(' ')).not.toContain('rome');
 
     // the same data again: nothing new (edges fired stay fired until they fall below half of edge_min)
     await alerts.flush();
-    expect(traderAlerts(cache)).toHaveLength(first.length);
+    expect(traderAlerts(cache)).toHaveLength(5);
     await alerts.close(1_000);
 
     // a restart: a new cache connection and a new runner see the marks the first one stored
@@ -76,8 +114,8 @@ describe('the trader alerts over a synced cache', () => {
       const restarted = runner(again, []);
       await restarted.flush();
       await restarted.close(1_000);
-      expect(traderAlerts(again)).toHaveLength(first.length);
-      expect(again.alerts.snoozed(WALL)).toEqual([{ city_id: 'london', until_ms: WALL + 3_600_000 }]);
+      expect(traderAlerts(again)).toHaveLength(5);
+      expect(again.alerts.snoozed(WALL)).toEqual([{ city_id: 'rome', until_ms: WALL + 3_600_000 }]);
       expect(again.alerts.snoozed(WALL + 3_600_000)).toEqual([]);
     } finally {
       again.close();
@@ -85,16 +123,27 @@ describe('the trader alerts over a synced cache', () => {
   });
 
   it('raise more edges at a lower edge_min, and none at an edge_min no quote reaches', async () => {
-    const low = filled.copy();
+    const edges = (c: Cache) => traderAlerts(c).filter((a) => a.kind === 'edge').length;
+    const low = syncedCache();
     const lowRun = runner(low, []);
     await lowRun.flush();
     await lowRun.close(1_000);
-    const high = filled.copy();
+    // +17.3, +17.8 and +17.3 points are all above 5
+    expect(edges(low)).toBe(3);
+    // ... and all below 17.5 but one
+    const mid = syncedCache();
+    const midRun = runner(mid, [], 0.175);
+    await midRun.flush();
+    await midRun.close(1_000);
+    expect(
+      traderAlerts(mid)
+        .filter((a) => a.kind === 'edge')
+        .map((a) => a.ref),
+    ).toEqual(['paris|2026-11-24|13°C|NO']);
+    const high = syncedCache();
     const highRun = runner(high, [], 0.99);
     await highRun.flush();
     await highRun.close(1_000);
-    const edges = (c: Cache) => traderAlerts(c).filter((a) => a.kind === 'edge').length;
-    expect(edges(low)).toBeGreaterThan(0);
     expect(edges(high)).toBe(0);
   });
 });

@@ -18,13 +18,22 @@ import {
   type HistoricalTable,
 } from '../../src/contract/historical.js';
 import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../../src/contract/strategies.js';
+import {
+  current,
+  forecasts,
+  fusionLock,
+  type HandRecord,
+  historicalRow,
+  LONDON,
+  NYC,
+  no24,
+  PARIS,
+  svcMaxPick,
+  yescore,
+} from '../helpers/cache-builder.js';
 import { exported, openRecords, storedAlerts, storedLocks } from '../helpers/cache-rows.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { TEMPLATE_START } from '../helpers/world-template.js';
 
 const HOUR = 3_600_000;
-/** Bucket histories hold ~100k rows; the first pages are enough of them. */
-const MAX_PAGES = 8;
 
 interface Snapshot {
   cities: City[];
@@ -34,61 +43,115 @@ interface Snapshot {
   locks: FusionLock[];
 }
 
-let svc: TestService;
+/**
+ * What a monitor syncs at two instants, written by hand (helpers/cache-builder.ts), each list in the API's order
+ * (records and locks newest first). Early, 2026-11-22 20:00Z: three cities, their observations (8 °C) and forecasts;
+ * each family's records #4 (nyc) and #3 (london) of 11-22 open, #2 and #1 of 11-21 settled; 300 locks, one every 3
+ * hours back from 20:00Z (L-000 newest), the newest three open. Late, 11-23 09:00Z: new observations (9 °C) and
+ * forecasts; records #6 and #5 of 11-23 new, #4 won, #3 lost; two new locks (L-new-1 at 09:00Z, L-new-2 at 08:00Z)
+ * and the three open ones settled.
+ */
+const CITIES = [NYC, LONDON, PARIS];
+const EARLY_AT = '2026-11-22T20:00:00Z';
+const LATE_AT = '2026-11-23T09:00:00Z';
+
+function record(family: StrategyFamily, id: number, city_id: string, local_date: string, outcome?: 'win' | 'loss') {
+  const r: HandRecord = { id, city_id, local_date, bucket_label: '50-51°F', shares: 20, ask: 0.5, outcome };
+  return family === 'no24' ? no24(r) : family === 'yescore' ? yescore(r) : svcMaxPick({ ...r, entry_hour: 11 });
+}
+
+/** The same records of each family. */
+const everyFamily = (records: (f: StrategyFamily) => StrategyRecord[]) =>
+  Object.fromEntries(STRATEGY_FAMILIES.map((f) => [f, records(f)])) as Record<StrategyFamily, StrategyRecord[]>;
+
+const lockAt = (i: number) => new Date(Date.parse(EARLY_AT) - i * 3 * HOUR).toISOString().replace('.000Z', 'Z');
+const earlyLock = (i: number, settled: boolean) => {
+  const locked_at = lockAt(i);
+  return fusionLock({
+    id: `L-${String(i).padStart(3, '0')}`,
+    city_id: (CITIES[i % 3] as City).city_id,
+    local_date: locked_at.slice(0, 10),
+    locked_at,
+    bucket_label: '50-51°F',
+    yes_price: 0.4,
+    tokens: 25,
+    ...(settled ? { hit: i % 2 === 0, actual_c: 10 } : {}),
+  });
+};
+
+/** The cities, their observations (every city at `tempC`) and forecasts (N(mu_c, 1) for `date`) of one sync. */
+const synced = (at: string, tempC: number, date: string, forecastAt: string, mu_c: number) => ({
+  cities: CITIES,
+  current: CITIES.map((c) => current(c.city_id, at, tempC)),
+  forecasts: CITIES.map((c) => forecasts(c.city_id, date, { mu_c, sigma_c: 1, at: forecastAt })),
+});
+
+const early: Snapshot = {
+  ...synced(EARLY_AT, 8, '2026-11-22', '2026-11-22T20:05:00Z', 10),
+  strategies: everyFamily((f) => [
+    record(f, 4, 'nyc', '2026-11-22'),
+    record(f, 3, 'london', '2026-11-22'),
+    record(f, 2, 'paris', '2026-11-21', 'win'),
+    record(f, 1, 'nyc', '2026-11-21', 'loss'),
+  ]),
+  locks: Array.from({ length: 300 }, (_, i) => earlyLock(i, i >= 3)),
+};
+
+const newLock = (id: string, locked_at: string) =>
+  fusionLock({
+    id,
+    city_id: 'nyc',
+    local_date: '2026-11-23',
+    locked_at,
+    bucket_label: '48-49°F',
+    yes_price: 0.3,
+    tokens: 20,
+  });
+
+const late: Snapshot = {
+  ...synced(LATE_AT, 9, '2026-11-23', '2026-11-23T09:05:00Z', 11),
+  strategies: everyFamily((f) => [
+    record(f, 6, 'nyc', '2026-11-23'),
+    record(f, 5, 'paris', '2026-11-23'),
+    record(f, 4, 'nyc', '2026-11-22', 'win'),
+    record(f, 3, 'london', '2026-11-22', 'loss'),
+    record(f, 2, 'paris', '2026-11-21', 'win'),
+    record(f, 1, 'nyc', '2026-11-21', 'loss'),
+  ]),
+  locks: [
+    newLock('L-new-1', LATE_AT),
+    newLock('L-new-2', '2026-11-23T08:00:00Z'),
+    ...Array.from({ length: 300 }, (_, i) => earlyLock(i, true)),
+  ],
+};
+
+/**
+ * Two pages of each historical table as the API serves them, newest first: ids 500..251, then 250..1, row `id` at
+ * 20:00Z on 11-22 less (500 - id) x 10 minutes (its date the UTC day of that), cities in turn.
+ */
+const historical = new Map<HistoricalTable, HistoricalRow[][]>(
+  HISTORICAL_TABLES.map((table) => {
+    const row = (id: number) => {
+      const at = new Date(Date.parse(EARLY_AT) - (500 - id) * 600_000).toISOString().replace('.000Z', 'Z');
+      return historicalRow(table, id, (CITIES[id % 3] as City).city_id, at);
+    };
+    const page = (top: number) => Array.from({ length: 250 }, (_, i) => row(top - i));
+    return [table, [page(500), page(250)]];
+  }),
+);
+
 let root: string;
-/** The world 12 h after the template (the day's locks and records open), then 40 h after (resolved). */
-let early: Snapshot;
-let late: Snapshot;
-/** Pages of each historical table as the API served them at `early`. */
-const historical = new Map<HistoricalTable, HistoricalRow[][]>();
 const opened: Cache[] = [];
 
-async function pages<T>(path: string, max = Number.POSITIVE_INFINITY): Promise<T[][]> {
-  const out: T[][] = [];
-  let cursor: string | number | null = null;
-  do {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await svc.get(cursor === null ? path : `${path}${sep}cursor=${encodeURIComponent(String(cursor))}`);
-    expect(res.status, path).toBe(200);
-    out.push(res.body.data);
-    cursor = res.body.next_cursor;
-  } while (cursor !== null && out.length < max);
-  return out;
-}
-
-async function snapshot(): Promise<Snapshot> {
-  const cities: City[] = (await svc.get('/cities')).body.data;
-  const current: CurrentObservations[] = [];
-  const forecasts: Forecasts[] = [];
-  for (const c of cities) {
-    current.push((await svc.get(`/current?city_id=${c.city_id}`)).body.data);
-    forecasts.push((await svc.get(`/forecasts?city_id=${c.city_id}`)).body.data);
-  }
-  const strategies = {} as Record<StrategyFamily, StrategyRecord[]>;
-  for (const f of STRATEGY_FAMILIES) strategies[f] = (await svc.get(`/${f}?limit=1000`)).body.data;
-  const locks = (await pages<FusionLock>('/fusion-locks?limit=500')).flat();
-  return { cities, current, forecasts, strategies, locks };
-}
-
-beforeAll(async () => {
+beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'cache-test-'));
-  svc = await startTestService();
-  // 20:00Z the day after the template's: every family holds open records (this seed's svc-max picks of the template
-  // day all stayed out of the ask range; the next day's were taken at 11:00 local)
-  svc.service.world.advanceTo(TEMPLATE_START + 32 * HOUR);
-  early = await snapshot();
-  for (const t of HISTORICAL_TABLES) historical.set(t, await pages(`/historical/${t}?limit=1000`, MAX_PAGES));
-  // 09:00Z two days on: local midnight has passed in every city (Seattle's last), so those records have settled
-  svc.service.world.advanceTo(TEMPLATE_START + 45 * HOUR);
-  late = await snapshot();
 });
 
 afterEach(() => {
   for (const c of opened.splice(0)) c.close();
 });
 
-afterAll(async () => {
-  await svc?.close();
+afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -151,29 +214,17 @@ describe('openCache', () => {
 describe('writes', () => {
   it('cities: insert, unchanged, update only when the JSON changed', () => {
     const cache = fresh();
-    expect(cache.resources.upsertCities(early.cities)).toEqual({
-      inserted: early.cities.length,
-      updated: 0,
-      unchanged: 0,
-    });
-    expect(cache.resources.upsertCities(early.cities)).toEqual({
-      inserted: 0,
-      updated: 0,
-      unchanged: early.cities.length,
-    });
+    // three cities
+    expect(cache.resources.upsertCities(early.cities)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+    expect(cache.resources.upsertCities(early.cities)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
     const renamed = early.cities.map((c, i) => (i === 0 ? { ...c, station_name: 'Renamed' } : c));
-    expect(cache.resources.upsertCities(renamed)).toEqual({
-      inserted: 0,
-      updated: 1,
-      unchanged: early.cities.length - 1,
-    });
+    expect(cache.resources.upsertCities(renamed)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
     expect(cache.export.rows('cities')).toEqual(texts(byCity(renamed)));
     expect(cache.resources.cities()).toEqual(byCity(renamed));
   });
 
   it('current: every distinct fetched_at of every source is kept, repeats are ignored', () => {
     const cache = fresh();
-    const n = early.current.length * CURRENT_SOURCES.length;
     for (const c of early.current)
       expect(cache.resources.addCurrent(c)).toEqual({ inserted: 4, updated: 0, unchanged: 0 });
     for (const c of early.current)
@@ -182,16 +233,18 @@ describe('writes', () => {
     const moved = { ...one, wxa_current: { ...one.wxa_current, fetched_at: '2026-11-22T20:00:30Z', temp_f: 1 } };
     expect(cache.resources.addCurrent(moved)).toEqual({ inserted: 1, updated: 0, unchanged: 3 });
     for (const c of late.current) cache.resources.addCurrent(c);
-    expect(cache.export.rows('current')).toHaveLength(2 * n + 1);
+    // 3 cities x 4 sources at each of the two instants, and the one moved
+    expect(cache.export.rows('current')).toHaveLength(25);
     const series = exported<{ source: string; fetched_at: string; temp_f: number }>(cache, 'current', {
       cityId: one.city_id,
     })
       .filter((r) => r.source === 'wxa_current')
       .map(({ source, fetched_at, temp_f }) => ({ source, fetched_at, temp_f }));
+    // nyc read 8 °C (46.4 °F) early, 9 °C (48.2 °F) late
     expect(series).toEqual([
-      { source: 'wxa_current', fetched_at: one.wxa_current.fetched_at, temp_f: one.wxa_current.temp_f },
+      { source: 'wxa_current', fetched_at: '2026-11-22T20:00:00Z', temp_f: 46.4 },
       { source: 'wxa_current', fetched_at: '2026-11-22T20:00:30Z', temp_f: 1 },
-      expect.objectContaining({ fetched_at: late.current[0]?.wxa_current.fetched_at }),
+      { source: 'wxa_current', fetched_at: '2026-11-23T09:00:00Z', temp_f: 48.2 },
     ]);
     expect(cache.resources.latestCurrent(one.city_id)).toHaveLength(4);
   });
@@ -206,10 +259,11 @@ describe('writes', () => {
     const revised = { ...one, model_tmax_range: { ...one.model_tmax_range, tmax_max: 99 } };
     expect(cache.resources.addForecasts(revised)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
     for (const f of late.forecasts) expect(cache.resources.addForecasts(f).inserted).toBe(3);
-    expect(cache.export.rows('forecasts')).toHaveLength(2 * 3 * early.forecasts.length);
+    // 3 layers of 3 cities, twice
+    expect(cache.export.rows('forecasts')).toHaveLength(18);
     const latest = cache.resources.latestForecasts(one.city_id);
     expect(latest.map((l) => l.layer).sort()).toEqual([...FORECAST_LAYERS].sort());
-    expect(latest.every((l) => l.fetched_at === late.forecasts[0]?.svc_pro_forecast.fetched_at)).toBe(true);
+    expect(latest.map((l) => l.fetched_at)).toEqual(Array(3).fill('2026-11-23T09:05:00Z'));
   });
 
   it('forecasts: a layer without fetched_at (the spec does not promise one) is keyed on svc_pro_forecast’s', () => {
@@ -242,25 +296,13 @@ describe('writes', () => {
     for (const family of STRATEGY_FAMILIES) {
       const before = early.strategies[family];
       const after = late.strategies[family];
-      const open = before.filter((r) => r.outcome === null);
-      expect(open.length, family).toBeGreaterThan(0);
-      expect(cache.resources.upsertStrategy(family, before)).toEqual({
-        inserted: before.length,
-        updated: 0,
-        unchanged: 0,
-      });
-      expect(openRecords(cache, family)).toEqual(open);
-      const counts = cache.resources.upsertStrategy(family, after);
-      const changed = after.filter((r) => {
-        const old = before.find((b) => b.id === r.id);
-        return old !== undefined && JSON.stringify(old) !== JSON.stringify(r);
-      });
-      expect(changed.length).toBeGreaterThanOrEqual(open.length);
-      expect(counts).toEqual({
-        inserted: after.length - before.length,
-        updated: changed.length,
-        unchanged: before.length - changed.length,
-      });
+      // #4 and #3 open
+      expect(cache.resources.upsertStrategy(family, before)).toEqual({ inserted: 4, updated: 0, unchanged: 0 });
+      expect(openRecords(cache, family).map((r) => r.id)).toEqual([4, 3]);
+      expect(openRecords(cache, family)).toEqual(before.slice(0, 2));
+      // #6 and #5 new, #4 and #3 settled, #2 and #1 as they were
+      expect(cache.resources.upsertStrategy(family, after)).toEqual({ inserted: 2, updated: 2, unchanged: 2 });
+      expect(openRecords(cache, family).map((r) => r.id)).toEqual([6, 5]);
       // newest version of each row, in the API's order: exactly what the server sends now
       expect(cache.export.rows(family)).toEqual(texts(after));
     }
@@ -268,27 +310,30 @@ describe('writes', () => {
 
   it('fusion locks: insert, resolve by id, checkpoint in the same transaction', () => {
     const cache = fresh();
+    // L-000, L-001 and L-002 open, locked at 20:00Z, 17:00Z and 14:00Z
     const unresolved = early.locks.filter((l) => !l.resolved);
-    expect(unresolved.length).toBeGreaterThan(0);
+    expect(unresolved.map((l) => l.id)).toEqual(['L-000', 'L-001', 'L-002']);
     const counts = cache.resources.upsertFusionLocks(early.locks, { stream: 'fusion-locks', value: 'c1' });
-    expect(counts).toEqual({ inserted: early.locks.length, updated: 0, unchanged: 0 });
+    expect(counts).toEqual({ inserted: 300, updated: 0, unchanged: 0 });
     expect(cache.streams.checkpoint('fusion-locks')).toBe('c1');
-    expect(storedLocks(cache)[0]?.locked_at).toBe(early.locks[0]?.locked_at);
-    expect(cache.resources.oldestUnresolvedLockedAt()).toBe(unresolved.map((l) => l.locked_at).sort()[0]);
+    expect(storedLocks(cache)[0]?.locked_at).toBe('2026-11-22T20:00:00Z');
+    expect(cache.resources.oldestUnresolvedLockedAt()).toBe('2026-11-22T14:00:00Z');
 
     const resolvedNow = late.locks.filter((l) => l.resolved && unresolved.some((u) => u.id === l.id));
-    expect(resolvedNow.length).toBe(unresolved.length);
-    expect(cache.resources.upsertFusionLocks(resolvedNow)).toEqual({
-      inserted: 0,
-      updated: resolvedNow.length,
-      unchanged: 0,
-    });
+    expect(resolvedNow.map((l) => l.id)).toEqual(['L-000', 'L-001', 'L-002']);
+    expect(cache.resources.upsertFusionLocks(resolvedNow)).toEqual({ inserted: 0, updated: 3, unchanged: 0 });
     expect(cache.streams.checkpoint('fusion-locks')).toBe('c1');
     expect(cache.resources.oldestUnresolvedLockedAt()).toBeUndefined();
 
-    cache.resources.upsertFusionLocks(late.locks);
+    // the two new ones come first, newest first
+    expect(cache.resources.upsertFusionLocks(late.locks)).toEqual({ inserted: 2, updated: 0, unchanged: 300 });
     expect(cache.export.rows('fusion-locks')).toEqual(texts(late.locks));
-    expect(storedLocks(cache)[0]?.locked_at).toBe(late.locks[0]?.locked_at);
+    expect(storedLocks(cache)[0]?.locked_at).toBe('2026-11-23T09:00:00Z');
+    expect(
+      storedLocks(cache)
+        .slice(0, 2)
+        .map((l) => l.id),
+    ).toEqual(['L-new-1', 'L-new-2']);
     expect(storedLocks(cache).slice(0, 2)).toEqual(late.locks.slice(0, 2));
   });
 
@@ -307,8 +352,9 @@ describe('writes', () => {
     expect(cache.export.rows('fusion-locks')).toEqual(texts(first));
     expect(events).toEqual([]);
 
+    // 250 good rows (two 100-row statements succeed first), then one without an id
     const noId = { ...(historical.get('wxa_history')?.[0]?.[5] as HistoricalRow), id: undefined };
-    const page = [...(historical.get('wxa_history')?.[0] ?? []).slice(0, 300), noId] as HistoricalRow[];
+    const page = [...(historical.get('wxa_history')?.[0] ?? []), noId] as HistoricalRow[];
     expect(() => cache.resources.upsertHistorical('wxa_history', page, { stream: 'h', value: '1' })).toThrow(
       CacheError,
     );
@@ -331,18 +377,17 @@ describe('writes', () => {
         expect(counts.updated + counts.unchanged).toBe(0);
       }
       const all = served.flat();
-      expect(inserted, table).toBe(all.length);
-      expect(cache.streams.checkpoint(`historical/${table}`)).toBe(String(all[all.length - 1]?.id));
+      // two pages of 250: ids 500 down to 1, the last page's last row the checkpoint
+      expect(inserted, table).toBe(500);
+      expect(cache.streams.checkpoint(`historical/${table}`)).toBe('1');
       expect(cache.export.rows(`historical/${table}`)).toEqual(texts(all));
       const page = served[0] as HistoricalRow[];
+      // every tenth row of the 250 edited: 25
       const edited = page.map((r, i) => (i % 10 === 0 ? { ...r, edited: true } : r));
-      expect(cache.resources.upsertHistorical(table, edited)).toEqual({
-        inserted: 0,
-        updated: Math.ceil(page.length / 10),
-        unchanged: page.length - Math.ceil(page.length / 10),
-      });
+      expect(cache.resources.upsertHistorical(table, edited)).toEqual({ inserted: 0, updated: 25, unchanged: 225 });
       // the History pane's keyset page after the newest row (rid = -id)
       const after = { a: -(page[0]?.id as number), b: 0 };
+      expect(cache.history.older(table, {}, after, 3).map((r) => r.row.id)).toEqual([499, 498, 497]);
       expect(cache.history.older(table, {}, after, 3).map((r) => r.row)).toEqual(page.slice(1, 4));
     }
   });
@@ -367,10 +412,10 @@ describe('writes', () => {
     off();
     cache.resources.upsertCities(early.cities.map((c) => ({ ...c, city_name: 'x' })));
     expect(events).toEqual([
-      { table: 'cities', ids: early.cities.map((c) => c.city_id) },
-      { table: 'current', ids: [early.current[0]?.city_id] },
-      { table: 'historical/forecast_accuracy_daily', ids: page.map((r) => r.id) },
-      { table: 'historical/forecast_accuracy_daily', ids: [page[0]?.id] },
+      { table: 'cities', ids: ['nyc', 'london', 'paris'] },
+      { table: 'current', ids: ['nyc'] },
+      { table: 'historical/forecast_accuracy_daily', ids: [500, 499, 498, 497, 496] },
+      { table: 'historical/forecast_accuracy_daily', ids: [500] },
       { table: 'alerts', ids: [id] },
       { table: 'streams', ids: ['cities'] },
     ]);
@@ -499,44 +544,50 @@ describe('export', () => {
       'rejected-webhooks',
       'board',
     ]);
-    // board is worked out by board/ over these reads (test/board/), not read out of a table
-    for (const name of EXPORT_NAMES.filter((n) => n !== 'board')) {
-      const rows = cache.export.rows(name);
-      if (['webhook-events', 'insurance-picks', 'edge-trades', 'rejected-webhooks'].includes(name))
-        expect(rows, name).toEqual([]);
-      else expect(rows.length, name).toBeGreaterThan(0);
-      for (const text of rows.slice(0, 50)) expect(() => JSON.parse(text)).not.toThrow();
-    }
+    // 3 cities; 3 x 4 sources and 3 x 3 layers at two instants; 300 + 2 locks; 6 records a family; 500 rows a
+    // table; one alert; nothing from the listener
+    // (board is worked out by board/ over these reads, test/board/, not read out of a table)
+    const stored = EXPORT_NAMES.filter((n) => n !== 'board');
+    const counts = Object.fromEntries(stored.map((name) => [name, cache.export.rows(name).length]));
+    expect(counts).toEqual({
+      cities: 3,
+      current: 24,
+      forecasts: 18,
+      'fusion-locks': 302,
+      no24: 6,
+      yescore: 6,
+      'svc-max-picks': 6,
+      ...Object.fromEntries(HISTORICAL_TABLES.map((t) => [`historical/${t}`, 500])),
+      'webhook-events': 0,
+      'insurance-picks': 0,
+      'edge-trades': 0,
+      alerts: 1,
+      'rejected-webhooks': 0,
+    });
+    for (const name of stored)
+      for (const text of cache.export.rows(name).slice(0, 50)) expect(() => JSON.parse(text)).not.toThrow();
     expect(() => cache.export.rows('historical/secrets')).toThrow(/unknown export name.*historical\/wxa_history/);
     expect(() => cache.export.rows('locks')).toThrow(CacheError);
     expect(() => cache.export.rows('no24', { since: '2026-13-45' })).toThrow(/invalid since/);
   });
 
   it('current: one row per source snapshot, {city_id, source, ...member as received}, by fetched_at, city, source', () => {
-    const expected = new Map<string, { ms: number; city: string; order: number; text: string }>();
-    for (const s of [early, late]) {
-      for (const c of s.current) {
-        CURRENT_SOURCES.forEach((source, order) => {
-          const member = c[source];
-          const key = `${c.city_id}|${source}|${Date.parse(member.fetched_at)}`;
-          if (expected.has(key)) return; // insert-or-ignore: the first text stays
-          const text = JSON.stringify({ city_id: c.city_id, source, ...member });
-          expected.set(key, { ms: Date.parse(member.fetched_at), city: c.city_id, order, text });
-        });
-      }
-    }
-    const sorted = [...expected.values()].sort(
-      (a, b) => a.ms - b.ms || (a.city < b.city ? -1 : a.city > b.city ? 1 : 0) || a.order - b.order,
+    // early before late; in each, london, nyc, paris; in each city the sources in the API's order
+    const expected = [early, late].flatMap((s) =>
+      ['london', 'nyc', 'paris'].flatMap((city) => {
+        const c = s.current.find((x) => x.city_id === city) as CurrentObservations;
+        const sources = ['wxa_current', 'wxb_current', 'metar_observations', 'pws_observations'] as const;
+        return sources.map((source) => JSON.stringify({ city_id: city, source, ...c[source] }));
+      }),
     );
-    expect(cache.export.rows('current')).toEqual(sorted.map((e) => e.text));
-    const lateAt = late.current[0]?.wxa_current.fetched_at as string;
-    const nyc = cache.export.rows('current', { cityId: 'nyc', since: lateAt }).map((t) => JSON.parse(t));
-    expect(nyc.map((r) => r.source)).toEqual([...CURRENT_SOURCES]);
-    expect(nyc.every((r) => r.city_id === 'nyc' && r.fetched_at >= lateAt)).toBe(true);
-    const earlyDay = (early.current[0] as CurrentObservations).wxa_current.fetched_at.slice(0, 10);
-    const day = cache.export.rows('current', { until: earlyDay }).map((t) => JSON.parse(t));
-    expect(day.length).toBeGreaterThan(0);
-    expect(day.every((r) => r.fetched_at.slice(0, 10) <= earlyDay)).toBe(true);
+    expect(cache.export.rows('current')).toEqual(expected);
+    const nyc = cache.export.rows('current', { cityId: 'nyc', since: LATE_AT }).map((t) => JSON.parse(t));
+    expect(nyc.map((r) => [r.city_id, r.source, r.fetched_at])).toEqual(
+      CURRENT_SOURCES.map((source) => ['nyc', source, LATE_AT]),
+    );
+    // a date as until: the whole of that day, so the early snapshot (3 x 4 rows) and not the late one
+    const day = cache.export.rows('current', { until: '2026-11-22' }).map((t) => JSON.parse(t));
+    expect(day.map((r) => r.fetched_at)).toEqual(Array(12).fill(EARLY_AT));
   });
 
   it('forecasts: {city_id, layer, ...member as received}, fetched_at appended only where the layer has none', () => {
@@ -552,46 +603,41 @@ describe('export', () => {
     });
     expect(rows).toEqual(expected);
     expect(JSON.parse(rows[0] as string)).toMatchObject({ city_id: 'nyc', layer: 'svc_pro_forecast' });
-    const since = late.forecasts[0]?.svc_pro_forecast.fetched_at as string;
-    expect(cache.export.rows('forecasts', { since })).toHaveLength(3 * late.forecasts.length);
+    // the late run's 3 layers of 3 cities
+    expect(cache.export.rows('forecasts', { since: '2026-11-23T09:05:00Z' })).toHaveLength(9);
   });
 
-  it('strategies filter local_date inclusively, like the API’s date filter', async () => {
-    const date = early.strategies.no24[0]?.local_date as string;
+  it('strategies filter local_date inclusively', () => {
     for (const family of STRATEGY_FAMILIES) {
-      const served = (await svc.get(`/${family}?city_id=nyc&date=${date}&limit=1000`)).body.data;
-      expect(cache.export.rows(family, { cityId: 'nyc', since: date, until: date })).toEqual(texts(served));
-      const window = cache.export.rows(family, { since: '2026-11-10', until: '2026-11-12T23:00:00Z' });
-      const want = late.strategies[family].filter((r) => r.local_date >= '2026-11-10' && r.local_date <= '2026-11-12');
-      expect(window).toEqual(texts(want));
+      const ids = (filter: Parameters<Cache['export']['rows']>[1]) =>
+        exported<StrategyRecord>(cache, family, filter).map((r) => r.id);
+      // nyc's record of 11-22: #4
+      expect(ids({ cityId: 'nyc', since: '2026-11-22', until: '2026-11-22' }), family).toEqual([4]);
+      // 11-21 and 11-22 (an instant as until stands for its date): #4 and #3, #2 and #1
+      expect(ids({ since: '2026-11-21', until: '2026-11-22T23:00:00Z' }), family).toEqual([4, 3, 2, 1]);
     }
   });
 
-  it('fusion locks filter locked_at inclusively, like the API’s since', async () => {
-    const since = late.locks[40]?.locked_at as string;
-    const served = (await pages<FusionLock>(`/fusion-locks?since=${since}&city_id=london&limit=500`)).flat();
-    expect(served.length).toBeGreaterThan(0);
-    expect(cache.export.rows('fusion-locks', { cityId: 'london', since })).toEqual(texts(served));
-    const until = late.locks[60]?.locked_at as string;
-    const bounded = cache.export.rows('fusion-locks', { since: until, until }).map((t) => JSON.parse(t));
-    expect(bounded.map((l) => l.id)).toEqual(late.locks.filter((l) => l.locked_at === until).map((l) => l.id));
+  it('fusion locks filter locked_at inclusively', () => {
+    // L-040 was locked 40 x 3 h before 11-22 20:00Z: 11-17 20:00Z; London's locks are L-001, L-004, ... (i % 3 = 1)
+    const since = '2026-11-17T20:00:00Z';
+    const london = exported<FusionLock>(cache, 'fusion-locks', { cityId: 'london', since }).map((l) => l.id);
+    expect(london).toEqual(Array.from({ length: 14 }, (_, k) => `L-${String(1 + 3 * k).padStart(3, '0')}`));
+    // since = until = L-060's instant (11-15 08:00Z): that lock alone
+    const at = '2026-11-15T08:00:00Z';
+    expect(exported<FusionLock>(cache, 'fusion-locks', { since: at, until: at }).map((l) => l.id)).toEqual(['L-060']);
   });
 
-  it('historical tables filter city and the DESIGN.md section 4 column, like the API', async () => {
-    for (const table of HISTORICAL_TABLES) {
-      const held = (historical.get(table) ?? []).flat();
-      const oldest = held[held.length - 1] as HistoricalRow;
-      const column = HISTORICAL_TIME_COLUMN[table].column;
-      const t = String(oldest[column]);
-      // the oldest row's UTC day up to that row (an instant bound is inclusive); a date column: that one date
-      const since = t.slice(0, 10);
-      const until = t;
-      const path = `/historical/${table}?city_id=${oldest.city_id}&since=${since}&until=${until}&limit=1000`;
-      const served = (await pages<HistoricalRow>(path)).flat();
-      const mine = cache.export.rows(`historical/${table}`, { cityId: oldest.city_id, since, until });
-      const heldIds = new Set(held.map((r) => r.id));
-      expect(mine, table).toEqual(texts(served.filter((r) => heldIds.has(r.id))));
-      expect(mine.length, table).toBeGreaterThan(0);
-    }
+  it('historical tables filter city and the DESIGN.md section 4 column', () => {
+    // row k is at 11-22 20:00Z less (500 - k) x 10 min: row 1 at 11-19 08:50Z, row 20 at 12:00Z, row 91 at 23:50Z;
+    // London's rows are those with k % 3 = 1
+    const ids = (table: HistoricalTable, since: string, until: string) =>
+      exported<HistoricalRow>(cache, `historical/${table}`, { cityId: 'london', since, until }).map((r) => r.id);
+    for (const table of HISTORICAL_TABLES.filter((t) => HISTORICAL_TIME_COLUMN[t].kind === 'instant'))
+      expect(ids(table, '2026-11-19', '2026-11-19T12:00:00Z'), table).toEqual([19, 16, 13, 10, 7, 4, 1]);
+    // a daily table's local_date: the whole of 11-19, rows 1 to 91
+    const daily = Array.from({ length: 31 }, (_, k) => 91 - 3 * k);
+    for (const table of HISTORICAL_TABLES.filter((t) => HISTORICAL_TIME_COLUMN[t].kind === 'date'))
+      expect(ids(table, '2026-11-19', '2026-11-19T12:00:00Z'), table).toEqual(daily);
   });
 });

@@ -23,7 +23,8 @@ it('the demo sends its edge alerts to notify_command as JSON and lists them in A
   mkdirSync(join(env.XDG_CONFIG_HOME, 'svc-monitor'), { recursive: true });
   writeFileSync(
     join(env.XDG_CONFIG_HOME, 'svc-monitor', 'config.json'),
-    JSON.stringify({ alerts: { notify_command: [command] } }),
+    // an edge of a cent or more: any market whose prices are not the model's own has one, however the world is tuned
+    JSON.stringify({ alerts: { notify_command: [command], edge_min: 0.01 } }),
     { mode: 0o600 },
   );
   const notify = fakeNotifySend(root);
@@ -31,7 +32,7 @@ it('the demo sends its edge alerts to notify_command as JSON and lists them in A
   running.push(tui);
   await tui.waitFor('DEMO');
 
-  // the first sync's market data raises edges at the default edge_min (0.08); each reaches the command
+  // the first sync's market data raises edges; each reaches the command
   const edge = await waitUntil(
     'an edge alert on the command',
     () =>
@@ -45,9 +46,9 @@ it('the demo sends its edge alerts to notify_command as JSON and lists them in A
     60_000,
   );
   expect(Object.keys(edge).sort()).toEqual(['city_id', 'created_at', 'id', 'kind', 'message', 'ref', 'severity']);
-  // edge_min 0.08: every edge alerted is 8.0 points or more
+  // edge_min 0.01: every edge alerted is 1.0 point or more
   const points = Number(edge.message.match(/edge \+(\d+\.\d) points/)?.[1]);
-  expect(points).toBeGreaterThanOrEqual(8);
+  expect(points).toBeGreaterThanOrEqual(1);
   expect(edge.message.startsWith(`${edge.city_id} `)).toBe(true);
 
   tui.press('4');

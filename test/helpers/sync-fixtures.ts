@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
+import type { HistoricalTable } from '../../src/contract/historical.js';
+import type { TestService } from './service.js';
 
 /**
  * mulberry32: a tiny deterministic PRNG, so a failing run of a randomised test can be replayed from its seed
@@ -103,4 +105,26 @@ export function jsonByOwnId(texts: Iterable<string>): Map<string, string> {
     byId.set(id, json);
   }
   return byId;
+}
+
+/**
+ * What a reference service serves of a historical table from `since` on, page by page of 1000 (the live streams'
+ * size), asked straight of it: what a pass must fetch. Tests of the sync take their expectations from this, in
+ * the same run, rather than from figures of the simulated world.
+ */
+export async function servedPages(
+  svc: Pick<TestService, 'get'>,
+  table: HistoricalTable,
+  since: string,
+): Promise<Record<string, unknown>[][]> {
+  const pages: Record<string, unknown>[][] = [];
+  let cursor: string | number | null = null;
+  do {
+    const path = `/historical/${table}?since=${since}&limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`;
+    const res = await svc.get(path);
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    pages.push(res.body.data);
+    cursor = res.body.next_cursor;
+  } while (cursor !== null);
+  return pages;
 }

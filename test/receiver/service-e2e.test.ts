@@ -23,10 +23,9 @@ import { TEMPLATE_SEED } from '../helpers/world-template.js';
  */
 
 /**
- * Kills are rare (they need the day's METAR high to run past every leg): after the template instant the world
- * (seed 1) hedges a Paris pick with an addon at 2026-11-21T14:20Z and makes its first kill at 2026-11-25T03:20Z
- * (Miami's evening of the 24th). The service starts just before the addon, so the fast clock (20,000x) reaches the
- * kill in about 16 s. If the world's rules change, find the next kill after TEMPLATE_START and move this.
+ * The service starts two hours after the template's instant and runs 20,000 times faster than real time: the wait
+ * below for a kill and an addon allows 90 s, some 20 simulated days, where DESIGN 5 asks at least 2 of each in any
+ * 48 simulated hours. Nothing here counts on when the world makes them.
  */
 const SERVICE_START = Date.parse('2026-11-21T14:00:00Z');
 const root = mkdtempSync(join(tmpdir(), 'svc-e2e-listen-'));

@@ -9,12 +9,15 @@ import type { HistoricalTable } from '../../src/contract/historical.js';
 import { drainLiveTable, liveCheckpoint } from '../../src/sync/history-streams.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { servedPages } from '../helpers/sync-fixtures.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
 
 const HOUR = 3_600_000;
 const METAR: HistoricalTable = 'metar_observations_history';
 const MKTA: HistoricalTable = 'mkta_buckets_history';
 const context = { now: new Date(TEMPLATE_START), historyHours: 48 };
+/** now (the template's 21st 12:00Z) less history_hours (48): the first window's start */
+const SINCE = '2026-11-19T12:00:00.000Z';
 
 let svc: TestService;
 let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
@@ -55,8 +58,9 @@ describe('bad input on a live history stream', () => {
       const [first, ...rest] = body.data;
       return { ...body, data: [{ id: first.id, city_id: first.city_id, local_date: first.local_date }, ...rest] };
     });
-    // 1248 readings in the first window (test/sync/live-streams.test.ts works it out)
-    expect(await drainLiveTable(client, cache, METAR, context)).toEqual({ fetched: 1248, inserted: 1248, updated: 0 });
+    // every reading of the first window, as the service serves it
+    const n = (await servedPages(svc, METAR, SINCE)).flat().length;
+    expect(await drainLiveTable(client, cache, METAR, context)).toEqual({ fetched: n, inserted: n, updated: 0 });
     const bare = stored(METAR).filter((r) => r.observed_at === undefined);
     expect(bare).toHaveLength(1);
     expect(Object.keys(bare[0] as object)).toEqual(['id', 'city_id', 'local_date']);
@@ -81,21 +85,26 @@ describe('bad input on a live history stream', () => {
       body.data[0].temp_c = 'M';
       return body;
     });
+    const [first, ...later] = await servedPages(svc, METAR, SINCE);
+    // a page 2 to break: the window is more than one page
+    expect(later.length).toBeGreaterThan(0);
     const error = await drainLiveTable(client, cache, METAR, context).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^GET \/historical\/metar_observations_history.*\/data\/0\/temp_c/);
-    // page 1 (the newest 1000) is stored, page 2 (the other 248) not; the checkpoint holds the drain where it stopped
-    expect(stored(METAR)).toHaveLength(1000);
+    // page 1 (the newest 1000) is stored, the later ones not; the checkpoint holds the drain where it stopped
+    expect(stored(METAR).map((r) => r.id)).toEqual(first?.map((r) => r.id));
     const saved = JSON.parse(cache.streams.checkpoint(liveCheckpoint(METAR)) as string);
-    expect(saved.since).toBe('2026-11-19T12:00:00.000Z');
+    expect(saved.since).toBe(SINCE);
 
     // fixed at the source: the next pass finishes that drain (same since, from its cursor), nothing skipped
     proxy.setRewrite(undefined);
     proxy.requests.length = 0;
-    expect(await drainLiveTable(client, cache, METAR, context)).toEqual({ fetched: 248, inserted: 248, updated: 0 });
-    expect(proxy.requests.map((r) => r.path)).toEqual([
-      `/api/public/v1/historical/${METAR}?since=2026-11-19T12%3A00%3A00.000Z&cursor=${saved.cursor}&limit=1000`,
-    ]);
-    expect(stored(METAR)).toHaveLength(1248);
+    const rest = later.flat().length;
+    expect(await drainLiveTable(client, cache, METAR, context)).toEqual({ fetched: rest, inserted: rest, updated: 0 });
+    expect(proxy.requests.map((r) => r.path.replace(/&cursor=[^&]+/, ''))).toEqual(
+      later.map(() => `/api/public/v1/historical/${METAR}?since=2026-11-19T12%3A00%3A00.000Z&limit=1000`),
+    );
+    expect(proxy.requests[0]?.path).toContain(`&cursor=${saved.cursor}&`);
+    expect(stored(METAR)).toHaveLength((first?.length ?? 0) + rest);
     expect(cache.streams.checkpoint(liveCheckpoint(METAR))).toBe('done');
   });
 });

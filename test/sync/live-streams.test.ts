@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
-import type { HistoricalTable } from '../../src/contract/historical.js';
+import { HISTORICAL_TIME_COLUMN, type HistoricalTable } from '../../src/contract/historical.js';
 import { liveCheckpoint, liveHistoryPass } from '../../src/sync/history-streams.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { servedPages } from '../helpers/sync-fixtures.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
 import { type GateProxy, startGateProxy } from './gate-proxy.js';
 
@@ -40,46 +41,64 @@ const stored = (table: HistoricalTable) =>
 const requestsFor = (table: string) => gate.seen.filter((path) => path.startsWith(`/historical/${table}?`));
 const since = (path: string) => new URL(path, 'http://x').searchParams.get('since');
 
+/** The service's own answer (past the gate): the rows a pass must fetch, and how many pages of 1000 they take. */
+async function served(
+  table: HistoricalTable,
+  from: string,
+): Promise<{ rows: Record<string, unknown>[]; pages: number }> {
+  const pages = await servedPages(svc, table, from);
+  return { rows: pages.flat(), pages: pages.length };
+}
+const distinct = (rows: Record<string, unknown>[], field: string) => new Set(rows.map((r) => r[field]));
+const TWO_DAYS_BACK = '2026-11-19T12:00:00.000Z'; // now (the template's 21st 12:00Z) less history_hours (48)
+
 describe('the metar live stream', () => {
-  it('first pass: every reading of the last 48 h, one request a page for all 13 cities', async () => {
+  it('first pass: every reading of the last 48 h, a request a page, for every city at once', async () => {
     const counts = await liveHistoryPass('metar')(client, cache, context);
-    // METAR every 30 min per city; the world at 12:00 sharp has reported up to 11:30 (its 12:00 report comes with
-    // the next tick). since inclusive: 19th 12:00 .. 21st 11:30 = 48 h * 2 = 96 readings a city, 13 cities = 1248
-    // rows, 2 pages of 1000
-    expect(counts).toEqual({ fetched: 1248, inserted: 1248, updated: 0 });
+    const want = await served(METAR, TWO_DAYS_BACK);
+    // more than a page: the pass must follow the cursor
+    expect(want.pages).toBeGreaterThan(1);
+    expect(counts).toEqual({ fetched: want.rows.length, inserted: want.rows.length, updated: 0 });
     const requests = requestsFor(METAR);
-    expect(requests).toHaveLength(2);
-    expect(since(requests[0] as string)).toBe('2026-11-19T12:00:00.000Z');
-    const times = stored(METAR)
-      .map((r) => r.observed_at as string)
-      .sort();
-    expect(times[0]).toBe('2026-11-19T12:00:00Z');
-    expect(times.at(-1)).toBe('2026-11-21T11:30:00Z');
-    expect(new Set(stored(METAR).map((r) => r.city_id)).size).toBe(13);
+    expect(requests).toHaveLength(want.pages);
+    expect(since(requests[0] as string)).toBe(TWO_DAYS_BACK);
+    expect(stored(METAR).map((r) => r.id)).toEqual(want.rows.map((r) => r.id));
+    const times = [...distinct(stored(METAR), 'observed_at')].sort();
+    expect(times).toEqual([...distinct(want.rows, 'observed_at')].sort());
+    // nothing before the window's start
+    expect(String(times[0]) >= '2026-11-19T12:00:00Z').toBe(true);
+    expect(distinct(stored(METAR), 'city_id')).toEqual(distinct(want.rows, 'city_id'));
     expect(cache.streams.checkpoint(liveCheckpoint(METAR))).toBe('done');
   });
 
   it('second pass: since = newest stored minus 2 h, and only what is new is stored', async () => {
+    const newest = [...distinct(stored(METAR), 'observed_at')].sort().at(-1) as string;
+    const from = new Date(Date.parse(newest) - 2 * HOUR).toISOString();
     gate.seen.length = 0;
     const counts = await liveHistoryPass('metar')(client, cache, context);
-    // newest 11:30 minus 2 h = 09:30; 09:30 .. 11:30 inclusive = 5 readings a city, 65 in all, all stored already
-    expect(counts).toEqual({ fetched: 65, inserted: 0, updated: 0 });
-    expect(requestsFor(METAR).map(since)).toEqual(['2026-11-21T09:30:00.000Z']);
+    // every reading of those two hours is held already
+    const want = await served(METAR, from);
+    expect(want.rows.length).toBeGreaterThan(0);
+    expect(counts).toEqual({ fetched: want.rows.length, inserted: 0, updated: 0 });
+    expect(requestsFor(METAR).map(since)).toEqual([from]);
   });
 
   it('a late report with an older time inside the lookback is picked up', async () => {
+    const before = stored(METAR).length;
+    const newest = [...distinct(stored(METAR), 'observed_at')].sort().at(-1) as string;
     const db = svc.service.db;
     const id = (db.prepare(`SELECT max(id) FROM h_${METAR}`).pluck().get() as number) + 1;
+    // reported now, observed 45 minutes before the newest reading: inside the 2 h lookback
     const late = {
       id,
       city_id: 'late-city',
-      local_date: '2026-11-21',
+      local_date: newest.slice(0, 10),
       station_code: 'KLAT',
-      observed_at: '2026-11-21T10:45:00Z',
-      fetched_at: '2026-11-21T11:59:00Z',
+      observed_at: new Date(Date.parse(newest) - 45 * 60_000).toISOString().replace('.000Z', 'Z'),
+      fetched_at: newest,
       temp_c: 11,
       temp_f: 51.8,
-      raw: 'METAR KLAT 211045Z',
+      raw: 'METAR KLAT',
     };
     db.prepare(`INSERT INTO h_${METAR} (id, city_id, t, json) VALUES (?, ?, ?, ?)`).run(
       id,
@@ -89,10 +108,12 @@ describe('the metar live stream', () => {
     );
     gate.seen.length = 0;
     const counts = await liveHistoryPass('metar')(client, cache, context);
-    // the 65 of before and the late one
-    expect(counts).toEqual({ fetched: 66, inserted: 1, updated: 0 });
+    // what the two hours hold now, the late one among them, and only the late one new
+    const want = await served(METAR, new Date(Date.parse(newest) - 2 * HOUR).toISOString());
+    expect(want.rows.map((r) => r.id)).toContain(id);
+    expect(counts).toEqual({ fetched: want.rows.length, inserted: 1, updated: 0 });
     expect(stored(METAR).filter((r) => r.id === id)).toEqual([late]);
-    expect(stored(METAR)).toHaveLength(1249);
+    expect(stored(METAR)).toHaveLength(before + 1);
   });
 });
 
@@ -102,38 +123,48 @@ describe('the other live streams', () => {
     const mkta = await liveHistoryPass('mkta-buckets')(client, cache, context);
     const mktb = await liveHistoryPass('mktb-buckets')(client, cache, context);
     const daily = await liveHistoryPass('daily')(client, cache, context);
-    expect(requestsFor('mkta_buckets_history').map(since)[0]).toBe('2026-11-19T12:00:00.000Z');
-    expect(requestsFor('mktb_buckets_history').map(since)[0]).toBe('2026-11-19T12:00:00.000Z');
+    expect(requestsFor('mkta_buckets_history').map(since)[0]).toBe(TWO_DAYS_BACK);
+    expect(requestsFor('mktb_buckets_history').map(since)[0]).toBe(TWO_DAYS_BACK);
     for (const table of ['forecast_accuracy_daily', 'market_brief_daily', 'edge_resolved', 'model_forecasts_daily']) {
       // 48 h = 2 days back from the 21st
       expect(requestsFor(table).map(since)).toEqual(['2026-11-19']);
     }
-    // snapshots every half hour, the last at 11:30: 19th 12:00 .. 21st 11:30 = 96 instants, each the bucket lists
-    // of the 13 cities' events
-    for (const table of ['mkta_buckets_history', 'mktb_buckets_history'] as const) {
+    // every snapshot of the window the service holds, of every city it quotes
+    for (const [table, counts] of [
+      ['mkta_buckets_history', mkta],
+      ['mktb_buckets_history', mktb],
+    ] as const) {
+      const want = await served(table, TWO_DAYS_BACK);
+      expect(want.rows.length, table).toBeGreaterThan(0);
+      expect(counts, table).toEqual({ fetched: want.rows.length, inserted: want.rows.length, updated: 0 });
       const rows = stored(table);
-      const instants = new Set(rows.map((r) => r.snapshot_at));
-      expect(instants.size).toBe(96);
-      expect([...instants].sort()[0]).toBe('2026-11-19T12:00:00Z');
-      expect(new Set(rows.map((r) => r.city_id)).size).toBe(13);
+      expect(rows.map((r) => r.id)).toEqual(want.rows.map((r) => r.id));
+      expect(distinct(rows, 'snapshot_at')).toEqual(distinct(want.rows, 'snapshot_at'));
+      expect(String([...distinct(rows, 'snapshot_at')].sort()[0]) >= '2026-11-19T12:00:00Z').toBe(true);
+      expect(distinct(rows, 'city_id')).toEqual(distinct(want.rows, 'city_id'));
     }
-    expect(mkta.inserted).toBe(stored('mkta_buckets_history').length);
-    expect(mktb.inserted).toBe(stored('mktb_buckets_history').length);
     expect(daily.inserted).toBeGreaterThan(0);
     expect(stored('market_brief_daily').every((r) => (r.local_date as string) >= '2026-11-19')).toBe(true);
   });
 });
 
 describe('what a steady pass costs (README: requests a minute)', () => {
-  it('one request a table for all 13 cities once the window is cached: 3 a minute and 4 every 30 minutes', async () => {
+  it('one request a table for every city once the window is cached: 3 a minute and 4 every 30 minutes', async () => {
+    const fromOf = (table: HistoricalTable) => {
+      const newest = [...distinct(stored(table), HISTORICAL_TIME_COLUMN[table].column)].sort().at(-1) as string;
+      return new Date(Date.parse(newest) - 2 * HOUR).toISOString();
+    };
+    const want = {
+      'mkta-buckets': await served('mkta_buckets_history', fromOf('mkta_buckets_history')),
+      'mktb-buckets': await served('mktb_buckets_history', fromOf('mktb_buckets_history')),
+      metar: await served(METAR, fromOf(METAR)),
+    };
     gate.seen.length = 0;
     const rows: Record<string, number> = {};
     for (const name of ['mkta-buckets', 'mktb-buckets', 'metar', 'daily'] as const) {
       rows[name] = (await liveHistoryPass(name)(client, cache, context)).fetched;
     }
-    // snapshots every half hour, newest 11:30 minus 2 h = 09:30: 5 instants of every bucket of 13 events, one page;
-    // METAR: 09:30 .. 11:30 = 5 readings x 13 cities (+ the late one) = 66, one page; the daily tables: 20th and
-    // 21st, one page each
+    // the last two hours of each intraday table, the 20th and 21st of the daily ones: each inside one page
     expect(gate.seen.map((path) => path.split('?')[0])).toEqual([
       '/historical/mkta_buckets_history',
       '/historical/mktb_buckets_history',
@@ -143,8 +174,10 @@ describe('what a steady pass costs (README: requests a minute)', () => {
       '/historical/edge_resolved',
       '/historical/model_forecasts_daily',
     ]);
-    // 5 instants x 13 events x 11 buckets = 715 on each venue, inside one page of 1000
-    expect(rows).toMatchObject({ 'mkta-buckets': 715, 'mktb-buckets': 715, metar: 66 });
+    for (const [name, w] of Object.entries(want)) {
+      expect(w.pages, name).toBe(1);
+      expect(rows[name], name).toBe(w.rows.length);
+    }
     expect(rows.daily).toBeLessThan(4 * 1000);
   });
 });

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
-import { type Filled, fillCache, lines, now, renderTui, statusSource } from './fixtures.js';
+import { handCaches } from '../helpers/cache-builder.js';
+import { monitorScene, now } from '../helpers/monitor-scene.js';
+import { lines, renderTui, statusSource } from './fixtures.js';
 
-let filled: Filled;
-beforeAll(async () => {
-  filled = await fillCache();
-});
-afterAll(() => filled?.close());
+const caches = handCaches('tui-snooze-');
+afterAll(() => caches.close());
+/** The hand-built scene of helpers/monitor-scene.ts: three unacknowledged alerts (two kills, a rejected delivery). */
+const scene = () => monitorScene(caches.open());
 
 /** A trader alert of each kind, as the rules write them (alerts/market-alerts.ts), the edge newest. */
 function addTraderAlerts(cache: Cache): void {
@@ -49,16 +50,26 @@ function addTraderAlerts(cache: Cache): void {
 
 const selected = (frame: string) => lines(frame).find((l) => l.startsWith('›')) ?? '';
 
+/** Presses j until the selected row holds `text`, each move waited for; the frame then. */
+async function selectDown(app: Awaited<ReturnType<typeof renderTui>>, text: string): Promise<string> {
+  for (let i = 0; i < 20; i++) {
+    const frame = app.frame();
+    if (selected(frame).includes(text)) return frame;
+    await app.press('j');
+    await app.until((f) => selected(f) !== selected(frame), 'the selection to move');
+  }
+  throw new Error(`no row holding ${text} below the selection:\n${app.frame()}`);
+}
+
 describe('trader alerts in the Alerts pane', () => {
   it('are listed in readable words, counted on the tab, and z snoozes the selected alert’s city', async () => {
-    const cache = filled.copy();
-    const before = cache.alerts.counts().unacknowledged;
+    const cache = scene();
     addTraderAlerts(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} snoozeMinutes={15} />);
-    await app.press('4');
-    let frame = await app.until((f) => f.includes('!  EDGE'), 'the edge alert');
-    // three more unacknowledged than the fixture's, on the tab bar
-    expect(frame).toContain(`[4 Alerts (${before + 3})]`);
+    let frame = await app.pane('4');
+    frame = await app.until((f) => f.includes('!  EDGE'), 'the edge alert');
+    // the scene's three and these three, on the tab bar
+    expect(frame).toContain('[4 Alerts (6)]');
     expect(frame).toContain('a acknowledge · z snooze city · Enter detail');
     const rows = lines(frame);
     expect(rows.find((l) => l.includes('!  EDGE'))).toContain(
@@ -69,10 +80,7 @@ describe('trader alerts in the Alerts pane', () => {
     expect(frame).not.toContain('snoozed (no notification)');
 
     // down to the edge alert (the kills and conditions come first), then z
-    for (let i = 0; i < 20 && !selected(frame).includes('!  EDGE'); i++) {
-      await app.press('j');
-      frame = app.frame();
-    }
+    frame = await selectDown(app, '!  EDGE');
     expect(selected(frame)).toContain('!  EDGE');
     const pressedAt = Date.now();
     await app.press('z');
@@ -90,26 +98,19 @@ describe('trader alerts in the Alerts pane', () => {
   });
 
   it('say why nothing is snoozed on an alert about no city, and show the snoozed cities at 80x24', async () => {
-    const cache = filled.copy();
+    const cache = scene();
     addTraderAlerts(cache);
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('4');
-    let frame = app.frame();
+    await app.pane('4');
     // the rejected webhook's alert names no city
-    for (let i = 0; i < 20 && !selected(frame).includes('REJECTED'); i++) {
-      await app.press('j');
-      frame = app.frame();
-    }
+    let frame = await selectDown(app, 'REJECTED');
     expect(selected(frame)).toContain('REJECTED');
     await app.press('z');
-    expect(app.frame()).toContain('no city to snooze');
+    await app.until((f) => f.includes('no city to snooze'), 'the refusal');
     expect(cache.alerts.snoozed(Date.now())).toEqual([]);
 
     // the dead bucket's city, at the default 60 minutes
-    for (let i = 0; i < 20 && !selected(frame).includes('!! DEAD'); i++) {
-      await app.press('j');
-      frame = app.frame();
-    }
+    frame = await selectDown(app, '!! DEAD');
     await app.press('z');
     await app.resize(80, 24);
     frame = await app.until((f) => f.includes('snoozed (no notification): london 60m'), 'the snooze line at 80x24');

@@ -1,16 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { handCaches } from '../helpers/cache-builder.js';
 import { storedAlerts } from '../helpers/cache-rows.js';
-import { type Filled, fillCache, KEYS, LIVE, lines, now, renderTui, statusSource } from './fixtures.js';
+import { KILLED_PARIS, monitorScene, now } from '../helpers/monitor-scene.js';
+import { KEYS, LIVE, lines, renderTui, statusSource } from './fixtures.js';
 
 const unacknowledged = (cache: Cache) => storedAlerts(cache).filter((a) => a.acknowledged_at === null);
 
-let filled: Filled;
-beforeAll(async () => {
-  filled = await fillCache();
-});
-afterAll(() => filled?.close());
+const caches = handCaches('tui-alerts-');
+afterAll(() => caches.close());
+/** The hand-built scene of helpers/monitor-scene.ts: two unacknowledged kills, a rejected delivery, three bad streams. */
+const scene = () => monitorScene(caches.open());
+
+/** The selected row of a frame. */
+const selected = (frame: string) => lines(frame).find((l) => l.startsWith('›')) ?? '';
 
 /** The alert rows of a frame, each reduced to its marker column. */
 const markers = (frame: string) =>
@@ -20,18 +24,18 @@ const markers = (frame: string) =>
 
 describe('Alerts pane', () => {
   it('puts kills first and says KILL in text, then rejected webhooks, then failing and stale streams', async () => {
-    const cache = filled.copy();
+    const cache = scene();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('4');
-    const frame = app.frame();
-    // the 30-day world killed two insurance picks (London 11-08, Madrid 11-14), the fixture adds one rejected delivery
+    const frame = await app.pane('4');
+    // the scene's two killed picks (London 11-20, Paris 11-19) and its rejected delivery
     expect(frame).toContain('3 unacknowledged');
     expect(frame).toContain('!! 2 KILLS to act on');
     expect(markers(frame)).toEqual(['!! KILL', '!! KILL', '!  REJECTED', '!  FAILING', '!  STALE', '!  STALE']);
     const rows = lines(frame);
-    const kills = unacknowledged(cache).filter((a) => a.kind === 'kill');
-    // newest kill first, each with the message the inbox wrote (city, date, SELL AT MARKET, legs)
-    expect(rows.find((l) => /^[› ] !! KILL/.test(l))).toContain((kills[0]?.message ?? '').slice(0, 60));
+    // newest kill first (London's, 11-20 15:30Z), with the message the inbox wrote: city, date, SELL AT MARKET, legs
+    expect(rows.find((l) => /^[› ] !! KILL/.test(l))).toContain(
+      '11-20 15:30Z KILL london 2026-11-20: SELL AT MARKET: legs A 48-49°F, B 50-51°F.',
+    );
     expect(rows.find((l) => l.includes('FAILING'))).toContain(
       'sync forecasts (fc) last good sync 30s ago: service unreachable',
     );
@@ -45,10 +49,10 @@ describe('Alerts pane', () => {
   });
 
   it('shows a rejected key, an unreachable service and a listener that went down, as the CLI reports them', async () => {
-    const cache = filled.copy();
+    const cache = scene();
     const source = statusSource();
     const app = await renderTui(<MonitorApp cache={cache} source={source} now={now} />);
-    await app.press('4');
+    await app.pane('4');
     source.set({
       ...LIVE,
       connection: { state: 'auth-rejected', message: 'HTTP 401' },
@@ -70,32 +74,41 @@ describe('Alerts pane', () => {
   });
 
   it('a acknowledges the selected alert: the count drops everywhere and the alert moves to the acknowledged end', async () => {
-    const cache = filled.copy();
+    const cache = scene();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={20} />);
-    await app.press('4', 'j');
-    const second = unacknowledged(cache).filter((a) => a.kind === 'kill')[1];
+    // the second kill: Paris'
+    await app.pane('4');
+    await app.press('j');
+    await app.until((f) => selected(f).includes('KILL paris'), 'the second kill selected');
+    const second = storedAlerts(cache).find((a) => a.kind === 'kill' && a.ref === KILLED_PARIS);
     await app.press('a');
     const frame = await app.until((f) => f.includes('2 unacknowledged'), 'the acknowledgement');
     expect(lines(frame)[0]).toContain('4 Alerts (2)');
     expect(frame).toContain('!! 1 KILL to act on');
     expect(markers(frame).filter((m) => m === '!! KILL')).toHaveLength(1);
     expect(markers(frame).at(-1)).toBe('ok ACKED');
+    expect(lines(frame).find((l) => l.includes('ok ACKED'))).toContain('KILL paris 2026-11-19');
     expect(unacknowledged(cache).map((a) => a.id)).not.toContain(second?.id);
-    expect(storedAlerts(cache).find((a) => a.id === second?.id)?.acknowledged_at).toBe(now().toISOString());
+    expect(storedAlerts(cache).find((a) => a.id === second?.id)?.acknowledged_at).toBe('2026-11-21T15:00:00.000Z');
     app.unmount();
   });
 
   it('a on a live condition explains that it clears itself; Enter shows an alert in full', async () => {
-    const cache = filled.copy();
+    const cache = scene();
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
-    await app.press('4');
+    await app.pane('4');
     // past the two kills and the rejected delivery: the failing stream
-    for (let i = 0; i < 3; i++) await app.press('j');
+    for (const [i, marker] of ['!! KILL', '!  REJECTED', '!  FAILING'].entries()) {
+      await app.press('j');
+      await app.until((f) => selected(f).startsWith(`› ${marker}`), `row ${i + 2} selected`);
+    }
     await app.press('a');
-    expect(app.frame()).toContain('a live condition clears itself once it is fixed');
-    expect(app.frame()).toContain('3 unacknowledged');
-    await app.press('g', KEYS.enter);
-    const detail = app.frame();
+    const refused = await app.until((f) => f.includes('a live condition clears itself once it is fixed'));
+    expect(refused).toContain('3 unacknowledged');
+    await app.press('g');
+    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.press(KEYS.enter);
+    const detail = await app.until((f) => f.includes('kind     '), 'the detail');
     expect(detail).toContain('kind     kill (high)');
     expect(detail).toContain('status   unacknowledged (a)');
     expect(detail).toContain('SELL AT MARKET');

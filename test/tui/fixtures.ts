@@ -1,136 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import { expect } from 'vitest';
-import { INBOX_ALERT_RULES } from '../../src/alerts/kill-alert.js';
-import { rejectedWebhookAlert } from '../../src/alerts/rejected-webhook-alert.js';
-import { type Cache, type InboxEntry, openCache } from '../../src/cache/index.js';
-import { ApiClient } from '../../src/client/api-client.js';
-import type { EventType, WebhookEvent } from '../../src/contract/events.js';
-import { HISTORICAL_TABLES, type HistoricalRow, type HistoricalTable } from '../../src/contract/historical.js';
-import { replayKey } from '../../src/receiver/identity.js';
-import { SyncEngine } from '../../src/sync/sync-engine.js';
 import type { MonitorSource, MonitorStatus } from '../../src/tui/render-monitor.js';
-import { startTestService, TEST_KEY } from '../helpers/service.js';
-import { TEMPLATE_START } from '../helpers/world-template.js';
-
-const HOUR = 3_600_000;
-
-/** The monitor's "now" in these tests: 15:00 UTC on the template's day (10:00 in New York, evening in Europe). */
-export const NOW_MS = TEMPLATE_START + 3 * HOUR;
-export const now = () => new Date(NOW_MS);
-
-/** Historical tables copied from the reference server into the cache, all rows (mkta: about 100,000). */
-const COPIED: HistoricalTable[] = [
-  'forecast_accuracy_daily',
-  'model_forecasts_daily',
-  'edge_resolved',
-  'market_brief_daily',
-  'metar_observations_history',
-  'mkta_buckets_history',
-];
-
-export interface Filled {
-  /** A checkpointed cache file; `copy()` gives each test its own. */
-  file: string;
-  root: string;
-  copy(): Cache;
-  /** The same cache before any historical table was copied in: what a monitor that never backfilled holds. */
-  copyWithoutHistory(): Cache;
-  close(): void;
-}
-
-/**
- * One cache filled the way the monitor fills it: a real sync pass against the reference service at `NOW_MS`, every
- * webhook event the world sent (30 days of picks, addons, kills and edge trades) through the inbox's intake, all
- * rows of some historical tables through `upsertHistorical`, a rejected webhook and a failing stream.
- */
-export async function fillCache(): Promise<Filled> {
-  const root = mkdtempSync(join(tmpdir(), 'tui-test-'));
-  const svc = await startTestService();
-  svc.service.world.advanceTo(NOW_MS);
-  const file = join(root, 'filled', 'cache.db');
-  const bare = join(root, 'bare.db');
-  const cache = openCache(file);
-  const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
-  try {
-    // the pass ran half a minute ago by the monitor's clock
-    const summary = await new SyncEngine({ client, cache, now: () => new Date(NOW_MS - 30_000) }).runOnce();
-    expect(summary.errors).toEqual([]);
-    const events = svc.service.db
-      .prepare('SELECT id, event_id, event_type, created_at, json FROM world_events ORDER BY id')
-      .all() as { id: number; event_id: string; event_type: EventType; created_at: string; json: string }[];
-    const entries: InboxEntry[] = events.map((e) => ({
-      eventId: e.event_id,
-      replayKey: replayKey(JSON.parse(e.json) as WebhookEvent),
-      eventType: e.event_type,
-      deliveryId: `delivery-${e.id}`,
-      receivedAt: e.created_at,
-      body: e.json,
-      event: JSON.parse(e.json) as WebhookEvent,
-    }));
-    for (let i = 0; i < entries.length; i += 500) cache.inbox.intake(entries.slice(i, i + 500), INBOX_ALERT_RULES);
-    cache.checkpoint();
-    copyFileSync(file, bare);
-    // the sync pass's live history streams filled their window; a monitor that never backfilled nor ran them holds
-    // no historical row at all
-    const bareDb = new Database(bare);
-    for (const table of HISTORICAL_TABLES) bareDb.exec(`DELETE FROM h_${table}`);
-    bareDb.exec("DELETE FROM checkpoints WHERE stream LIKE 'live/%'");
-    bareDb.close();
-    for (const table of COPIED) {
-      const rows = (
-        svc.service.db.prepare(`SELECT json FROM h_${table} ORDER BY id DESC`).pluck().all() as string[]
-      ).map((json) => JSON.parse(json) as HistoricalRow);
-      for (let i = 0; i < rows.length; i += 5000) cache.resources.upsertHistorical(table, rows.slice(i, i + 5000));
-    }
-    const rejected = {
-      reason: 'body is not JSON',
-      receivedAt: new Date(NOW_MS - HOUR).toISOString(),
-      body: Buffer.from('{nope'),
-    };
-    cache.inbox.reject(rejected, {
-      ...rejectedWebhookAlert(rejected),
-      message: 'rejected a signed webhook delivery: body is not JSON',
-    });
-    // forecasts failed after their last success; current is three polls behind, fusion locks ten
-    cache.streams.recordError(
-      'forecasts',
-      new Date(NOW_MS - 10_000).toISOString(),
-      'service unreachable after 6 attempts',
-    );
-    cache.streams.recordSuccess('current', new Date(NOW_MS - 180_000).toISOString(), 52);
-    cache.streams.recordSuccess('fusion-locks', new Date(NOW_MS - 300_000).toISOString(), 13);
-    cache.checkpoint();
-  } finally {
-    cache.close();
-    await client.close();
-    await svc.close();
-  }
-  const opened: Cache[] = [];
-  let copies = 0;
-  const copyOf = (from: string) => {
-    const path = join(root, `copy-${++copies}.db`);
-    copyFileSync(from, path);
-    const c = openCache(path);
-    opened.push(c);
-    return c;
-  };
-  return {
-    file,
-    root,
-    copy: () => copyOf(file),
-    copyWithoutHistory: () => copyOf(bare),
-    close() {
-      for (const c of opened) c.close();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
 
 export const LIVE: MonitorStatus = {
   mode: 'live',
@@ -184,9 +55,27 @@ export async function renderTui(
   const app = render(tree);
   resize(app.stdout, size.columns, size.rows);
   await settle();
+  /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
+  const until = async (check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> => {
+    for (let i = 0; i < 500; i++) {
+      const f = plain(app.lastFrame());
+      if (check(f)) return f;
+      await settle(10);
+    }
+    throw new Error(`timed out waiting for ${what}; last frame:\n${plain(app.lastFrame())}`);
+  };
   return {
     ...app,
     frame: () => plain(app.lastFrame()),
+    until,
+    /**
+     * Presses a pane's number key and waits until the tab bar shows that pane chosen: a frame read right after a
+     * key can still be the one before it on a busy machine.
+     */
+    async pane(key: string): Promise<string> {
+      app.stdin.write(key);
+      return until((f) => (f.split('\n')[0] ?? '').includes(`[${key} `), `pane ${key} on the tab bar`);
+    },
     async press(...keys: string[]) {
       for (const k of keys) {
         app.stdin.write(k);
@@ -196,15 +85,6 @@ export async function renderTui(
     async resize(columns: number, rows: number) {
       resize(app.stdout, columns, rows);
       await settle();
-    },
-    /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
-    async until(check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> {
-      for (let i = 0; i < 200; i++) {
-        const f = plain(app.lastFrame());
-        if (check(f)) return f;
-        await settle(10);
-      }
-      throw new Error(`timed out waiting for ${what}; last frame:\n${plain(app.lastFrame())}`);
     },
   };
 }
