@@ -12,11 +12,11 @@ export {
 export { Cache, openCache } from './cache.js';
 export type { ChangeEvent, ChangeListener } from './change-events.js';
 export type { Answer } from './db/answer-memo.js';
-export { CacheError, cacheFailure } from './db/cache-error.js';
+export { CacheBusyError, CacheError, cacheFailure } from './db/cache-error.js';
 export type { ReadStats } from './db/counted-queries.js';
 export type { CacheAccess } from './db/open-cache-file.js';
 export type { WriteCounts } from './db/upsert-writer.js';
-export { EXPORT_NAMES, type ExportFilter } from './export.js';
+export { checkExportName, EXPORT_NAMES, type ExportFilter } from './export.js';
 export type { SignalPayload } from './feed/feed.js';
 export {
   compareFeed,

@@ -60,4 +60,15 @@ describe('city time', () => {
     expect(parseDateOrInstant('2026-02-30')).toBeNull();
     expect(parseDateOrInstant('2026-13-01T00:00:00Z')).toBeNull();
   });
+
+  it('reads an instant without an offset as UTC, never in the host zone, and takes spec 4.4 forms only', () => {
+    // 2026-11-21T00:00Z = 1_795_219_200_000 ms (Date.UTC(2026, 10, 21)); 06:30 is 23_400_000 ms later
+    const midnight = Date.UTC(2026, 10, 21);
+    expect(parseDateOrInstant('2026-11-21T00:00')).toEqual({ kind: 'instant', ms: midnight, date: '2026-11-21' });
+    expect(parseDateOrInstant('2026-11-21T06:30:00.5')?.ms).toBe(midnight + 23_400_500);
+    expect(parseDateOrInstant('2026-11-21T06:30+0130')?.ms).toBe(midnight + 18_000_000);
+    expect(parseDateOrInstant('2026-11-21')).toEqual({ kind: 'date', ms: midnight, date: '2026-11-21' });
+    for (const text of ['2026-11', '2026', '2026-W47-6', '2026-325', '20261121', '2026-11-21T06', '2026-11-21 06:30'])
+      expect(parseDateOrInstant(text), text).toBeNull();
+  });
 });

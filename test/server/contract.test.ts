@@ -890,6 +890,11 @@ describe('error statuses (DESIGN.md section 4)', () => {
     await expectBadParameter(withQuery('/historical/wxa_history', { since: '2026-02-30T10:00:00Z' }), 'since');
     await expectBadParameter(withQuery('/fusion-locks', { since: '2026-02-30T10:00:00Z' }), 'since');
     await expectBadParameter('/fusion-locks?since=yesterday', 'since');
+    // an instant without an offset, a year-month: the contract's pattern refuses them (the monitor reads the first
+    // as UTC, domain/time-bounds.ts; the service asks for the offset)
+    await expectBadParameter(withQuery('/historical/wxa_history', { since: '2026-11-20T00:00' }), 'since');
+    await expectBadParameter('/historical/forecast_accuracy_daily?since=2026-11', 'since');
+    await expectBadParameter(withQuery('/fusion-locks', { since: '2026-11-20T00:00' }), 'since');
   });
 
   it('400 when since is after until', async () => {

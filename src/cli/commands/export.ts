@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { cacheFailure, openCache } from '../../cache/index.js';
+import { cacheFailure, checkExportName, openCache } from '../../cache/index.js';
+import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { parseDateOrInstantArg } from '../parse.js';
@@ -39,12 +40,19 @@ export function exportCommand(program: Command): void {
     )
     .option('--format <f>', 'json, ndjson or csv', 'json')
     .option('--city <id>', 'only this city')
-    .option('--since <date>', 'lower bound (inclusive; YYYY-MM-DD or ISO instant)', parseDateOrInstantArg)
-    .option('--until <date>', 'upper bound (inclusive)', parseDateOrInstantArg)
+    .option(
+      '--since <date>',
+      'lower bound (inclusive): YYYY-MM-DD (a UTC day) or an ISO 8601 instant (no offset: UTC)',
+      parseDateOrInstantArg,
+    )
+    .option('--until <date>', 'upper bound (inclusive), as --since', parseDateOrInstantArg)
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .action((name: string, flags: { format: string; city?: string; since?: string; until?: string; db?: string }) => {
+      // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
       if (!(FORMATS as readonly string[]).includes(flags.format))
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
+      checkExportName(name);
+      refuseEmptyWindow(flags.since, flags.until);
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
       const path = resolveConnection({ db: flags.db }).dbPath;
       const cache = openCache(path, 'read');
@@ -61,4 +69,15 @@ export function exportCommand(program: Command): void {
         cache.close();
       }
     });
+}
+
+/** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */
+function refuseEmptyWindow(since: string | undefined, until: string | undefined): void {
+  try {
+    timeBounds('instant', since, until);
+  } catch (error) {
+    if (error instanceof TimeBoundsError && error.bound === 'both')
+      throw usageError('--since is after --until: no row can be in between');
+    throw error;
+  }
 }
