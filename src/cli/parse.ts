@@ -35,3 +35,13 @@ export function parseDateOrInstantArg(value: string): string {
   if (!parseDateOrInstant(value)) throw new InvalidArgumentError(DATE_OR_INSTANT_FORMS);
   return value;
 }
+
+/**
+ * `--since`/`--until` of `sync --backfill`, sent to the service: checked as export's are, and an instant without
+ * an offset sent as its UTC instant (the service asks for the offset; the monitor reads none as UTC).
+ */
+export function parseQueryBoundArg(value: string): string {
+  const parsed = parseDateOrInstant(value);
+  if (!parsed) throw new InvalidArgumentError(DATE_OR_INSTANT_FORMS);
+  return parsed.kind === 'date' ? value : new Date(parsed.ms).toISOString();
+}

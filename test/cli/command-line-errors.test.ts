@@ -52,7 +52,7 @@ describe('an instant without an offset is UTC, whatever the machine’s time zon
       TZ: tz,
     });
     expect(since.code, since.stderr).toBe(0);
-    // 2026-11-20T00:00 is 00:00Z: ids 3 and 4, newest first (the host's zone would take 1-4 in Auckland, 4 in LA)
+    // 2026-11-20T00:00 is 00:00Z: ids 3 and 4, newest first (read in the host zone: 2-4 in Auckland, 4 in LA)
     expect(ids(since.stdout)).toEqual([4, 3]);
     const until = await runCli(
       ['export', 'alerts', '--db', db, '--format', 'ndjson', '--until', '2026-11-19T12:00:00'],
@@ -70,7 +70,7 @@ describe('an instant without an offset is UTC, whatever the machine’s time zon
       ['--until', '2026-11-20 00:00'],
     ] as const) {
       const refused = await refusal(['export', 'alerts', '--db', db, option, value], { TZ: 'Pacific/Auckland' });
-      expect(refused, `${option} ${value}`).toEqual({
+      expect(refused, `export ${option} ${value}`).toEqual({
         code: 2,
         lines: [
           `svc-monitor: option '${option} <date>' is invalid: must be YYYY-MM-DD or an ISO 8601 instant such as 2026-11-20T06:00Z (no offset: UTC) (see svc-monitor export --help)`,
@@ -78,6 +78,16 @@ describe('an instant without an offset is UTC, whatever the machine’s time zon
         stdout: '',
       });
     }
+  });
+
+  it('sync --backfill takes the same forms, before any request', async () => {
+    expect(await refusal(['sync', '--backfill', 'wxa_history', '--since', '2026-11'])).toEqual({
+      code: 2,
+      lines: [
+        "svc-monitor: option '--since <date>' is invalid: must be YYYY-MM-DD or an ISO 8601 instant such as 2026-11-20T06:00Z (no offset: UTC) (see svc-monitor sync --help)",
+      ],
+      stdout: '',
+    });
   });
 });
 
