@@ -64,7 +64,7 @@ export function holdingsOf<Pick extends PickPosition, Trade extends TradePositio
     if (t.city_id !== cityId || t.market_date !== date || t.entry === null) continue;
     const h = {
       family: 'edge' as const,
-      ref: `${t.bucket_label}`,
+      ref: String(t.engine_trade_id),
       side: t.side,
       shares: t.entry.qty,
       stake: t.entry.total_usd,
