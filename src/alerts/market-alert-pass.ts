@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AlertRow, Cache, OpenPositions } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
-import { addDays, instantAtLocal, localDate } from '../domain/city-time.js';
+import { addDays, localDate, localDay } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../domain/units.js';
 import { shortBusyWrites, writeWhenFree } from '../receiver/busy.js';
@@ -29,11 +29,7 @@ export function marketDateOf(cache: Cache, city: City, nowMs: number): string {
  */
 export function readCityDay(cache: Cache, city: City, date: string, open: OpenPositions): CityDayMarket {
   const unit = marketUnitOf(city.country);
-  const day = {
-    date,
-    startMs: instantAtLocal(date, 0, 0, city.tz),
-    endMs: instantAtLocal(addDays(date, 1), 0, 0, city.tz),
-  };
+  const day = localDay(date, city.tz);
   // a day not begun has no reading: its market is not conditioned on a high yet
   const { high } = cache.market.metarDay(city.city_id, day);
   const runningHigh = high ? (unit === 'F' ? high.f : (high.c ?? fToC(high.f))) : undefined;

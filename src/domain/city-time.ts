@@ -49,6 +49,18 @@ export function instantAtLocal(date: string, hour: number, minute: number, tz: s
   return wall - zoneOffsetMs(tz, guess);
 }
 
+/** A city's local day: its date, the instant it begins (local midnight) and the instant the next one begins. */
+export interface LocalDay {
+  date: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** The window `[startMs, endMs)` of a local date in a zone: midnight to the next midnight, 23 to 25 hours. */
+export function localDay(date: string, tz: string): LocalDay {
+  return { date, startMs: instantAtLocal(date, 0, 0, tz), endMs: instantAtLocal(addDays(date, 1), 0, 0, tz) };
+}
+
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }

@@ -2,7 +2,7 @@ import type { MarketUnit } from '../contract/common.js';
 import { parseBucketLabel } from './bucket-label.js';
 import { bucketIsDead } from './bucket-probability.js';
 import type { Bucket } from './buckets.js';
-import type { Family, OpenBook, PickPosition, TradePosition } from './position-pnl.js';
+import { type Family, lockStake, type OpenBook, type PickPosition, type TradePosition } from './position-pnl.js';
 
 /**
  * One open holding on a bucket of a city-day: which book holds it, on which side, how many shares (each pays 1 USD
@@ -40,7 +40,7 @@ export function holdingsOf<Pick extends PickPosition, Trade extends TradePositio
   }
   for (const l of open.locks) {
     if (l.city_id !== cityId || l.local_date !== date) continue;
-    const stake = l.yes_price * l.tokens;
+    const stake = lockStake(l);
     add(
       { family: 'fusion-locks', ref: String(l.id), side: 'YES', shares: l.tokens, stake },
       l.bucket_label,

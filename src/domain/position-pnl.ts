@@ -156,9 +156,12 @@ export function priceStrategy(
 export const strategyQuote = (r: StrategyRecord, quotes: (cityId: string) => Quotes): Quote | undefined =>
   quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
 
+/** What a fusion lock staked: its YES price times its tokens, to the cent (positions, holdings, signals alike). */
+export const lockStake = (l: Pick<FusionLock, 'yes_price' | 'tokens'>): number => round(l.yes_price * l.tokens);
+
 /** A fusion lock's mark: the YES price of its bucket's newest quote. */
 export function priceLock(l: FusionLock, quotes: (cityId: string) => Quotes): Priced<FusionLock> {
-  const stake = round(l.yes_price * l.tokens);
+  const stake = lockStake(l);
   return {
     family: 'fusion-locks',
     item: l,

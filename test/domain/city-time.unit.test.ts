@@ -6,6 +6,7 @@ import {
   instantAtLocal,
   isoUtc,
   localDate,
+  localDay,
   localHour,
   parseDateOrInstant,
 } from '../../src/domain/city-time.js';
@@ -48,6 +49,26 @@ describe('city time', () => {
         expect(dayOfYear(date)).toBe(DateTime.fromISO(date, { zone: 'UTC' }).ordinal);
       }
     }
+  });
+
+  it('a local day runs from its midnight to the next: 23 or 25 hours on the days the clocks change', () => {
+    // Berlin, 2026-10-25: midnight is still CEST (+2), 22:00Z the day before; the next is CET (+1), 23:00Z
+    expect(localDay('2026-10-25', 'Europe/Berlin')).toEqual({
+      date: '2026-10-25',
+      startMs: Date.parse('2026-10-24T22:00:00Z'),
+      endMs: Date.parse('2026-10-25T23:00:00Z'),
+    });
+    // 2026-03-29: from CET (23:00Z on the 28th) to CEST (22:00Z on the 29th), 23 hours
+    const spring = localDay('2026-03-29', 'Europe/Berlin');
+    expect([spring.startMs, spring.endMs]).toEqual([
+      Date.parse('2026-03-28T23:00:00Z'),
+      Date.parse('2026-03-29T22:00:00Z'),
+    ]);
+    // New York in winter: 05:00Z to 05:00Z
+    expect(localDay('2026-11-21', 'America/New_York')).toMatchObject({
+      startMs: Date.parse('2026-11-21T05:00:00Z'),
+      endMs: Date.parse('2026-11-22T05:00:00Z'),
+    });
   });
 
   it('writes instants as fixed-width whole-second UTC strings', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InsuranceLeg } from '../../src/contract/events.js';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { No24Record, SvcMaxPickRecord, YescoreRecord } from '../../src/contract/strategies.js';
+import { holdingsOf } from '../../src/domain/held-buckets.js';
 import {
   familyTotals,
   type OpenBook,
@@ -120,6 +121,14 @@ describe('P&L: open positions marked to market', () => {
   it('stakes a lock at price x tokens to the cent and marks it to YES', () => {
     // 0.333 x 30 = 9.99 staked; 30 x 0.30 = 9.00 now
     expect(priced.locks[0]?.mark).toEqual({ entry: 0.333, current: 0.3, source: 'm', stake: 9.99, pnl: -0.99 });
+  });
+
+  it('a lock stakes the same to the cent in Positions and in the day’s holdings (payoff, dying bucket)', () => {
+    // 0.333 x 7 = 2.331, to the cent 2.33: one rounding, lockStake, for both
+    const small = { ...lock, tokens: 7 };
+    const one = { ...book, strategies: [], picks: [], trades: [], locks: [small] };
+    expect(pricePositions(one, quotes).locks[0]?.mark.stake).toBe(2.33);
+    expect(holdingsOf(one, 'nyc', '2026-11-21').map((h) => h.stake)).toEqual([2.33]);
   });
 
   it('sums a pick over its legs, unpriced while a leg is, and puts addons under their primary', () => {

@@ -1,5 +1,6 @@
 import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
+import { lockStake } from '../../domain/position-pnl.js';
 import { round } from '../../domain/units.js';
 import type { Signal, Zones } from './signal.js';
 
@@ -79,7 +80,7 @@ export function lockSignal(
     buckets: [{ leg: null, label: lock.bucket_label }],
     side: 'YES' as const,
     prices: [lock.yes_price],
-    stake: round(lock.yes_price * lock.tokens),
+    stake: lockStake(lock),
     ref: lock.id,
   };
   if (kind === 'lock') return { ...columns, kind, peak_hour: lock.peak_hour };

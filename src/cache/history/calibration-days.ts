@@ -2,7 +2,7 @@ import type { MarketUnit } from '../../contract/common.js';
 import type { HistoricalTable } from '../../contract/historical.js';
 import { settledWhole } from '../../domain/bucket-probability.js';
 import type { SettledDay, SnapshotQuote } from '../../domain/calibration-summary.js';
-import { addDays, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { instantAtLocal, localDate, localDay, localHour } from '../../domain/city-time.js';
 import { cToF, fToC, marketUnitOf } from '../../domain/units.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
@@ -166,6 +166,7 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
     .sort((a, b) => (a.city_id < b.city_id ? -1 : a.city_id > b.city_id ? 1 : a.date < b.date ? -1 : 1))
     .map((s) => {
       const { tz, unit } = places.get(s.city_id) as Place;
+      const { startMs, endMs } = localDay(s.date, tz);
       return {
         city_id: s.city_id,
         local_date: s.date,
@@ -175,8 +176,8 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
         readings: [],
         noonQuotes: {},
         tz,
-        startMs: instantAtLocal(s.date, 0, 0, tz),
-        endMs: instantAtLocal(addDays(s.date, 1), 0, 0, tz),
+        startMs,
+        endMs,
         noonMs: instantAtLocal(s.date, 12, 0, tz),
       };
     });

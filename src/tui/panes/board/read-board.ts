@@ -1,6 +1,6 @@
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { addDays, instantAtLocal } from '../../../domain/city-time.js';
+import { addDays } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
 import { marketUnitOf } from '../../../domain/units.js';
 import { cityToday } from '../../format/time.js';
@@ -39,8 +39,7 @@ export function readBoard(cache: Cache, cities: readonly City[], nowMs: number, 
   const minute = Math.floor(nowMs / 60_000);
   return cities.map((city) => {
     const id = city.city_id;
-    const today = cityToday(nowMs, city.tz);
-    const day = { ...today, endMs: instantAtLocal(addDays(today.date, 1), 0, 0, city.tz) };
+    const day = cityToday(nowMs, city.tz);
     const book = dayBook(open, id, day.date);
     const input: BoardDayInput = {
       city,

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { addDays, instantAtLocal } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../../../domain/units.js';
 import { cityToday } from '../../format/time.js';
@@ -34,8 +33,7 @@ function readForecastPage(
 ): Line[] {
   const marketUnit = marketUnitOf(city.country);
   const unit = otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit;
-  const today = cityToday(nowMs, city.tz);
-  const day = { ...today, endMs: instantAtLocal(addDays(today.date, 1), 0, 0, city.tz) };
+  const day = cityToday(nowMs, city.tz);
   const metar = cache.market.metarDay(city.city_id, day);
   const v = forecastView(
     {
@@ -51,13 +49,13 @@ function readForecastPage(
     },
     cache.resources.latestForecasts(city.city_id),
   );
-  const market = v.primary?.local_date ?? today.date;
+  const market = v.primary?.local_date ?? day.date;
   v.mkta = cache.market.dayQuotes('mkta', city.city_id, market);
   v.mktb = cache.market.dayQuotes('mktb', city.city_id, market);
   // payoff by outcome: what is open on this market
   v.holdings = holdingsOf(cache.positions.openOfDay(city.city_id, market), city.city_id, market);
   // the running high conditions only today's market: another day's high is not known yet, or already settled
-  if (market === today.date && metar.high)
+  if (market === day.date && metar.high)
     v.runningHigh = marketUnit === 'F' ? metar.high.f : (metar.high.c ?? fToC(metar.high.f));
   return forecastPage(v, width, height);
 }
