@@ -1,11 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AlertRow, Cache, OpenPositions } from '../cache/index.js';
+import { type AlertRow, type Cache, type OpenPositions, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
 import { addDays, localDate, localDay } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { fToC, marketUnitOf } from '../domain/units.js';
-import { shortBusyWrites, writeWhenFree } from '../receiver/busy.js';
 import { type CityDayMarket, marketAlerts } from './market-alerts.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
@@ -62,7 +61,7 @@ export function readCityDay(cache: Cache, city: City, date: string, open: OpenPo
  * The trader alert rules over every cached city's market day, after fresh market data landed. Each city is read and
  * written in its own short turn (one transaction), yielding to the event loop in between, so a webhook listener in
  * the same process is never held up by more than one city's reads. A write meeting another process's lock (a
- * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (receiver/busy.ts), never
+ * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (cache/busy-writes.ts), never
  * inside SQLite on the event loop. Returns the alerts it stored.
  */
 export async function runMarketAlerts(cache: Cache, edgeMin: number, now: Date): Promise<AlertRow[]> {

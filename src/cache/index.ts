@@ -9,6 +9,15 @@ export {
   type NewAlert,
   type RejectedDelivery,
 } from './alerts.js';
+export {
+  BUSY_RETRY_FIRST_MS,
+  BUSY_RETRY_MAX_MS,
+  isBusy,
+  LISTENER_BUSY_TIMEOUT_MS,
+  nextBusyPause,
+  shortBusyWrites,
+  writeWhenFree,
+} from './busy-writes.js';
 export { Cache, openCache } from './cache.js';
 export type { ChangeEvent, ChangeListener } from './change-events.js';
 export type { Answer } from './db/answer-memo.js';
@@ -27,10 +36,10 @@ export {
   type SignalKind,
   type StrategyBelief,
 } from './feed/signal.js';
+export type { BrowseFilter } from './history/browse-filter.js';
 export { CALIBRATION_DATES } from './history/calibration-days.js';
 export {
   BROWSE_TABLES,
-  type BrowseFilter,
   type BrowseKey,
   type BrowseRow,
   type BrowseTable,

@@ -9,7 +9,7 @@ import { historicalSqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
-import type { BrowseFilter } from './history.js';
+import type { BrowseFilter } from './browse-filter.js';
 
 const HOUR = 3_600_000;
 /** Without a start date the calibration covers the newest this many local dates with a settled day. */

@@ -1,4 +1,7 @@
-import type { Cache } from '../cache/index.js';
+import type { Cache } from './cache.js';
+
+// Writes that meet another process's write lock wait from a timer, never inside SQLite on the event loop: the
+// webhook listener's commits, its kill notifications' marks and the trader alert pass all write this way.
 
 /**
  * How long one write of the listener waits inside SQLite for another connection's write lock. SQLite waits by
