@@ -1,6 +1,6 @@
 import notifier from 'node-notifier';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
-import { withoutControls } from '../domain/text.js';
+import { withoutControls } from '../domain/without-controls.js';
 
 export interface DesktopNotification {
   title: string;

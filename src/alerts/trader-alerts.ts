@@ -20,7 +20,7 @@ const NOTIFY_KIND_OF: Record<string, NotifyKind> = {
 };
 
 /** The kind of alert a notify command's failure is stored as; it never notifies (a broken command would loop). */
-export const COMMAND_FAILED = 'notify-command-failed';
+const COMMAND_FAILED = 'notify-command-failed';
 
 /**
  * Whether an alert notifies (a desktop notification and the notify command): its kind switched on in

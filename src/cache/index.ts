@@ -1,23 +1,14 @@
 // The cache's public face: outside src/cache/, the monitor imports the cache from here only (DESIGN 2).
-export {
-  ALERT_SEGMENTS,
-  type AlertRow,
-  type AlertSegment,
-  type AlertSeverity,
-  type CitySnooze,
-  type MarketAlertWrite,
-  type NewAlert,
-  type RejectedDelivery,
+export type {
+  AlertRow,
+  AlertSegment,
+  AlertSeverity,
+  CitySnooze,
+  MarketAlertWrite,
+  NewAlert,
+  RejectedDelivery,
 } from './alerts.js';
-export {
-  BUSY_RETRY_FIRST_MS,
-  BUSY_RETRY_MAX_MS,
-  isBusy,
-  LISTENER_BUSY_TIMEOUT_MS,
-  nextBusyPause,
-  shortBusyWrites,
-  writeWhenFree,
-} from './busy-writes.js';
+export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './busy-writes.js';
 export { Cache, openCache } from './cache.js';
 export type { ChangeEvent, ChangeListener } from './change-events.js';
 export type { Answer } from './db/answer-memo.js';
@@ -54,8 +45,8 @@ export type {
 } from './inbox/inbox-entry.js';
 export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
-export { type MetarPoint, RECENT_QUOTE_ROWS } from './market/market.js';
+export type { MetarPoint } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
-export { type OpenPositions, POSITION_LIMIT } from './positions.js';
+export type { OpenPositions } from './positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export type { Checkpoint, StreamState } from './streams.js';

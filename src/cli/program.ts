@@ -16,7 +16,7 @@ import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js'
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
-export function buildProgram(typed: readonly string[] = []): Command {
+function buildProgram(typed: readonly string[] = []): Command {
   const program = new Command('svc-monitor')
     .description('a terminal monitor for weather-market traders, and the reference service it watches')
     .version(pkg.version)

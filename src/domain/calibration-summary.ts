@@ -13,7 +13,7 @@ import {
 } from './calibration.js';
 
 /** The local hour the desk and the venues are scored at. */
-export const SCORED_HOUR = 12;
+const SCORED_HOUR = 12;
 
 /** One bucket's YES price in a venue's snapshot. */
 export interface SnapshotQuote {
@@ -88,7 +88,7 @@ function ladderOf(
 }
 
 /** The desk against `venue` on one day, at 12:00 local; null when either side cannot be scored. */
-export function scoreAtNoon(day: SettledDay, venue: string, labels?: LabelBook): PairedScore | null {
+function scoreAtNoon(day: SettledDay, venue: string, labels?: LabelBook): PairedScore | null {
   const quotes = day.noonQuotes[venue];
   if (!day.forecast || !quotes || quotes.length === 0) return null;
   const ladder = ladderOf(quotes, day.unit, labels);

@@ -14,9 +14,10 @@ import { ErrorBody } from '../../src/contract/common.js';
 import { CurrentResponse } from '../../src/contract/current.js';
 import { ForecastsResponse } from '../../src/contract/forecasts.js';
 import { FusionLocksResponse } from '../../src/contract/fusion-locks.js';
-import { HISTORICAL_ROW, HistoricalResponse } from '../../src/contract/historical.js';
+import { HistoricalResponse } from '../../src/contract/historical.js';
 import { strategyResponse } from '../../src/contract/strategies.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { HISTORICAL_ROW } from './historical-row-schemas.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the spec and DESIGN.md say, written out here rather than imported, so the test checks the server against

@@ -16,7 +16,7 @@ function csvField(value: unknown): string {
 }
 
 /** One CSV table: the columns every row has, in order of first appearance. */
-export function toCsv(rows: readonly string[]): string {
+function toCsv(rows: readonly string[]): string {
   const objects = rows.map((json) => JSON.parse(json) as Record<string, unknown>);
   const columns = [...new Set(objects.flatMap((o) => Object.keys(o)))];
   const lines = [columns.map(csvField).join(','), ...objects.map((o) => columns.map((c) => csvField(o[c])).join(','))];

@@ -7,7 +7,7 @@ import type { Signal, Zones } from './signal.js';
 type Row = Record<string, unknown>;
 
 /** A source of the feed whose instant is an indexed column: keyset on (ms, key) directly. */
-export interface ExactSource {
+export interface StoredInstantSource {
   rank: number;
   table: string;
   ms: string;
@@ -108,7 +108,7 @@ function testSignal(at: number, seq: number, body: string): Signal {
   };
 }
 
-export const EXACT_SOURCES: ExactSource[] = [
+export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: 0,
     table: 'insurance_picks',
