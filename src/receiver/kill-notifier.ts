@@ -1,4 +1,4 @@
-import { killNotification, type Notify } from '../alerts/notifier.js';
+import { cityNames, killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
 import { type Cache, writeWhenFree } from '../cache/index.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
@@ -81,7 +81,8 @@ export class KillNotifier {
       return;
     }
     try {
-      await notify(killNotification(kill.signal));
+      // the city's name from the cached cities (the listener alone may have none yet: then its id)
+      await notify(killNotification(kill.signal, cityNames(this.options.cache.resources.cities())));
       onResult(true);
     } catch (error) {
       // the event and its alert are committed already; a missing daemon costs only the popup

@@ -56,13 +56,21 @@ describe('the trader alerts over a synced cache', () => {
     // london's
     const others = first.filter((a) => a.city_id !== 'london').sort((a, b) => a.id - b.id);
     expect(others.length).toBeGreaterThan(3);
+    // what happened, then the city's name as the cached cities give it (not its id): `Edge +8.7 pts · Chicago`
+    const cityName = (id: string | null) => cache.resources.cities().find((c) => c.city_id === id)?.city_name;
     const title = (a: AlertRow) =>
-      `${a.kind === 'edge' ? 'EDGE' : a.kind === 'breakthrough' ? 'BREAKTHROUGH' : 'DYING BUCKET'} ${a.city_id}`;
-    expect(shown.map((n) => n.title)).toEqual([
-      ...others.slice(0, 3).map(title),
-      `svc-monitor: ${others.length - 3} more alerts`,
-    ]);
-    expect(shown.map((n) => n.message).join(' ')).not.toContain('london');
+      new RegExp(
+        `^${a.kind === 'edge' ? 'Edge [+]\\d+\\.\\d pts' : a.kind === 'breakthrough' ? 'Breakthrough' : 'Dying bucket'} · ${cityName(a.city_id)}$`,
+      );
+    expect(shown).toHaveLength(4);
+    others.slice(0, 3).forEach((a, i) => {
+      expect(cityName(a.city_id)).not.toBe(a.city_id);
+      expect(shown[i]?.title).toMatch(title(a));
+    });
+    expect(shown[3]?.title).toBe(`svc-monitor: ${others.length - 3} more alerts`);
+    // london's name is in no title and not among the burst's cities
+    expect(cityName('london')).toBe('London');
+    expect(shown.map((n) => `${n.title} ${n.message}`).join(' ')).not.toContain('London');
     expect(first.some((a) => a.city_id === 'london')).toBe(true);
 
     // the same data again: nothing new (edges fired stay fired until they fall below half of edge_min)
