@@ -102,8 +102,16 @@ it('runs notify-send for a stored kill: title what and where, message SELL AT MA
   );
   expect((await http.post(child.url, signed(PRIMARY_SECRET, testEvent()))).status).toBe(200);
   expect((await http.post(child.url, signed(PRIMARY_SECRET, kill('denver')))).json).toEqual({ status: 'stored' });
-  const calls = await waitUntil('the second notification', () => (fake.calls().length >= 2 ? fake.calls() : undefined));
-  await new Promise((r) => setTimeout(r, 300));
+  // both kills notified and recorded so: every notification this listener owes has been made
+  await waitUntil('both kills recorded as notified', () => {
+    const db = new Database(child.dbFile, { readonly: true });
+    try {
+      const sql = "SELECT count(*) FROM alerts WHERE kind = 'kill' AND notified_at IS NOT NULL";
+      return (db.prepare(sql).pluck().get() as number) === 2 || undefined;
+    } finally {
+      db.close();
+    }
+  });
   expect(fake.calls().map((c) => c[0])).toEqual(['Kill · Chicago', 'Kill · denver']);
   expect(await stop(child)).toBe(0);
 });
