@@ -1,4 +1,5 @@
 import { benchAccountPages } from './account-pages.js';
+import { benchListenerPressure } from './listener-pressure.js';
 import { benchLiveStreams } from './live-streams.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'tui-render': () => benchTuiRender(),
   'live-streams': () => benchLiveStreams(),
   'account-pages': () => benchAccountPages(),
+  'listener-pressure': () => benchListenerPressure(),
 };
 
 const wanted = process.argv.slice(2);
@@ -68,6 +70,26 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `${result.deliveries} deliveries, ${result.concurrency} at a time`,
       `${result.service_per_second}/s vs plain undici ${result.undici_per_second}/s`,
       String(result.ratio),
+    ]);
+  } else if (name === 'listener-pressure') {
+    const f = result.flood;
+    rows.push([
+      name,
+      `signed delivery on a fresh connection under ${f.senders} slow senders (ulimit -n 256) vs none`,
+      `p50 ${f.delivery_ms.flooded.p50} vs ${f.delivery_ms.quiet.p50} ms, worst ${f.worst_delivery_ms} ms (goal < 8000)`,
+      String(f.ratio_p50),
+    ]);
+    rows.push([
+      name,
+      'listener RSS growth during the flood vs the body bytes the flood sent',
+      `+${f.rss_mib.growth} MiB vs ${f.flood_body_mib} MiB sent`,
+      String(f.ratio_growth_to_bodies),
+    ]);
+    rows.push([
+      name,
+      'unsigned request while another process holds the write lock vs lock free',
+      `p50 ${result.lock.unsigned_ms.locked.p50} vs ${result.lock.unsigned_ms.free.p50} ms`,
+      String(result.lock.ratio_p50),
     ]);
   } else if (name === 'webhook-intake') {
     rows.push([

@@ -1,11 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { boardDay } from '../board/board-day.js';
 import { marketDateOf, readMarketDay } from '../board/market-day.js';
-import type { AlertRow, Cache } from '../cache/index.js';
+import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
-import { shortBusyWrites, writeWhenFree } from '../receiver/busy.js';
 import { marketAlerts } from './market-alerts.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
@@ -17,7 +16,7 @@ const WRITE_DEADLINE_MS = 30_000;
  * The trader alert rules over every cached city's market day, after fresh market data landed. Each city is read and
  * written in its own short turn (one transaction), yielding to the event loop in between, so a webhook listener in
  * the same process is never held up by more than one city's reads. A write meeting another process's lock (a
- * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (receiver/busy.ts), never
+ * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (cache/busy-writes.ts), never
  * inside SQLite on the event loop. Returns the alerts it stored.
  */
 export async function runMarketAlerts(

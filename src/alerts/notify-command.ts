@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { withoutControls } from '../domain/text.js';
+import { withoutControls } from '../domain/without-controls.js';
 
 /**
  * What `alerts.notify_command` receives on its standard input: the stored alert, one JSON object. Only these fields

@@ -4,6 +4,7 @@ import type { AlertSettings } from './alert-settings.js';
 import { runMarketAlerts } from './market-alert-pass.js';
 import {
   alertNotification,
+  cityNames,
   type DesktopNotification,
   moreAlertsNotification,
   type Notify,
@@ -20,7 +21,7 @@ const NOTIFY_KIND_OF: Record<string, NotifyKind> = {
 };
 
 /** The kind of alert a notify command's failure is stored as; it never notifies (a broken command would loop). */
-export const COMMAND_FAILED = 'notify-command-failed';
+const COMMAND_FAILED = 'notify-command-failed';
 
 /**
  * Whether an alert notifies (a desktop notification and the notify command): its kind switched on in
@@ -192,10 +193,11 @@ export class TraderAlerts {
     const snoozed = new Set(cache.alerts.snoozed(this.options.wallNow?.() ?? Date.now()).map((s) => s.city_id));
     const notifying = alerts.filter((a) => notifies(a, settings, snoozed));
     for (const alert of notifying) this.command?.send(alertMessage(alert));
-    if (!notify) return;
-    for (const alert of notifying.slice(0, SHOWN_ONE_BY_ONE)) this.show(alertNotification(alert), [alert]);
+    if (!notify || notifying.length === 0) return;
+    const name = cityNames(cache.resources.cities());
+    for (const alert of notifying.slice(0, SHOWN_ONE_BY_ONE)) this.show(alertNotification(alert, name), [alert]);
     const rest = notifying.slice(SHOWN_ONE_BY_ONE);
-    if (rest.length > 0) this.show(moreAlertsNotification(rest), rest);
+    if (rest.length > 0) this.show(moreAlertsNotification(rest, name), rest);
   }
 
   /**

@@ -1,10 +1,10 @@
-import type { Cache, CityDay, DayQuote, MetarDay } from '../cache/index.js';
+import type { Cache, DayQuote, MetarDay } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
 import type { FusionLock } from '../contract/fusion-locks.js';
 import { cityMarket } from '../domain/city-market.js';
-import { addDays, instantAtLocal, localDate } from '../domain/city-time.js';
+import { localDate, localDay } from '../domain/city-time.js';
 import type { Market } from '../domain/settlement.js';
 
 /**
@@ -28,11 +28,6 @@ export interface MarketDay {
   mkta: DayQuote[];
   mktb: DayQuote[];
   lock: FusionLock | null;
-}
-
-/** A city's local day: its date and the instants it spans. */
-export function cityDay(date: string, tz: string): CityDay {
-  return { date, startMs: instantAtLocal(date, 0, 0, tz), endMs: instantAtLocal(addDays(date, 1), 0, 0, tz) };
 }
 
 /**
@@ -61,7 +56,7 @@ export function readMarketDay(
   const day = date ?? newest?.local_date ?? localDate(atMs, city.tz);
   // a layer of another day (yesterday's, before the service rolled over) says nothing about this market
   const layer = <T>(name: string) => (layers.find((r) => r.layer === name && r.local_date === day) ?? null) as T | null;
-  const span = cityDay(day, city.tz);
+  const span = localDay(day, city.tz);
   return {
     city,
     market: cityMarket(city, settlement),

@@ -35,7 +35,7 @@ export const ALERT_COLUMNS = 'id, severity, kind, message, ref, city_id, created
  * The Alerts pane lists stored alerts in segments: unacknowledged kills first, then rejected webhooks, then every
  * other unacknowledged alert, then the acknowledged ones; newest first within each.
  */
-export const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
+const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
 export type AlertSegment = (typeof ALERT_SEGMENTS)[number];
 
 const SEGMENT_WHERE: Record<AlertSegment, string> = {

@@ -41,6 +41,12 @@ export const EXPORT_NAMES: readonly string[] = [
   'board',
 ];
 
+/** Refuses a NAME not in EXPORT_NAMES, before anything is read. The name is not repeated: a key typed in its place would be printed back. */
+export function checkExportName(name: string): void {
+  if (!EXPORT_NAMES.includes(name))
+    throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
+}
+
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';
 interface RejectedRow {
   id: number;
@@ -159,6 +165,6 @@ function querySql(name: string, filter: ExportFilter, where: Where): string {
     where.bounds('t', timeBounds(HISTORICAL_TIME_COLUMN[table].kind, since, until));
     return `SELECT json FROM ${historicalSqlTable(table)}${where} ORDER BY rid`;
   }
-  // the name is not repeated: a key typed in its place would be printed back
-  throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
+  checkExportName(name);
+  throw new CacheError(`export ${name} has no query`);
 }

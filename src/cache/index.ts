@@ -1,22 +1,22 @@
 // The cache's public face: outside src/cache/, the monitor imports the cache from here only (DESIGN 2).
-export {
-  ALERT_SEGMENTS,
-  type AlertRow,
-  type AlertSegment,
-  type AlertSeverity,
-  type CitySnooze,
-  type MarketAlertWrite,
-  type NewAlert,
-  type RejectedDelivery,
+export type {
+  AlertRow,
+  AlertSegment,
+  AlertSeverity,
+  CitySnooze,
+  MarketAlertWrite,
+  NewAlert,
+  RejectedDelivery,
 } from './alerts.js';
+export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './busy-writes.js';
 export { Cache, openCache } from './cache.js';
 export type { ChangeEvent, ChangeListener } from './change-events.js';
 export type { Answer } from './db/answer-memo.js';
-export { CacheError, cacheFailure } from './db/cache-error.js';
+export { CacheBusyError, CacheError, cacheFailure } from './db/cache-error.js';
 export type { ReadStats } from './db/counted-queries.js';
 export type { CacheAccess } from './db/open-cache-file.js';
 export type { WriteCounts } from './db/upsert-writer.js';
-export { EXPORT_NAMES, type ExportFilter } from './export.js';
+export { checkExportName, EXPORT_NAMES, type ExportFilter } from './export.js';
 export type { SignalPayload } from './feed/feed.js';
 export {
   compareFeed,
@@ -27,10 +27,10 @@ export {
   type SignalKind,
   type StrategyBelief,
 } from './feed/signal.js';
+export type { BrowseFilter } from './history/browse-filter.js';
 export { CALIBRATION_DATES } from './history/calibration-days.js';
 export {
   BROWSE_TABLES,
-  type BrowseFilter,
   type BrowseKey,
   type BrowseRow,
   type BrowseTable,
@@ -45,8 +45,8 @@ export type {
 } from './inbox/inbox-entry.js';
 export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
-export { type MetarPoint, RECENT_QUOTE_ROWS } from './market/market.js';
+export type { MetarPoint } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
-export { type OpenPositions, POSITION_LIMIT } from './positions.js';
+export type { OpenPositions } from './positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export type { Checkpoint, StreamState } from './streams.js';

@@ -27,7 +27,7 @@ export interface OpenPositions {
  * Open positions are bounded by the market day (each city's records, locks, picks and trades of a day or two), not
  * by the tables' size; `limit` caps each list anyway, so a cache that somehow holds thousands still reads a page.
  */
-export const POSITION_LIMIT = 500;
+const POSITION_LIMIT = 500;
 
 /** What the trader holds now: the Positions pane's one read. */
 export class PositionRepository {

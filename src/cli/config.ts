@@ -54,7 +54,7 @@ const OTHERS_READ = 0o044;
  * other users can write is refused (whoever can write it can point `base_url` at their own host and collect the
  * key); one they can read, while it holds a key or a secret, is used with a warning on stderr.
  */
-export function readConfig(
+function readConfig(
   path = configFile(),
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): MonitorConfig {
@@ -152,7 +152,7 @@ function settlementProblem(pointer: string): string {
 const dotted = (pointer: string) => pointer.slice(1).replaceAll('/', '.');
 
 /** Writes the config file readable by its owner only (it holds the key). */
-export function saveConfig(config: MonitorConfig, path = configFile()): void {
+function saveConfig(config: MonitorConfig, path = configFile()): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);

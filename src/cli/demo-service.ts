@@ -9,7 +9,7 @@ import { dataDir } from './paths.js';
 export const DEMO_SPEED = 120;
 
 /** Requests a minute the demo's own key may make: ten times DESIGN 4's default. */
-export const DEMO_RATE_LIMIT = 6_000;
+const DEMO_RATE_LIMIT = 6_000;
 
 export interface DemoService {
   service: RunningService;

@@ -40,7 +40,7 @@ export interface MonitorSession {
 }
 
 /** Where the monitor's listener logs while the TUI has the screen. */
-export const logFile = (): string => join(dataDir(), 'monitor.log');
+const logFile = (): string => join(dataDir(), 'monitor.log');
 
 /** Demo polls often, because its world runs DEMO_SPEED times faster than the wall clock. */
 const DEMO_INTERVAL_MS = 5_000;

@@ -20,16 +20,28 @@ export function parsePositiveNumber(value: string): number {
   return n;
 }
 
+/** What a date or time option expects, for its error: spec 4.4's forms, and what a time without an offset means. */
+const DATE_OR_INSTANT_FORMS = 'must be YYYY-MM-DD or an ISO 8601 instant such as 2026-11-20T06:00Z (no offset: UTC)';
+
+/** `--start`: an instant (a date is its UTC midnight), read the same on every machine whatever its time zone. */
 export function parseInstant(value: string): number {
-  const ms = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
-    throw new InvalidArgumentError('must be an ISO 8601 date or instant, e.g. 2026-07-01T00:00:00Z');
-  }
-  return ms;
+  const parsed = parseDateOrInstant(value);
+  if (!parsed) throw new InvalidArgumentError(DATE_OR_INSTANT_FORMS);
+  return parsed.ms;
 }
 
 /** `--since`/`--until` of export: checked here, so a bad value is a usage error that names the option only. */
 export function parseDateOrInstantArg(value: string): string {
-  if (!parseDateOrInstant(value)) throw new InvalidArgumentError('must be YYYY-MM-DD or an ISO 8601 instant');
+  if (!parseDateOrInstant(value)) throw new InvalidArgumentError(DATE_OR_INSTANT_FORMS);
   return value;
+}
+
+/**
+ * `--since`/`--until` of `sync --backfill`, sent to the service: checked as export's are, and an instant without
+ * an offset sent as its UTC instant (the service asks for the offset; the monitor reads none as UTC).
+ */
+export function parseQueryBoundArg(value: string): string {
+  const parsed = parseDateOrInstant(value);
+  if (!parsed) throw new InvalidArgumentError(DATE_OR_INSTANT_FORMS);
+  return parsed.kind === 'date' ? value : new Date(parsed.ms).toISOString();
 }

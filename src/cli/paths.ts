@@ -5,6 +5,6 @@ import envPaths from 'env-paths';
 const dirs = () => envPaths('svc-monitor', { suffix: '' });
 
 export const dataDir = (): string => dirs().data;
-export const configDir = (): string => dirs().config;
+const configDir = (): string => dirs().config;
 export const serverDataDir = (): string => join(dataDir(), 'server');
 export const configFile = (): string => join(configDir(), 'config.json');

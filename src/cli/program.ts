@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CacheError } from '../cache/index.js';
+import { CacheBusyError, CacheError } from '../cache/index.js';
 import { AuthRejected, ServiceUnreachable } from '../client/errors.js';
 import { ServiceConfigError } from '../server/service.js';
 import { StoreError } from '../server/store/open-store.js';
@@ -16,16 +16,13 @@ import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js'
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
-export function buildProgram(typed: readonly string[] = []): Command {
+function buildProgram(typed: readonly string[] = []): Command {
   const program = new Command('svc-monitor')
     .description('a terminal monitor for weather-market traders, and the reference service it watches')
     .version(pkg.version)
     // `server keys create --data-dir X` must give X to `create`, not to `server`
     .enablePositionalOptions()
-    .exitOverride()
-    .showHelpAfterError('(add --help for usage)')
-    // commander's complaints name the option and what it expects, never the value typed (a key in the wrong place)
-    .configureOutput({ outputError: (text, write) => write(withoutTypedValues(redactUsage(text), typed)) });
+    .exitOverride();
   monitorCommand(program);
   syncCommand(program);
   listenCommand(program);
@@ -34,8 +31,49 @@ export function buildProgram(typed: readonly string[] = []): Command {
   everyCommand(program, (command) => {
     command.enablePositionalOptions().option('--verbose', 'show stack traces on errors');
     if (command !== program) command.version(pkg.version);
+    // commander's complaints as one line, naming the option and what it expects, never the value typed (a key in
+    // the wrong place)
+    command.configureOutput({
+      outputError: (text, write) => write(`svc-monitor: ${withoutTypedValues(oneLine(text, command), typed)}\n`),
+    });
   });
   return program;
+}
+
+/**
+ * A commander complaint (`error: unknown option '--x'`, then maybe `(Did you mean --y?)` on a line of its own) as
+ * one line without commander's `error:`: DESIGN 3's one line, after `svc-monitor: ` like every other error.
+ */
+function oneLine(text: string, command: Command): string {
+  const said = redactUsage(text)
+    .replace(/^error: /, '')
+    .replace(/\n\(Did you mean /, ' (did you mean ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+  return said.includes('(did you mean ') ? said : `${said} (see ${commandPath(command)} --help)`;
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The program's own flags: with one of these first, the command line is the program's, not the monitor's. */
+const PROGRAM_FLAGS = new Set(['-V', '--version', '-h', '--help']);
+
+/**
+ * `svc-monitor` alone or with the monitor's options (`svc-monitor --demo`) runs `monitor`. A first word that is not
+ * an option is a command: a mistyped one (`svc-monitor synx --once`) is an unknown command, with the nearest name,
+ * rather than the monitor's complaint about `--once` (commander's default command would take it).
+ */
+function withDefaultCommand(argv: readonly string[]): string[] {
+  const args = argv.slice(2);
+  const first = args.find((arg) => arg !== '--verbose');
+  const monitor = first === undefined || (first.startsWith('-') && !PROGRAM_FLAGS.has(first));
+  return monitor ? [...argv.slice(0, 2), 'monitor', ...args] : [...argv];
 }
 
 function everyCommand(command: Command, visit: (command: Command) => void): void {
@@ -48,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
   const typed = typedValues(argv);
   const program = buildProgram(typed);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(withDefaultCommand(argv));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -76,6 +114,8 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (error instanceof AuthRejected) return EXIT.authRejected;
   if (error instanceof ServiceUnreachable) return EXIT.unreachable;
+  // another process holds the cache's lock: a condition of the moment (try again), not a mistake in the command
+  if (error instanceof CacheBusyError) return EXIT.failure;
   if (error instanceof CacheError) return EXIT.usage;
   if (error instanceof StoreError || error instanceof ServiceConfigError || error instanceof WorldMismatchError) {
     return EXIT.usage;

@@ -58,7 +58,8 @@ export function withoutTypedValues(text: string, values: readonly string[]): str
 /**
  * commander's complaints, naming the option or argument and what it expects without the value it got
  * ("option '--port <n>' argument 'KEY' is invalid." becomes "option '--port <n>' is invalid: a port is ..."), and
- * an unknown command without its name; `--name=value` keeps its name only.
+ * `--name=value` keeps its name only. An unknown command keeps its name: one long enough to be a key is cut out
+ * with every other typed value (withoutTypedValues).
  */
 export function redactUsage(text: string): string {
   return text
@@ -71,6 +72,5 @@ export function redactUsage(text: string): string {
       /^error: command-argument value '[\s\S]*' is invalid for argument '([^']*)'\.\s*/,
       "error: argument '$1' is invalid: ",
     )
-    .replace(/^error: unknown command '[\s\S]*'(?=\n\(Did you mean|\n?$)/, 'error: unknown command (see --help)')
     .replace(/(--?[\w-]+)=[^\n]*(?=')|(--?[\w-]+)=\S+/g, '$1$2=…');
 }

@@ -16,7 +16,7 @@ const InsuranceEventType = Type.Union([
   Type.Literal('insurance.pick.killed'),
 ]);
 const EdgeEventType = Type.Union([Type.Literal('edge.trade.entered'), Type.Literal('edge.trade.exited')]);
-export const EventTypeSchema = Type.Union([InsuranceEventType, EdgeEventType, Type.Literal('webhook.test')]);
+const EventTypeSchema = Type.Union([InsuranceEventType, EdgeEventType, Type.Literal('webhook.test')]);
 
 const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
 

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { LIMITS } from './limits.js';
 
 /** `YYYY-MM-DD` or an ISO 8601 instant; calendar validity and `since <= until` are checked by the route. */
-export const DateOrInstant = Type.String({
+const DateOrInstant = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2}))?$',
 });
 
@@ -36,5 +36,3 @@ export const FusionLockQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$' })),
 });
 export type FusionLockQuery = Static<typeof FusionLockQuery>;
-
-export const HistoricalParams = Type.Object({ table: Type.String() });

@@ -16,7 +16,7 @@ import { cityMarket } from './city-market.js';
 import type { HighForecast } from './settlement.js';
 
 /** The local hour the desk and the venues are scored at. */
-export const SCORED_HOUR = 12;
+const SCORED_HOUR = 12;
 
 /** One bucket's YES price in a venue's snapshot. */
 export interface SnapshotQuote {
@@ -94,7 +94,7 @@ function ladderOf(
  * The desk against `venue` on one day, at 12:00 local, under the city's settlement rule (config `settlement`); null
  * when either side cannot be scored.
  */
-export function scoreAtNoon(
+function scoreAtNoon(
   day: SettledDay,
   venue: string,
   settlement: SettlementConfig = {},

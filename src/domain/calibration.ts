@@ -11,7 +11,7 @@ import { bucketProbability, type HighForecast, type Market, roundHalfUp, settled
  * The smallest probability log loss takes from a forecast: a bucket priced or forecast at 0 that then wins would
  * otherwise score infinity and swamp every other day. -ln(0.001) = 6.91 is the worst a day can score.
  */
-export const PROBABILITY_FLOOR = 0.001;
+const PROBABILITY_FLOOR = 0.001;
 
 /**
  * Multi-class Brier score of one settled event: the sum over its buckets of (p - o)^2, o = 1 for the bucket the day

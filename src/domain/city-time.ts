@@ -49,6 +49,18 @@ export function instantAtLocal(date: string, hour: number, minute: number, tz: s
   return wall - zoneOffsetMs(tz, guess);
 }
 
+/** A city's local day: its date, the instant it begins (local midnight) and the instant the next one begins. */
+export interface LocalDay {
+  date: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** The window `[startMs, endMs)` of a local date in a zone: midnight to the next midnight, 23 to 25 hours. */
+export function localDay(date: string, tz: string): LocalDay {
+  return { date, startMs: instantAtLocal(date, 0, 0, tz), endMs: instantAtLocal(addDays(date, 1), 0, 0, tz) };
+}
+
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
@@ -62,13 +74,22 @@ export function isValidZone(tz: string): boolean {
   return DateTime.local().setZone(tz).isValid;
 }
 
-/** Parses `YYYY-MM-DD` or an ISO 8601 instant; null when it is not a real calendar date or time. */
+/**
+ * spec 4.4's `since`/`until`: `YYYY-MM-DD`, or an ISO 8601 instant in the extended form the API writes
+ * (`YYYY-MM-DDTHH:MM`, seconds and a fraction optional) with `Z` or an offset (`+01:00`, `-0500`). An instant
+ * without an offset is UTC, as everything the service writes is and as a date means its UTC day: never the host's
+ * zone, so the same text names the same instant on every machine. Anything else (`2026-11`, week or ordinal dates,
+ * `20261120`, a date that does not exist) is null.
+ */
 export function parseDateOrInstant(text: string): { kind: 'date' | 'instant'; ms: number; date: string } | null {
-  const isDate = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const t = isDate ? DateTime.fromISO(text, { zone: 'UTC' }) : DateTime.fromISO(text, { setZone: true });
+  const form = DATE_OR_INSTANT.exec(text);
+  if (!form) return null;
+  const t = DateTime.fromISO(text, { zone: 'utc' });
   if (!t.isValid) return null;
-  return { kind: isDate ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
+  return { kind: form[1] === undefined ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
 }
+
+const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** `november-21-2026`, the date part of a venue's event slug. */
 export function slugDate(date: string): string {

@@ -4,9 +4,9 @@ import { localHour } from './city-time.js';
 export type DayPhase = 'early' | 'peak' | 'passed' | 'settled';
 
 /** The local hour the heat of the day starts (DESIGN 4). */
-export const PEAK_STARTS_AT = 10;
+const PEAK_STARTS_AT = 10;
 /** Hours after the fusion lock's peak hour that the peak still lasts. */
-export const PEAK_LASTS_AFTER = 2;
+const PEAK_LASTS_AFTER = 2;
 
 /** What the phase of a city's day is worked out from: the day's fusion lock, if the service made one yet. */
 export interface DayLock {

@@ -1,7 +1,7 @@
 import type { MarketUnit } from '../contract/common.js';
 import { parseBucketLabel } from './bucket-label.js';
 import type { Bucket } from './buckets.js';
-import type { Family, OpenBook, PickPosition, TradePosition } from './position-pnl.js';
+import { type Family, lockStake, type OpenBook, type PickPosition, type TradePosition } from './position-pnl.js';
 import { bucketIsDead, type Market } from './settlement.js';
 
 /**
@@ -40,7 +40,7 @@ export function holdingsOf<Pick extends PickPosition, Trade extends TradePositio
   }
   for (const l of open.locks) {
     if (l.city_id !== cityId || l.local_date !== date) continue;
-    const stake = l.yes_price * l.tokens;
+    const stake = lockStake(l);
     add(
       { family: 'fusion-locks', ref: String(l.id), side: 'YES', shares: l.tokens, stake },
       l.bucket_label,
@@ -64,7 +64,7 @@ export function holdingsOf<Pick extends PickPosition, Trade extends TradePositio
     if (t.city_id !== cityId || t.market_date !== date || t.entry === null) continue;
     const h = {
       family: 'edge' as const,
-      ref: `${t.bucket_label}`,
+      ref: String(t.engine_trade_id),
       side: t.side,
       shares: t.entry.qty,
       stake: t.entry.total_usd,

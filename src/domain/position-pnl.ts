@@ -6,12 +6,17 @@ import { round } from './units.js';
 /** Where a current price came from: the mkta quotes of the cache (`m`), or the record's own mark (`r`). */
 export type PriceSource = 'm' | 'r';
 
+/**
+ * A position marked to market. Unpriced is unpriced: `pnl` is null whenever a figure it needs is unknown (no current
+ * price, no entry yet, a leg without a quote), and such a position is never counted as priced nor added into a total.
+ */
 export interface Mark {
-  entry: number;
+  /** The entry price; null when the entry has not arrived (an edge trade known only by its exit). */
+  entry: number | null;
   current: number | null;
   source: PriceSource | null;
   stake: number;
-  /** Value at the current price less the stake; null without a current price. */
+  /** Value at the current price less the stake; null without a current price or an entry. */
   pnl: number | null;
 }
 
@@ -53,8 +58,9 @@ export interface PickPosition {
   legs: readonly InsuranceLeg[];
 }
 
-/** What pricing reads of an edge trade: its bucket, side and entry (null when only the exit arrived). */
+/** What pricing reads of an edge trade: its id, bucket, side and entry (null when only the exit arrived). */
 export interface TradePosition {
+  engine_trade_id: number;
   city_id: string;
   market_date: string;
   side: 'YES' | 'NO';
@@ -100,11 +106,19 @@ const mark = (
   pnl: current === null ? null : round(units * current - stake),
 });
 
-const sum = (marks: Mark[]): Mark => {
+/** One position made of parts (a pick's legs): priced only when every part is. */
+const whole = (marks: Mark[]): Mark => {
+  const stake = marks.reduce((n, m) => n + m.stake, 0);
+  const pnl = marks.some((m) => m.pnl === null) ? null : round(marks.reduce((n, m) => n + (m.pnl ?? 0), 0));
+  return { entry: null, current: null, source: null, stake, pnl };
+};
+
+/** A family's total: every stake, and the P&L of the positions priced (null when none is). */
+const total = (marks: Mark[]): Mark => {
   const known = marks.filter((m) => m.pnl !== null);
   const stake = marks.reduce((n, m) => n + m.stake, 0);
   const pnl = known.length === 0 ? null : round(known.reduce((n, m) => n + (m.pnl ?? 0), 0));
-  return { entry: 0, current: null, source: null, stake, pnl };
+  return { entry: null, current: null, source: null, stake, pnl };
 };
 
 /**
@@ -142,9 +156,12 @@ export function priceStrategy(
 export const strategyQuote = (r: StrategyRecord, quotes: (cityId: string) => Quotes): Quote | undefined =>
   quotes(r.city_id).bySlugOf(r.local_date, r.bucket_slug);
 
+/** What a fusion lock staked: its YES price times its tokens, to the cent (positions, holdings, signals alike). */
+export const lockStake = (l: Pick<FusionLock, 'yes_price' | 'tokens'>): number => round(l.yes_price * l.tokens);
+
 /** A fusion lock's mark: the YES price of its bucket's newest quote. */
 export function priceLock(l: FusionLock, quotes: (cityId: string) => Quotes): Priced<FusionLock> {
-  const stake = round(l.yes_price * l.tokens);
+  const stake = lockStake(l);
   return {
     family: 'fusion-locks',
     item: l,
@@ -156,12 +173,21 @@ export function priceLock(l: FusionLock, quotes: (cityId: string) => Quotes): Pr
 export const lockQuote = (l: FusionLock, quotes: (cityId: string) => Quotes): Quote | undefined =>
   quotes(l.city_id).bySlugOf(l.local_date, l.bucket_slug);
 
-/** An edge trade's mark: its side of its bucket's newest quote, found by label. */
+/**
+ * An edge trade's mark: its side of its bucket's newest quote, found by label. Without its entry (only the exit
+ * arrived) it has no entry price, no stake known and no P&L: unpriced, shown as such, never a 0.
+ */
 export function priceTrade<Trade extends TradePosition>(t: Trade, quotes: (cityId: string) => Quotes): Priced<Trade> {
   const quote = quotes(t.city_id).byLabelOf(t.market_date, t.bucket_label);
   const current = sidePrice(quote, t.side);
-  const entry = t.entry?.price ?? 0;
-  return { family: 'edge', item: t, mark: mark(entry, t.entry?.qty ?? 0, t.entry?.total_usd ?? 0, current, 'm') };
+  if (t.entry === null) {
+    return {
+      family: 'edge',
+      item: t,
+      mark: { entry: null, current, source: current === null ? null : 'm', stake: 0, pnl: null },
+    };
+  }
+  return { family: 'edge', item: t, mark: mark(t.entry.price, t.entry.qty, t.entry.total_usd, current, 'm') };
 }
 
 function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: string) => Quotes): PricedPick<Pick> {
@@ -170,7 +196,7 @@ function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: strin
     const q = book.bySlugOf(pick.market_date, leg.bucket_slug);
     return { leg, mark: mark(leg.snapshot_price, leg.shares, leg.stake_usd, sidePrice(q, 'YES'), 'm') };
   });
-  return { pick, legs, mark: sum(legs.map((l) => l.mark)), addons: [] };
+  return { pick, legs, mark: whole(legs.map((l) => l.mark)), addons: [] };
 }
 
 /** Primaries with their addons beneath; an addon whose parent is not live stands on its own. */
@@ -220,7 +246,7 @@ export function familyTotals(
       open: Math.max(open, list.length),
       count: list.length,
       priced: list.filter((m) => m.pnl !== null).length,
-      mark: sum(list),
+      mark: total(list),
     };
   });
 }

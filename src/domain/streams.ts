@@ -38,7 +38,7 @@ export const LIVE_HISTORY_TABLES = {
 export type LiveHistoryStream = keyof typeof LIVE_HISTORY_TABLES;
 
 /** How far before the newest stored time a pass starts again: a late report can carry an older time. */
-export const LOOKBACK = { instantMs: 2 * 3_600_000, dateDays: 1 } as const;
+const LOOKBACK = { instantMs: 2 * 3_600_000, dateDays: 1 } as const;
 
 /** The first run's window: `history_hours` back, or that many days (rounded up, at least one) for date tables. */
 export const DEFAULT_HISTORY_HOURS = 48;

@@ -6,12 +6,12 @@ import type { Socket } from 'node:net';
  * ample room for it and for a monitor's own tests, and keeps the listener far below the usual limit of 1,024 files:
  * at that limit 1,150 slow connections had left no file for a real delivery.
  */
-export const MAX_CONNECTIONS = 256;
+const MAX_CONNECTIONS = 256;
 /**
  * Files kept out of the connections' reach under a lower `ulimit -n`: the cache, its WAL and shared memory, the
  * WAL's sync handle, Node's own (stdio, epoll, the thread pool's pipes) and notify-send's pipes, with room to spare.
  */
-export const FILES_KEPT_FREE = 64;
+const FILES_KEPT_FREE = 64;
 /**
  * Unfinished request bodies held in memory at most, all connections together. A delivery is a few KB; 16 MiB is
  * thousands of them at once, or 16 at the 1 MiB body limit. Unbounded, 400 senders each trickling 1 MiB took the
@@ -22,7 +22,7 @@ export const MAX_BODY_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
  * A connection younger than this has not had the time to show its pace, so it is dropped only after every older
  * one: a real delivery, headers and body, arrives well within it.
  */
-export const GRACE_MS = 1_000;
+const GRACE_MS = 1_000;
 
 interface Tracked {
   socket: Socket;
@@ -39,7 +39,7 @@ interface Tracked {
 }
 
 /** The connection cap for this process: MAX_CONNECTIONS, or fewer when its open-files limit is lower. */
-export function connectionCap(limitsFile = '/proc/self/limits'): number {
+function connectionCap(limitsFile = '/proc/self/limits'): number {
   let files = Number.POSITIVE_INFINITY;
   try {
     const limit = readFileSync(limitsFile, 'utf8').match(/^Max open files\s+(\d+)/m)?.[1];

@@ -1,5 +1,4 @@
-import type { InboxEntry, IntakeOutcome } from '../cache/index.js';
-import { isBusy, nextBusyPause } from './busy.js';
+import { type InboxEntry, type IntakeOutcome, isBusy, nextBusyPause } from '../cache/index.js';
 
 /**
  * How long after a request began its commit may wait for another process's write lock. The service gives a
@@ -26,7 +25,7 @@ interface Waiting {
  * fsync for many events instead of one each. A caller's promise settles only after the fsync that covers its
  * commit, so a 2xx is never sent for an event a power cut could lose.
  *
- * `commit` waits for another process's write lock only briefly (busy.ts); a group that meets it stays queued and
+ * `commit` waits for another process's write lock only briefly (cache/busy-writes.ts); a group that meets it stays queued and
  * is tried again from a timer with backoff, joined by what arrives meanwhile, while the event loop serves other
  * requests. An entry whose deadline would pass before the next try is refused with the busy error.
  */

@@ -1,8 +1,7 @@
-import { killNotification, type Notify } from '../alerts/notifier.js';
+import { cityNames, killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
-import type { Cache } from '../cache/index.js';
+import { type Cache, writeWhenFree } from '../cache/index.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
-import { writeWhenFree } from './busy.js';
 
 /**
  * How long marking a kill notified may wait for another process's write lock. Past it the mark is given up and
@@ -14,7 +13,7 @@ export interface KillNotifierOptions {
   cache: Cache;
   /** null: notifications are off (`--no-notify`); the kills are marked done without one. */
   notify: Notify | null;
-  /** The listener's writes, with its short wait for the lock (busy.ts). */
+  /** The listener's writes, with its short wait for the lock (cache/busy-writes.ts). */
   write: <T>(write: () => T) => T;
   log: (line: string) => void;
   /** After each notification: shown, or failed (no daemon, no notify-send). */
@@ -82,7 +81,8 @@ export class KillNotifier {
       return;
     }
     try {
-      await notify(killNotification(kill.signal));
+      // the city's name from the cached cities (the listener alone may have none yet: then its id)
+      await notify(killNotification(kill.signal, cityNames(this.options.cache.resources.cities())));
       onResult(true);
     } catch (error) {
       // the event and its alert are committed already; a missing daemon costs only the popup

@@ -3,11 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { INBOX_ALERT_RULES } from '../alerts/kill-alert.js';
 import type { Notify } from '../alerts/notifier.js';
 import { rejectedWebhookAlert } from '../alerts/rejected-webhook-alert.js';
-import type { Cache, InboxEntry, IntakeOutcome } from '../cache/index.js';
+import { type Cache, type InboxEntry, type IntakeOutcome, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { InsuranceEvent } from '../contract/events.js';
 import { verifySignature } from '../domain/signature.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
-import { shortBusyWrites, writeWhenFree } from './busy.js';
 import { ConnectionGuard, MAX_BODY_BYTES_IN_FLIGHT } from './connection-guard.js';
 import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
 import { KillNotifier, type KillNotifierOptions } from './kill-notifier.js';
@@ -100,7 +99,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       droppedLogged = guard.dropped;
     },
   });
-  // every write of the listener waits for another process's lock from a timer, never inside SQLite (busy.ts)
+  // every write of the listener waits for another process's lock from a timer, never inside SQLite (cache/busy-writes.ts)
   const write = shortBusyWrites(cache);
   const kills = new KillNotifier({
     cache,

@@ -8,7 +8,7 @@ import { drainTable } from './history-streams.js';
  * The order the demo fills its history in: the small daily tables first (History's summaries and every 30-day
  * figure read them, and they take a second), then the intraday tables a trader's panes read, the largest last.
  */
-export const FILL_ORDER: readonly HistoricalTable[] = [
+const FILL_ORDER: readonly HistoricalTable[] = [
   'forecast_accuracy_daily',
   'market_brief_daily',
   'edge_resolved',
@@ -23,10 +23,10 @@ export const FILL_ORDER: readonly HistoricalTable[] = [
 ];
 
 /** The embedded world keeps 30 days behind its clock; a day more, so the first day's early hours are not cut. */
-export const FILL_HOURS = 31 * 24;
+const FILL_HOURS = 31 * 24;
 
 /** Where the fill of each table stands: `done` once its first fill finished, a drain in progress while one runs. */
-export const fillCheckpoint = (table: HistoricalTable) => `fill/${table}`;
+const fillCheckpoint = (table: HistoricalTable) => `fill/${table}`;
 
 export interface FillProgress {
   /** The table being drained, or null once every table is done. */

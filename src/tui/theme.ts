@@ -1,4 +1,4 @@
-import { withoutControls } from '../domain/text.js';
+import { withoutControls } from '../domain/without-controls.js';
 
 /**
  * Tones, not colours: every tone is also carried by text (a marker, a word, a sign), so the screen means the same

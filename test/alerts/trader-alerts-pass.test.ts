@@ -96,9 +96,9 @@ describe('the trader alerts over a synced cache', () => {
     // the four alerts of berlin and paris notify: the first three one by one, the fourth in a burst of its own; none
     // of rome's
     expect(shown.map((n) => n.title)).toEqual([
-      'DYING BUCKET berlin',
-      'BREAKTHROUGH berlin',
-      'EDGE paris',
+      'Dying bucket · Berlin',
+      'Breakthrough · Berlin',
+      'Edge +17.3 pts · Paris',
       'svc-monitor: 1 more alerts',
     ]);
     expect(shown.map((n) => n.message).join(' ')).not.toContain('rome');

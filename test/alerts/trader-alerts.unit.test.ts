@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { alertSettingsOf, DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
-import { alertNotification, moreAlertsNotification } from '../../src/alerts/notifier.js';
 import { withoutSecrets } from '../../src/alerts/notify-command.js';
 import { alertMessage, commandFailedAlert, notifies } from '../../src/alerts/trader-alerts.js';
 
@@ -85,30 +84,5 @@ describe('what leaves the process', () => {
       created_at: '1970-01-01T00:00:00.000Z',
       message: 'notify_command failed on the edge alert #7: /bin/phone exited with code 3: no signal',
     });
-  });
-
-  it('a desktop notification says what and where, a dying bucket loudly', () => {
-    expect(alertNotification(row)).toEqual({ title: 'EDGE nyc', message: row.message, urgency: 'normal' });
-    const dying = { kind: 'dying-bucket', city_id: 'nyc', message: 'held bucket died\u001b]52;c;x\u0007' };
-    expect(alertNotification(dying)).toEqual({
-      title: 'DYING BUCKET nyc',
-      message: 'held bucket died ]52;c;x ',
-      urgency: 'critical',
-    });
-  });
-
-  it('the rest of a burst in one notification: how many of each kind, and where', () => {
-    const rest = [
-      { kind: 'edge', city_id: 'rome' },
-      { kind: 'edge', city_id: 'paris' },
-      { kind: 'breakthrough', city_id: 'rome' },
-      { kind: 'edge', city_id: 'rome' },
-    ];
-    expect(moreAlertsNotification(rest)).toEqual({
-      title: 'svc-monitor: 4 more alerts',
-      message: '3 EDGE, 1 BREAKTHROUGH (paris, rome): see the Alerts pane',
-      urgency: 'normal',
-    });
-    expect(moreAlertsNotification([...rest, { kind: 'dying-bucket', city_id: 'oslo' }]).urgency).toBe('critical');
   });
 });

@@ -55,9 +55,9 @@ describe('a key typed into the wrong place is never printed back', () => {
     );
   });
 
-  it('monitor: --listen, and an argument it does not take', async () => {
+  it('monitor: --listen, and a first word that is no command', async () => {
     await refuses(['monitor', '--listen', KEY], 2, "option '--listen <port>' is invalid: a port is a whole number");
-    await refuses([KEY], 2, "too many arguments for 'monitor'");
+    await refuses([KEY], 2, "svc-monitor: unknown command '…' (see svc-monitor --help)");
   });
 
   it('export: NAME, --since, --until, --format', async () => {
@@ -82,7 +82,11 @@ describe('a key typed into the wrong place is never printed back', () => {
     await refuses(['server', '--port', KEY], 2, "option '--port <n>' is invalid");
     await refuses(['server', '--seed', KEY], 2, "option '--seed <n>' is invalid: must be a whole number");
     await refuses(['server', '--speed', KEY], 2, "option '--speed <x>' is invalid: must be a number above 0");
-    await refuses(['server', '--start', KEY], 2, "option '--start <iso>' is invalid: must be an ISO 8601");
+    await refuses(
+      ['server', '--start', KEY],
+      2,
+      "option '--start <iso>' is invalid: must be YYYY-MM-DD or an ISO 8601",
+    );
     await refuses(['server', '--host', KEY, '--port', '0', '--data-dir', store], 2, '--host');
     await refuses(['server', 'keys', KEY], 2, 'unknown command');
     await refuses(['server', 'webhooks', KEY], 2, 'unknown command');

@@ -31,23 +31,42 @@ function processedUntil(file: string): number | undefined {
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
-it('resumes a first 30-day fill killed half way to the instant it aimed at, in a private data dir', async () => {
-  const dataDir = join(root, 'data', 'server');
+/**
+ * Starts a first server on an empty data dir and kills it (SIGKILL) once its fill is a few days in. Resolves with
+ * how far the store got: short of START_MS when the kill landed inside the fill; at START_MS when the fill ended
+ * first (a starved test process can read the progress too late), which the caller takes as "try again".
+ */
+async function killDuringFill(dataDir: string): Promise<number> {
   const file = join(dataDir, 'server.db');
   const first = spawnServer(['--port', '0', '--data-dir', dataDir, '--seed', '1', '--start', START]);
-  let killedAt: number | undefined;
-  const deadline = Date.now() + 60_000;
-  while (killedAt === undefined && Date.now() < deadline) {
+  let listening = false;
+  first.listening.then(
+    () => {
+      listening = true;
+    },
+    () => undefined, // killed before it listened: the usual end here
+  );
+  for (;;) {
     const processed = processedUntil(file);
-    // a few days in: the history start is committed and the fill is under way
-    if (processed !== undefined && processed >= HISTORY_START_MS + 2 * 86_400_000) {
-      first.child.kill('SIGKILL');
-      killedAt = processed;
-    } else await sleep(10);
+    // a few days in: the history start is committed and the fill is under way; or it is over already
+    if ((processed !== undefined && processed >= HISTORY_START_MS + 2 * 86_400_000) || listening) break;
+    if (first.child.exitCode !== null) throw new Error(`the first server exited: ${first.output.stderr}`);
+    await sleep(10);
   }
+  first.child.kill('SIGKILL');
   expect(await first.exited).toBe('SIGKILL');
-  const reached = processedUntil(file) as number;
-  expect(reached, 'the kill landed inside the fill').toBeLessThan(START_MS);
+  return processedUntil(file) as number;
+}
+
+it('resumes a first 30-day fill killed half way to the instant it aimed at, in a private data dir', async () => {
+  const dataDir = join(root, 'data', 'server');
+  let reached = START_MS;
+  for (let tries = 0; tries < 5 && reached >= START_MS; tries++) {
+    rmSync(join(root, 'data'), { recursive: true, force: true });
+    reached = await killDuringFill(dataDir);
+  }
+  expect(reached, 'the kill landed inside the fill in one of five tries').toBeLessThan(START_MS);
+  expect(reached).toBeGreaterThanOrEqual(HISTORY_START_MS);
 
   // the operator starts it again as usual, without --start
   let second: ServerChild | undefined;
@@ -55,7 +74,7 @@ it('resumes a first 30-day fill killed half way to the instant it aimed at, in a
     second = spawnServer(['--port', '0', '--data-dir', dataDir, '--seed', '1', '--api-key', KEY]);
     const base = await second.listening;
     // printed just after the listening line
-    for (let i = 0; i < 100 && !second.output.stderr.includes('world clock'); i++) await sleep(20);
+    while (!second.output.stderr.includes('world clock')) await sleep(20);
     expect(second.output.stderr).toMatch(/world clock 2026-11-21T12:00:0\dZ, x1, seed 1/);
     const get = async (path: string) =>
       (await (await fetch(`${base}${path}`, { headers: { 'x-api-key': KEY } })).json()) as { data: any[] };
@@ -77,4 +96,4 @@ it('resumes a first 30-day fill killed half way to the instant it aimed at, in a
   } finally {
     if (second?.child.exitCode === null) second.child.kill('SIGKILL');
   }
-}, 120_000);
+}, 300_000);

@@ -6,6 +6,7 @@ import {
   instantAtLocal,
   isoUtc,
   localDate,
+  localDay,
   localHour,
   parseDateOrInstant,
 } from '../../src/domain/city-time.js';
@@ -50,6 +51,26 @@ describe('city time', () => {
     }
   });
 
+  it('a local day runs from its midnight to the next: 23 or 25 hours on the days the clocks change', () => {
+    // Berlin, 2026-10-25: midnight is still CEST (+2), 22:00Z the day before; the next is CET (+1), 23:00Z
+    expect(localDay('2026-10-25', 'Europe/Berlin')).toEqual({
+      date: '2026-10-25',
+      startMs: Date.parse('2026-10-24T22:00:00Z'),
+      endMs: Date.parse('2026-10-25T23:00:00Z'),
+    });
+    // 2026-03-29: from CET (23:00Z on the 28th) to CEST (22:00Z on the 29th), 23 hours
+    const spring = localDay('2026-03-29', 'Europe/Berlin');
+    expect([spring.startMs, spring.endMs]).toEqual([
+      Date.parse('2026-03-28T23:00:00Z'),
+      Date.parse('2026-03-29T22:00:00Z'),
+    ]);
+    // New York in winter: 05:00Z to 05:00Z
+    expect(localDay('2026-11-21', 'America/New_York')).toMatchObject({
+      startMs: Date.parse('2026-11-21T05:00:00Z'),
+      endMs: Date.parse('2026-11-22T05:00:00Z'),
+    });
+  });
+
   it('writes instants as fixed-width whole-second UTC strings', () => {
     expect(isoUtc(Date.parse('2026-11-21T14:05:09.999Z'))).toBe('2026-11-21T14:05:09Z');
   });
@@ -59,5 +80,16 @@ describe('city time', () => {
     expect(parseDateOrInstant('2026-11-21T23:30:00-05:00')).toMatchObject({ kind: 'instant', date: '2026-11-22' });
     expect(parseDateOrInstant('2026-02-30')).toBeNull();
     expect(parseDateOrInstant('2026-13-01T00:00:00Z')).toBeNull();
+  });
+
+  it('reads an instant without an offset as UTC, never in the host zone, and takes spec 4.4 forms only', () => {
+    // 2026-11-21T00:00Z = 1_795_219_200_000 ms (Date.UTC(2026, 10, 21)); 06:30 is 23_400_000 ms later
+    const midnight = Date.UTC(2026, 10, 21);
+    expect(parseDateOrInstant('2026-11-21T00:00')).toEqual({ kind: 'instant', ms: midnight, date: '2026-11-21' });
+    expect(parseDateOrInstant('2026-11-21T06:30:00.5')?.ms).toBe(midnight + 23_400_500);
+    expect(parseDateOrInstant('2026-11-21T06:30+0130')?.ms).toBe(midnight + 18_000_000);
+    expect(parseDateOrInstant('2026-11-21')).toEqual({ kind: 'date', ms: midnight, date: '2026-11-21' });
+    for (const text of ['2026-11', '2026', '2026-W47-6', '2026-325', '20261121', '2026-11-21T06', '2026-11-21 06:30'])
+      expect(parseDateOrInstant(text), text).toBeNull();
   });
 });

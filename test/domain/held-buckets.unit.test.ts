@@ -51,8 +51,16 @@ const book: OpenBook<PickPosition, TradePosition> = {
     } as unknown as PickPosition,
   ],
   trades: [
-    { city_id: 'nyc', market_date: '2026-11-24', side: 'NO', bucket_label: '82°F or higher', entry: null },
     {
+      engine_trade_id: 41,
+      city_id: 'nyc',
+      market_date: '2026-11-24',
+      side: 'NO',
+      bucket_label: '82°F or higher',
+      entry: null,
+    },
+    {
+      engine_trade_id: 42,
       city_id: 'nyc',
       market_date: '2026-11-24',
       side: 'YES',
@@ -74,6 +82,8 @@ describe('holdings of a city-day', () => {
       ['insurance', 'YES', '63°F or below', -999, 63, 20, 2],
       ['edge', 'YES', '70-71°F', 70, 71, 10, 3],
     ]);
+    // each ref is the record's own id, the one Positions shows: an edge trade's too (it was its bucket label)
+    expect(h.map((x) => x.ref)).toEqual(['1', '2', 'L1', 'P1', '42']);
     expect(holdingsOf(book, 'nyc', '2026-11-23').map((x) => x.ref)).toEqual(['3']);
     expect(holdingsOf(book, 'lon', '2026-11-24')).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InsuranceLeg } from '../../src/contract/events.js';
 import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import type { No24Record, SvcMaxPickRecord, YescoreRecord } from '../../src/contract/strategies.js';
+import { holdingsOf } from '../../src/domain/held-buckets.js';
 import {
   familyTotals,
   type OpenBook,
@@ -68,7 +69,8 @@ const primary = pick('p1', null, [leg('A', '48-49f', 0.25, 20, 5), leg('B', '50-
 const addon = pick('p2', 'p1', [leg('C', '48-49f', 0.28, 10, 2.8)]);
 const orphan = pick('p3', 'gone', [leg('C', '52-53f', 0.1, 30, 3)]);
 
-const trade = (side: 'YES' | 'NO', entry: TradePosition['entry']): TradePosition => ({
+const trade = (id: number, side: 'YES' | 'NO', entry: TradePosition['entry']): TradePosition => ({
+  engine_trade_id: id,
   city_id: 'nyc',
   market_date: '2026-11-21',
   side,
@@ -84,7 +86,7 @@ const book: OpenBook<Pick, TradePosition> = {
   ],
   locks: [lock],
   picks: [primary, addon, orphan],
-  trades: [trade('NO', { price: 0.65, qty: 10, total_usd: 6.5 }), trade('YES', null)],
+  trades: [trade(7, 'NO', { price: 0.65, qty: 10, total_usd: 6.5 }), trade(8, 'YES', null)],
   counts: { strategies: { no24: 3, yescore: 1, 'svc-max-picks': 1 }, locks: 1, picks: 1, trades: 2 },
 };
 
@@ -121,12 +123,26 @@ describe('P&L: open positions marked to market', () => {
     expect(priced.locks[0]?.mark).toEqual({ entry: 0.333, current: 0.3, source: 'm', stake: 9.99, pnl: -0.99 });
   });
 
-  it('sums a pick over its legs (unquoted legs count in the stake only) and puts addons under their primary', () => {
+  it('a lock stakes the same to the cent in Positions and in the day’s holdings (payoff, dying bucket)', () => {
+    // 0.333 x 7 = 2.331, to the cent 2.33: one rounding, lockStake, for both
+    const small = { ...lock, tokens: 7 };
+    const one = { ...book, strategies: [], picks: [], trades: [], locks: [small] };
+    expect(pricePositions(one, quotes).locks[0]?.mark.stake).toBe(2.33);
+    expect(holdingsOf(one, 'nyc', '2026-11-21').map((h) => h.stake)).toEqual([2.33]);
+  });
+
+  it('sums a pick over its legs, unpriced while a leg is, and puts addons under their primary', () => {
     expect(priced.picks.map((p) => p.pick.pick_id)).toEqual(['p1', 'p3']);
     const [p1, p3] = priced.picks;
-    // leg A: 20 x 0.30 = 6.00 less 5.00 = +1.00; leg B unquoted; stake 5 + 4
+    // leg A: 20 x 0.30 = 6.00 less 5.00 = +1.00; leg B unquoted, so the pick's P&L is unknown; stake 5 + 4
     expect(p1?.legs.map((l) => l.mark.pnl)).toEqual([1, null]);
-    expect(p1?.mark).toEqual({ entry: 0, current: null, source: null, stake: 9, pnl: 1 });
+    expect(p1?.mark).toEqual({ entry: null, current: null, source: null, stake: 9, pnl: null });
+    // with leg B quoted too (YES 0.25 on 50-51f: 20 x 0.25 = 5.00 less 4.00 = +1.00): +1.00 + 1.00
+    const both = pricePositions({ ...book, picks: [primary] }, () => ({
+      bySlugOf: (_date, slug) => (slug === '50-51f' ? { yes_price: 0.25, no_price: 0.75 } : NYC_QUOTE),
+      byLabelOf: () => NYC_QUOTE,
+    }));
+    expect(both.picks[0]?.mark).toEqual({ entry: null, current: null, source: null, stake: 9, pnl: 2 });
     // the addon's leg C: 10 x 0.30 = 3.00 less 2.80
     expect(p1?.addons.map((a) => [a.pick.pick_id, a.mark.pnl])).toEqual([['p2', 0.2]]);
     // an addon whose primary is not live stands on its own, unpriced here
@@ -134,11 +150,12 @@ describe('P&L: open positions marked to market', () => {
     expect(p3?.pick.note).toBe("the caller's own field of p3");
   });
 
-  it('marks an edge trade by its bucket label and side; one without an entry stakes nothing', () => {
+  it('marks an edge trade by its bucket label and side; one without an entry is unpriced, not a 0', () => {
     const [no, bare] = priced.trades.map((t) => t.mark);
     // 10 x NO 0.70 = 7.00 less the 6.50 paid
     expect(no).toEqual({ entry: 0.65, current: 0.7, source: 'm', stake: 6.5, pnl: 0.5 });
-    expect(bare).toEqual({ entry: 0, current: 0.3, source: 'm', stake: 0, pnl: 0 });
+    // the bucket's YES is quoted (0.30), but without the entry nothing is known of what was paid
+    expect(bare).toEqual({ entry: null, current: 0.3, source: 'm', stake: 0, pnl: null });
   });
 
   it('totals each family: every open one counted, stake and unrealised over those listed', () => {
@@ -147,9 +164,10 @@ describe('P&L: open positions marked to market', () => {
     // three open in SQL, one listed: the pane says the totals cover fewer
     expect(totals.no24).toMatchObject({ open: 3, count: 1, priced: 1, mark: { stake: 10, pnl: -1.25 } });
     expect(totals['svc-max-picks']).toMatchObject({ open: 1, count: 1, priced: 0, mark: { stake: 5, pnl: null } });
-    // primary, its addon and the lone addon: +1.00 + 0.20, the lone one unpriced; stake 9 + 2.80 + 3
-    expect(totals.insurance).toMatchObject({ open: 3, count: 3, priced: 2, mark: { pnl: 1.2 } });
+    // primary (leg B unquoted: unpriced), its addon (+0.20) and the lone addon (unpriced); stake 9 + 2.80 + 3
+    expect(totals.insurance).toMatchObject({ open: 3, count: 3, priced: 1, mark: { pnl: 0.2 } });
     expect(totals.insurance?.mark.stake).toBeCloseTo(14.8, 10);
-    expect(totals.edge).toMatchObject({ open: 2, count: 2, priced: 2, mark: { stake: 6.5, pnl: 0.5 } });
+    // the trade without an entry is counted open and listed, but not priced
+    expect(totals.edge).toMatchObject({ open: 2, count: 2, priced: 1, mark: { stake: 6.5, pnl: 0.5 } });
   });
 });

@@ -116,13 +116,16 @@ describe('the monitor in a pseudo-terminal', () => {
     // node-notifier ran the fake notify-send with the title and the action first; any other call is the demo
     // world's own or a trader alert's, titled by its kind, or the rest of a burst of trader alerts in one
     const call = await waitUntil('notify-send called for the kill', () =>
-      notify.calls().find((c) => c[0] === 'KILL nyc 2026-11-21'),
+      notify.calls().find((c) => c[0] === 'Kill · New York City'),
     );
     for (const other of notify.calls().filter((c) => c !== call))
-      expect(other[0]).toMatch(/^((KILL|EDGE|DYING BUCKET|BREAKTHROUGH) [a-z]+|svc-monitor: \d+ more alerts$)/);
+      expect(other[0]).toMatch(
+        /^((Kill|Edge [+-]\d+\.\d pts|Edge|Dying bucket|Breakthrough) · [A-Z]|svc-monitor: \d+ more alerts$)/,
+      );
+    // what and where in the title, by the city's name from the cached cities; what to do first in the body
     expect(call?.slice(0, 2)).toEqual([
-      'KILL nyc 2026-11-21',
-      'SELL AT MARKET: legs A 50-51°F, B 52-53°F. METAR high 55°F is above every leg',
+      'Kill · New York City',
+      'SELL AT MARKET: legs A 50-51°F, B 52-53°F. METAR high 55°F is above every leg (2026-11-21)',
     ]);
     expect(call).toContain('critical');
     // on the board, the killed pick's city-day (nyc, 2026-11-21, the demo's day there) is flagged in words

@@ -55,7 +55,11 @@ it('the demo sends its edge alerts to notify_command as JSON and lists them in A
   await tui.waitFor('!  EDGE');
   // the desktop got notifications too, the demo's trader alerts among them
   await waitUntil('a trader alert notification', () =>
-    notify.calls().find((c) => /^(EDGE|DYING BUCKET|BREAKTHROUGH) |^svc-monitor: \d+ more alerts$/.test(c[0] ?? '')),
+    notify
+      .calls()
+      .find((c) =>
+        /^(Edge [+-]\d+\.\d pts|Dying bucket|Breakthrough) · |^svc-monitor: \d+ more alerts$/.test(c[0] ?? ''),
+      ),
   );
   tui.press('q');
   expect((await tui.exited).exitCode).toBe(0);

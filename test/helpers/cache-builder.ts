@@ -20,7 +20,7 @@ import {
 } from '../../src/contract/events.js';
 import { Forecasts } from '../../src/contract/forecasts.js';
 import { FusionLock } from '../../src/contract/fusion-locks.js';
-import { HISTORICAL_ROW, type HistoricalRow, type HistoricalTable } from '../../src/contract/historical.js';
+import type { HistoricalRow, HistoricalTable } from '../../src/contract/historical.js';
 import {
   No24Record,
   STRATEGY_RECORD,
@@ -30,6 +30,7 @@ import {
   YescoreRecord,
 } from '../../src/contract/strategies.js';
 import { replayKey } from '../../src/receiver/identity.js';
+import { HISTORICAL_ROW } from '../server/historical-row-schemas.js';
 import { insuranceEvent, leg } from './webhook-events.js';
 
 /**

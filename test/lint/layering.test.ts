@@ -77,6 +77,18 @@ describe('the linter enforces DESIGN 2', () => {
       "import { startListener } from '../../receiver/listener.js';",
     ],
     ['tui imports no sync', 'src/tui/planted.ts', "import { SyncEngine } from '../sync/sync-engine.js';"],
+    ['alerts imports no receiver', 'src/alerts/planted.ts', "import { startListener } from '../receiver/listener.js';"],
+    [
+      'alerts imports no receiver type',
+      'src/alerts/planted.ts',
+      "import type { Listener } from '../receiver/listener.js';",
+    ],
+    ['alerts imports no server', 'src/alerts/planted.ts', "import { startService } from '../server/service.js';"],
+    [
+      'outside cache/, only cache/index (alerts)',
+      'src/alerts/planted.ts',
+      "import { Cache } from '../cache/cache.js';",
+    ],
     ['outside cache/, only cache/index', 'src/cli/planted.ts', "import { openCache } from '../cache/open-cache.js';"],
     ['outside cache/, only cache/index (tui)', 'src/tui/planted.ts', "import { Cache } from '../cache/cache.js';"],
     ['board imports no tui', 'src/board/planted.ts', "import { cell } from '../tui/format/text.js';"],
@@ -102,6 +114,12 @@ describe('the linter enforces DESIGN 2', () => {
       "import type { Cache } from '../cache/index.js';",
     ],
     ['cli wires the demo service', 'src/cli/planted.ts', "import { startService } from '../server/service.js';"],
+    [
+      'alerts writes through the cache index',
+      'src/alerts/planted.ts',
+      "import { writeWhenFree } from '../cache/index.js';",
+    ],
+    ['receiver imports alerts', 'src/receiver/planted.ts', "import { killNotification } from '../alerts/notifier.js';"],
     ['cache imports its own modules', 'src/cache/planted.ts', "import { feed } from './feed/index.js';"],
     ['server imports contract and domain', 'src/server/planted.ts', "import { round } from '../domain/units.js';"],
     [

@@ -131,7 +131,7 @@ it('shows a kill whose listener was SIGKILLed before its notification returned, 
     },
     10_000,
   );
-  expect(fake.titles()).toEqual(['KILL chicago 2026-11-21', 'KILL chicago 2026-11-21']);
+  expect(fake.titles()).toEqual(['Kill · chicago', 'Kill · chicago']);
   await stop(second);
 
   // the start after that shows it no more; a new kill is shown as usual
@@ -140,7 +140,7 @@ it('shows a kill whose listener was SIGKILLed before its notification returned, 
   expect((await http.post(third.url, signed(PRIMARY_SECRET, denver))).json).toEqual({ status: 'stored' });
   await waitUntil('the new kill to be marked', () => (killAlerts(dbFile)[1]?.notified_at ? true : undefined));
   await new Promise((r) => setTimeout(r, 300));
-  expect(fake.titles()).toEqual(['KILL chicago 2026-11-21', 'KILL chicago 2026-11-21', 'KILL denver 2026-11-21']);
+  expect(fake.titles()).toEqual(['Kill · chicago', 'Kill · chicago', 'Kill · denver']);
   expect(killAlerts(dbFile)[0]).toEqual(marked);
   await stop(third);
 }, 60_000);
@@ -177,7 +177,7 @@ it('never shows later the kills from before the upgrade, nor those taken in unde
   expect((await http.post(loud.url, signed(PRIMARY_SECRET, miami))).json).toEqual({ status: 'stored' });
   await waitUntil('the new kill to be marked', () => (killAlerts(dbFile)[2]?.notified_at ? true : undefined));
   await new Promise((r) => setTimeout(r, 300));
-  expect(fake.titles()).toEqual(['KILL miami 2026-11-21']);
+  expect(fake.titles()).toEqual(['Kill · miami']);
   const alerts = killAlerts(dbFile);
   expect(alerts.map((a) => a.ref)).toEqual([old.trade.pick_id, seattle.trade.pick_id, miami.trade.pick_id]);
   // the upgrade counts the old kill as shown when it arrived

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openCache } from '../../src/cache/index.js';
 import { startCli } from '../cli/run-cli.js';
 import { fakeNotifySend, httpClient, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
@@ -60,16 +61,31 @@ function kill(city: string, pickId?: string) {
   });
 }
 
-it('runs notify-send for a stored kill: title where, message SELL AT MARKET, legs and reason, nothing run by the shell', async () => {
+it('runs notify-send for a stored kill: title what and where, message SELL AT MARKET, legs and reason, nothing run by the shell', async () => {
   const fake = fakeNotifySend(join(root, 'on'));
+  // the cache knows Chicago by name (a sync stored the cities); Denver it does not know
+  const cache = openCache(join(root, 'on', 'cache.db'));
+  cache.resources.upsertCities([
+    {
+      city_id: 'chicago',
+      city_name: 'Chicago',
+      country: 'US',
+      lat: 41.98,
+      lon: -87.9,
+      tz: 'America/Chicago',
+      icao: 'KORD',
+      station_name: "Chicago O'Hare",
+    },
+  ]);
+  cache.close();
   const child = await listen('on', `${fake.bin}:${process.env.PATH}`);
   const event = kill('chicago');
   expect((await http.post(child.url, signed(PRIMARY_SECRET, event))).json).toEqual({ status: 'stored' });
   const [call] = await waitUntil('notify-send to be run', () => (fake.calls().length > 0 ? fake.calls() : undefined));
   const [title, message, ...options] = call ?? [];
-  expect(title).toContain('chicago');
-  expect(title).toContain('2026-11-21');
+  expect(title).toBe('Kill · Chicago');
   expect(message?.startsWith('SELL AT MARKET')).toBe(true);
+  expect(message?.endsWith('(2026-11-21)')).toBe(true);
   expect(message).toContain('A 64-65°F');
   expect(message).toContain('B 66-67°F');
   // the reason arrives as text, every metacharacter intact
@@ -86,9 +102,17 @@ it('runs notify-send for a stored kill: title where, message SELL AT MARKET, leg
   );
   expect((await http.post(child.url, signed(PRIMARY_SECRET, testEvent()))).status).toBe(200);
   expect((await http.post(child.url, signed(PRIMARY_SECRET, kill('denver')))).json).toEqual({ status: 'stored' });
-  const calls = await waitUntil('the second notification', () => (fake.calls().length >= 2 ? fake.calls() : undefined));
-  await new Promise((r) => setTimeout(r, 300));
-  expect(fake.calls().map((c) => c[0])).toEqual([calls[0]?.[0], expect.stringContaining('denver')]);
+  // both kills notified and recorded so: every notification this listener owes has been made
+  await waitUntil('both kills recorded as notified', () => {
+    const db = new Database(child.dbFile, { readonly: true });
+    try {
+      const sql = "SELECT count(*) FROM alerts WHERE kind = 'kill' AND notified_at IS NOT NULL";
+      return (db.prepare(sql).pluck().get() as number) === 2 || undefined;
+    } finally {
+      db.close();
+    }
+  });
+  expect(fake.calls().map((c) => c[0])).toEqual(['Kill · Chicago', 'Kill · denver']);
   expect(await stop(child)).toBe(0);
 });
 

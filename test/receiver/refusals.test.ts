@@ -249,7 +249,7 @@ describe('when the commit fails', () => {
     const retry = await http.post(l.url, kill);
     expect(retry.json).toEqual({ status: 'duplicate' });
     await new Promise((r) => setTimeout(r, 200));
-    expect(notified).toEqual(['KILL chicago 2026-11-21']);
+    expect(notified).toEqual(['Kill · chicago']);
   });
 });
 

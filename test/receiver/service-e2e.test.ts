@@ -168,10 +168,14 @@ it('stores every event the service delivered exactly once, of every type, and no
       fake.calls().length >= kills.length ? fake.calls() : undefined,
     );
     expect(calls).toHaveLength(kills.length);
-    expect(calls.map((c) => c[0]).sort()).toEqual(
-      kills.map((k) => `KILL ${k.market.city} ${k.market.market_date}`).sort(),
+    // titled what and where: the city's name when the cache holds the cities, else its id (a bare listener)
+    const names = new Map(
+      cache.prepare("SELECT city_id, json_extract(json, '$.city_name') FROM cities").raw().all() as [string, string][],
     );
-    for (const call of calls) expect(call[1]).toMatch(/^SELL AT MARKET: legs /);
+    expect(calls.map((c) => c[0]).sort()).toEqual(
+      kills.map((k) => `Kill · ${names.get(k.market.city) ?? k.market.city}`).sort(),
+    );
+    for (const call of calls) expect(call[1]).toMatch(/^SELL AT MARKET: legs .* \(\d{4}-\d\d-\d\d\)$/);
     expect(cache.prepare("SELECT count(*) FROM alerts WHERE kind = 'kill'").pluck().get()).toBe(kills.length);
   } finally {
     cache.close();

@@ -14,9 +14,10 @@ import { ErrorBody } from '../../src/contract/common.js';
 import { CurrentResponse } from '../../src/contract/current.js';
 import { ForecastsResponse } from '../../src/contract/forecasts.js';
 import { FusionLocksResponse } from '../../src/contract/fusion-locks.js';
-import { HISTORICAL_ROW, HistoricalResponse } from '../../src/contract/historical.js';
+import { HistoricalResponse } from '../../src/contract/historical.js';
 import { strategyResponse } from '../../src/contract/strategies.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { HISTORICAL_ROW } from './historical-row-schemas.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the spec and DESIGN.md say, written out here rather than imported, so the test checks the server against
@@ -890,6 +891,11 @@ describe('error statuses (DESIGN.md section 4)', () => {
     await expectBadParameter(withQuery('/historical/wxa_history', { since: '2026-02-30T10:00:00Z' }), 'since');
     await expectBadParameter(withQuery('/fusion-locks', { since: '2026-02-30T10:00:00Z' }), 'since');
     await expectBadParameter('/fusion-locks?since=yesterday', 'since');
+    // an instant without an offset, a year-month: the contract's pattern refuses them (the monitor reads the first
+    // as UTC, domain/time-bounds.ts; the service asks for the offset)
+    await expectBadParameter(withQuery('/historical/wxa_history', { since: '2026-11-20T00:00' }), 'since');
+    await expectBadParameter('/historical/forecast_accuracy_daily?since=2026-11', 'since');
+    await expectBadParameter(withQuery('/fusion-locks', { since: '2026-11-20T00:00' }), 'since');
   });
 
   it('400 when since is after until', async () => {

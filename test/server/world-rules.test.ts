@@ -44,6 +44,18 @@ function hitRates(cityId: string, date: string): Map<string, number> {
   return new Map([...hits].map(([model, n]) => [model, n / 30]));
 }
 
+/**
+ * A record's bucket is its model's predicted bucket of the day, which model_forecasts_daily scores once the day
+ * has settled: checked for every settled record (its row must be there), left for an open one. True when checked.
+ */
+function predictedBucketChecked(r: any): boolean {
+  if (r.outcome === null) return false;
+  const day = byCityDate.get(`${r.city_id}|${r.local_date}`)?.find((s) => s.model === r.model);
+  expect(day, `the settled day's score of ${r.model}: ${r.city_id} ${r.local_date}`).toBeDefined();
+  expect(r.bucket_slug).toBe(day?.predicted_bucket_slug);
+  return true;
+}
+
 const scoreOf = (cityId: string, date: string) => byCityDate.get(`${cityId}|${date}`)?.[0];
 
 function checkSettlement(record: any): void {
@@ -80,16 +92,19 @@ describe('no24 (spec 2.5 rule 1)', () => {
   it('buys NO for a flat 10 on the bucket of the product with the lowest 30-day exact-hit rate', async () => {
     const records = (await svc.get('/no24?limit=1000')).body.data;
     expect(records.length).toBeGreaterThan(300);
+    let checked = 0;
     for (const r of records) {
       const rates = hitRates(r.city_id, r.local_date);
       expect(r.model_exact_pct).toBeCloseTo(rates.get(r.model) as number, 4);
       expect(r.model_exact_pct).toBeCloseTo(Math.min(...rates.values()), 4);
       expect(r).toMatchObject({ side: 'NO', strategy: 'no24', stake: 10 });
       expect(r.shares * r.no_ask).toBeCloseTo(10, 2);
-      const day = byCityDate.get(`${r.city_id}|${r.local_date}`)?.find((s) => s.model === r.model);
-      if (day) expect(r.bucket_slug).toBe(day.predicted_bucket_slug);
+      if (predictedBucketChecked(r)) checked++;
       checkSettlement(r);
     }
+    // every settled record was checked (the open ones' day is not scored yet): most of a month's
+    expect(checked).toBe(records.filter((r: any) => r.outcome !== null).length);
+    expect(checked).toBeGreaterThan(300);
   });
 });
 
@@ -98,6 +113,8 @@ describe('yescore (spec 2.5 rule 2)', () => {
     const records = (await svc.get('/yescore?limit=1000')).body.data;
     expect(records.length).toBeGreaterThan(300);
     let cMarkets = 0;
+    let fMarkets = 0;
+    let checked = 0;
     for (const r of records) {
       const rates = hitRates(r.city_id, r.local_date);
       expect(r.model_exact_pct).toBeCloseTo(rates.get(r.model) as number, 4);
@@ -114,12 +131,16 @@ describe('yescore (spec 2.5 rule 2)', () => {
       } else {
         expect(r.bias_c).toBe(0);
         expect(r.corrected_max_c).toBeCloseTo(r.predicted_max_c, 2);
-        const day = byCityDate.get(`${r.city_id}|${r.local_date}`)?.find((s) => s.model === r.model);
-        if (day) expect(r.bucket_slug).toBe(day.predicted_bucket_slug);
+        fMarkets++;
+        if (predictedBucketChecked(r)) checked++;
       }
       checkSettlement(r);
     }
     expect(cMarkets).toBeGreaterThan(0);
+    // every settled °F record was checked against its model's predicted bucket
+    const settledF = records.filter((r: any) => r.outcome !== null && unitOf(r.city_id) === 'F').length;
+    expect(checked).toBe(settledF);
+    expect(checked).toBeGreaterThan(0.8 * fMarkets);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,20 +46,25 @@ function run(cache: Cache) {
     () => ({ error: undefined as unknown }),
     (error: unknown) => ({ error }),
   );
-  return { stdin, screen: () => plain(stdout.written.join('')), ended };
+  const screen = () => plain(stdout.written.join(''));
+  /** Keys reach the monitor once Ink listens on its stdin (its input hook is mounted): a state, not a delay. */
+  const listening = () => until(() => (stdin as unknown as EventEmitter).listenerCount('readable') > 0);
+  return { stdin, screen, listening, ended };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 100));
+/** Resolves once `check` holds, looking every 10 ms. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
+}
 
 describe('a damaged cache in the terminal UI', () => {
   it('a pane whose read meets the damage ends the monitor with one CacheError naming the file, no error box', async () => {
     const { cache, file } = damagedCache('h_mktb_buckets_history');
     const tui = run(cache);
-    await settle();
+    await tui.listening();
     tui.stdin.write('6');
-    await settle();
     // History opens on mkta_buckets_history, which reads fine; → goes to mktb_buckets_history, the damaged table
-    expect(tui.screen()).toContain('◂ mkta_buckets_history ▸');
+    await until(() => tui.screen().includes('◂ mkta_buckets_history ▸'));
     tui.stdin.write('\u001b[C');
     const { error } = await tui.ended;
     expect(error).toBeInstanceOf(CacheError);
@@ -71,10 +77,9 @@ describe('a damaged cache in the terminal UI', () => {
   it('a key whose handler meets the damage (Enter on a rejected webhook) ends it the same way', async () => {
     const { cache, file } = damagedCache('rejected_webhooks');
     const tui = run(cache);
-    await settle();
+    await tui.listening();
     tui.stdin.write('4');
-    await settle();
-    expect(tui.screen()).toContain('REJECTED');
+    await until(() => tui.screen().includes('REJECTED'));
     tui.stdin.write('\r');
     const { error } = await tui.ended;
     expect(error).toBeInstanceOf(CacheError);

@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 /** A problem with the cache file or with what was asked of it, as one line that names the file. */
 export class CacheError extends Error {}
 
+/** The cache is locked by another process: a condition of the moment, where a CacheError is a problem to fix. */
+export class CacheBusyError extends CacheError {}
+
 /**
  * An error met while using the cache at `path`, as one line naming the file: SQLite's errors become a CacheError
  * (damaged, busy, cannot be written); a CacheError and every other error pass unchanged.
@@ -16,7 +19,7 @@ export function cacheFailure(path: string, error: unknown): Error {
     if (code.startsWith('SQLITE_CORRUPT')) return new CacheError(damaged(path, message));
     if (code === 'SQLITE_READONLY_DIRECTORY') return new CacheError(folderReadOnly(path));
     if (code.startsWith('SQLITE_READONLY')) return new CacheError(fileReadOnly(path));
-    if (code.startsWith('SQLITE_BUSY')) return new CacheError(`${path} is locked by another process (${message})`);
+    if (code.startsWith('SQLITE_BUSY')) return new CacheBusyError(`${path} is locked by another process (${message})`);
     return new CacheError(`${path} is not a usable svc-monitor cache: ${message}`, { cause: error });
   }
   const errno = (error as NodeJS.ErrnoException | undefined)?.code;

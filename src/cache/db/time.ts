@@ -1,4 +1,4 @@
-import { parseDateOrInstant } from '../../domain/city-time.js';
+import { timeBounds as boundsOf, TimeBoundsError } from '../../domain/time-bounds.js';
 import { CacheError } from './cache-error.js';
 
 /** Epoch ms of an instant as the API writes it; null when it is absent or not an instant (stored as NULL). */
@@ -14,20 +14,14 @@ export interface Bounds {
 }
 
 /**
- * `since`/`until` (inclusive; YYYY-MM-DD or an ISO instant) as bounds on a typed column, with the server's meaning:
- * on an instant column a date is its whole UTC day; on a date column an instant is its UTC date.
+ * `since`/`until` (inclusive) as bounds on a typed column (epoch ms or `YYYY-MM-DD`), by the service's own rule
+ * (domain/time-bounds.ts): a bad value or since after until is a CacheError naming them.
  */
 export function timeBounds(kind: 'instant' | 'date', since?: string, until?: string): Bounds {
-  return {
-    since: since === undefined ? undefined : bound('since', since, kind, 'lower'),
-    until: until === undefined ? undefined : bound('until', until, kind, 'upper'),
-  };
-}
-
-function bound(name: string, text: string, kind: 'instant' | 'date', side: 'lower' | 'upper'): string | number {
-  const parsed = parseDateOrInstant(text);
-  if (!parsed) throw new CacheError(`invalid ${name} '${text}': expected YYYY-MM-DD or an ISO 8601 instant`);
-  if (kind === 'date') return parsed.date;
-  if (parsed.kind === 'date' && side === 'upper') return parsed.ms + 86_400_000 - 1;
-  return parsed.ms;
+  try {
+    return boundsOf(kind, since, until);
+  } catch (error) {
+    if (!(error instanceof TimeBoundsError)) throw error;
+    throw new CacheError(`invalid ${error.bound === 'both' ? 'since and until' : error.bound}: ${error.message}`);
+  }
 }

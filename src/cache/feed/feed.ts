@@ -1,8 +1,8 @@
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
-import { EXACT_SOURCES, type ExactSource } from './exact-sources.js';
+import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
-import { SKEWED_SOURCES, type SkewedSource } from './skewed-sources.js';
+import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
 
 /** A stored text behind a signal, for its detail view. */
 export interface SignalPayload {
@@ -25,8 +25,8 @@ export class FeedRepository {
     if (limit <= 0) return [];
     const zones = this.zones();
     const all: Signal[] = [];
-    for (const source of EXACT_SOURCES) all.push(...this.exact(source, after, limit, 'older', zones));
-    for (const source of SKEWED_SOURCES) all.push(...this.skewedOlder(source, after, limit, zones));
+    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, after, limit, 'older', zones));
+    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedOlder(source, after, limit, zones));
     return all.sort(compareFeed).slice(0, limit);
   }
 
@@ -35,8 +35,8 @@ export class FeedRepository {
     if (limit <= 0) return [];
     const zones = this.zones();
     const all: Signal[] = [];
-    for (const source of EXACT_SOURCES) all.push(...this.exact(source, before, limit, 'newer', zones));
-    for (const source of SKEWED_SOURCES) all.push(...this.skewedNewer(source, before, limit, zones));
+    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, before, limit, 'newer', zones));
+    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedNewer(source, before, limit, zones));
     return all.sort((a, b) => compareFeed(b, a)).slice(0, limit);
   }
 
@@ -92,8 +92,8 @@ export class FeedRepository {
     );
   }
 
-  private exact(
-    s: ExactSource,
+  private storedInstant(
+    s: StoredInstantSource,
     cursor: FeedKey | null,
     limit: number,
     direction: 'older' | 'newer',
@@ -121,7 +121,7 @@ export class FeedRepository {
     return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
   }
 
-  private skewedOlder(s: SkewedSource, after: FeedKey | null, limit: number, zones: Zones): Signal[] {
+  private derivedOlder(s: DerivedInstantSource, after: FeedKey | null, limit: number, zones: Zones): Signal[] {
     const rows = after
       ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
       : this.q.iterate<Row>(s.olderSql(false));
@@ -137,7 +137,7 @@ export class FeedRepository {
     return this.whole(s, kept, zones);
   }
 
-  private skewedNewer(s: SkewedSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
+  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
     const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
     const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
@@ -151,7 +151,7 @@ export class FeedRepository {
   }
 
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
-  private whole(s: SkewedSource, kept: FeedKey[], zones: Zones): Signal[] {
+  private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones): Signal[] {
     if (kept.length === 0) return [];
     const rows = this.q.all<Row>(s.rowsSql(kept.length), ...kept.map((k) => k.key));
     const byKey = new Map(rows.map((row) => [s.keyOf(row), row]));

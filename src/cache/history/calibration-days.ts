@@ -1,7 +1,7 @@
 import type { MarketUnit } from '../../contract/common.js';
 import type { HistoricalTable } from '../../contract/historical.js';
 import type { SettledDay, SnapshotQuote } from '../../domain/calibration-summary.js';
-import { addDays, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { instantAtLocal, localDate, localDay, localHour } from '../../domain/city-time.js';
 import { highForecastOf } from '../../domain/desk-forecast.js';
 import { roundHalfUp, settledValue, usableForecast } from '../../domain/settlement.js';
 import { fToC, marketUnitOf } from '../../domain/units.js';
@@ -10,7 +10,7 @@ import { historicalSqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
-import type { BrowseFilter } from './history.js';
+import type { BrowseFilter } from './browse-filter.js';
 
 const HOUR = 3_600_000;
 /** Without a start date the calibration covers the newest this many local dates with a settled day. */
@@ -171,6 +171,7 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
     .sort((a, b) => (a.city_id < b.city_id ? -1 : a.city_id > b.city_id ? 1 : a.date < b.date ? -1 : 1))
     .map((s) => {
       const { tz, unit } = places.get(s.city_id) as Place;
+      const { startMs, endMs } = localDay(s.date, tz);
       return {
         city_id: s.city_id,
         local_date: s.date,
@@ -180,8 +181,8 @@ function settledDays(q: CountedQueries, filter: BrowseFilter, places: Map<string
         readings: [],
         noonQuotes: {},
         tz,
-        startMs: instantAtLocal(s.date, 0, 0, tz),
-        endMs: instantAtLocal(addDays(s.date, 1), 0, 0, tz),
+        startMs,
+        endMs,
         noonMs: instantAtLocal(s.date, 12, 0, tz),
       };
     });

@@ -3,7 +3,7 @@ import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
-import type { BrowseFilter } from './history.js';
+import type { BrowseFilter } from './browse-filter.js';
 
 export interface StrategySummary {
   family: StrategyFamily;

@@ -6,19 +6,13 @@ import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
+import type { BrowseFilter } from './browse-filter.js';
 import { calibrationDays } from './calibration-days.js';
 import { type HistorySummary, historySummary } from './history-summary.js';
 
 /** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
 export const BROWSE_TABLES = [...STRATEGY_FAMILIES, 'fusion-locks', ...HISTORICAL_TABLES] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number];
-
-/** `since`/`until`: inclusive, YYYY-MM-DD or an ISO instant, on the table's own date or time column. */
-export interface BrowseFilter {
-  cityId?: string;
-  since?: string;
-  until?: string;
-}
 
 /** A row's place in its list: `a` the sort column, `b` the tie-break. */
 export interface BrowseKey {

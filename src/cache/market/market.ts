@@ -25,7 +25,7 @@ const MKTA = historicalSqlTable('mkta_buckets_history');
  * Rows of a city's newest quotes to read: 11 buckets an hour is 264 a day, so this covers every market of the last
  * two days, which is as old as an open position gets.
  */
-export const RECENT_QUOTE_ROWS = 600;
+const RECENT_QUOTE_ROWS = 600;
 
 /** A value as SQLite's json_extract gives it: null when absent, 1/0 for true/false, JSON text for an object. */
 function extracted(v: unknown): unknown {

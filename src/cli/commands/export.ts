@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { boardCsvRecords, exportBoard } from '../../board/board-export.js';
-import { type Cache, cacheFailure, openCache } from '../../cache/index.js';
+import { type Cache, cacheFailure, checkExportName, openCache } from '../../cache/index.js';
 import type { SettlementConfig } from '../../contract/config.js';
+import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { parseDateOrInstantArg } from '../parse.js';
@@ -17,7 +18,7 @@ function csvField(value: unknown): string {
 }
 
 /** One CSV table: the columns every row has, in order of first appearance. */
-export function toCsv(rows: readonly string[]): string {
+function toCsv(rows: readonly string[]): string {
   const objects = rows.map((json) => JSON.parse(json) as Record<string, unknown>);
   const columns = [...new Set(objects.flatMap((o) => Object.keys(o)))];
   const lines = [columns.map(csvField).join(','), ...objects.map((o) => columns.map((c) => csvField(o[c])).join(','))];
@@ -41,14 +42,21 @@ export function exportCommand(program: Command): void {
     )
     .option('--format <f>', 'json, ndjson or csv', 'json')
     .option('--city <id>', 'only this city')
-    .option('--since <date>', 'lower bound (inclusive; YYYY-MM-DD or ISO instant)', parseDateOrInstantArg)
-    .option('--until <date>', 'upper bound (inclusive)', parseDateOrInstantArg)
+    .option(
+      '--since <date>',
+      'lower bound (inclusive): YYYY-MM-DD (a UTC day) or an ISO 8601 instant (no offset: UTC)',
+      parseDateOrInstantArg,
+    )
+    .option('--until <date>', 'upper bound (inclusive), as --since', parseDateOrInstantArg)
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .action((name: string, flags: { format: string; city?: string; since?: string; until?: string; db?: string }) => {
+      // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
       if (!(FORMATS as readonly string[]).includes(flags.format))
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
+      checkExportName(name);
       if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
         throw usageError('--since and --until do not apply to board: it is the board as of now');
+      refuseEmptyWindow(flags.since, flags.until);
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
       const connection = resolveConnection({ db: flags.db });
       const path = connection.dbPath;
@@ -78,4 +86,15 @@ export function exportCommand(program: Command): void {
 function boardRows(cache: Cache, format: Format, cityId: string | undefined, settlement?: SettlementConfig): string[] {
   const cities = exportBoard(cache, Date.now(), { cityId, settlement });
   return (format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
+}
+
+/** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */
+function refuseEmptyWindow(since: string | undefined, until: string | undefined): void {
+  try {
+    timeBounds('instant', since, until);
+  } catch (error) {
+    if (error instanceof TimeBoundsError && error.bound === 'both')
+      throw usageError('--since is after --until: no row can be in between');
+    throw error;
+  }
 }

@@ -19,8 +19,8 @@ interface MonitorFlags {
  */
 export function monitorCommand(program: Command): void {
   program
-    .command('monitor', { isDefault: true })
-    .description('the terminal monitor (no key configured means --demo)')
+    .command('monitor')
+    .description('the terminal monitor, the default command (no key configured means --demo)')
     .option('--demo', 'run against the reference service in-process')
     .option('--offline', 'review the cache with no network')
     .option('--listen <port>', 'also run the webhook listener on this port', parsePort)

@@ -10,6 +10,7 @@ import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
 import { type Connection, requireService, resolveConnection } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { parseQueryBoundArg } from '../parse.js';
 
 interface SyncFlags {
   once?: boolean;
@@ -37,8 +38,12 @@ export function syncCommand(program: Command): void {
     .description('headless sync of the service into the local cache; without --once it polls until SIGTERM/SIGINT')
     .option('--once', 'one full pass, then exit')
     .option('--backfill <tables>', 'historical tables to drain (comma-separated, or all), then exit')
-    .option('--since <date>', 'lower bound for --backfill (YYYY-MM-DD or ISO instant)')
-    .option('--until <date>', 'upper bound for --backfill')
+    .option(
+      '--since <date>',
+      'lower bound for --backfill: YYYY-MM-DD (a UTC day) or an ISO 8601 instant (no offset: UTC)',
+      parseQueryBoundArg,
+    )
+    .option('--until <date>', 'upper bound for --backfill, as --since', parseQueryBoundArg)
     .option('--json', 'print {streams: {name: {fetched, inserted, updated}}, errors: []} on stdout')
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .option('--base-url <url>', 'service address (or SVC_BASE_URL)')

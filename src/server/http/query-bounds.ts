@@ -1,27 +1,27 @@
-import { isoUtc, parseDateOrInstant } from '../../domain/city-time.js';
+import { isoUtc } from '../../domain/city-time.js';
+import { timeBounds as boundsOf, TimeBoundsError } from '../../domain/time-bounds.js';
 import { badRequest } from './http-error.js';
 
 /**
- * Turns `since`/`until` into bounds comparable with the stored column: instants are whole-second UTC strings, so
- * a date means its whole UTC day and sub-second bounds round inward; a date column compares the UTC date.
+ * `since`/`until` as bounds comparable with the stored column, by domain/time-bounds.ts's rule (a bad value or
+ * since after until: 400 naming the parameters). Stored instants are whole-second UTC strings, so a sub-second
+ * bound rounds inward; a date column compares the UTC date.
  */
 export function timeBounds(
   kind: 'instant' | 'date',
   since: string | undefined,
   until: string | undefined,
 ): { since?: string; until?: string } {
-  const lower = since === undefined ? undefined : bound('since', since, kind, 'lower');
-  const upper = until === undefined ? undefined : bound('until', until, kind, 'upper');
-  if (lower !== undefined && upper !== undefined && lower > upper) {
-    throw badRequest(`invalid query parameters: since (${since}) is after until (${until})`);
+  try {
+    if (kind === 'date') return boundsOf('date', since, until);
+    const ms = boundsOf('instant', since, until);
+    return {
+      since: ms.since === undefined ? undefined : isoUtc(Math.ceil(ms.since / 1000) * 1000),
+      until: ms.until === undefined ? undefined : isoUtc(ms.until),
+    };
+  } catch (error) {
+    if (!(error instanceof TimeBoundsError)) throw error;
+    const what = error.bound === 'both' ? 'parameters' : `parameter '${error.bound}'`;
+    throw badRequest(`invalid query ${what}: ${error.message}`);
   }
-  return { since: lower, until: upper };
-}
-
-function bound(name: string, text: string, kind: 'instant' | 'date', side: 'lower' | 'upper'): string {
-  const parsed = parseDateOrInstant(text);
-  if (!parsed) throw badRequest(`invalid query parameter '${name}': ${text} is not a real date or time`);
-  if (kind === 'date') return parsed.date;
-  if (parsed.kind === 'date') return `${parsed.date}T${side === 'lower' ? '00:00:00' : '23:59:59'}Z`;
-  return isoUtc(side === 'lower' ? Math.ceil(parsed.ms / 1000) * 1000 : parsed.ms);
 }

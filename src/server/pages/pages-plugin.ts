@@ -14,7 +14,7 @@ import { COPY_JS, PAGES_CSS } from './static-files.js';
 export type { PagesOptions } from './page-context.js';
 
 /** Nothing from another origin, nothing inline, no framing, forms post here only. */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "style-src 'self'",
   "script-src 'self'",

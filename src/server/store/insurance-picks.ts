@@ -13,7 +13,7 @@ export interface StoredPick {
  * The insurance engine's picks (`insurance_picks`): one row a primary pick, its state as JSON, `open` until it is
  * killed or its day ends. Keeping the state here (not in memory) is what lets a restarted world carry on exactly.
  */
-export class InsurancePicks<T extends StoredPick> {
+class InsurancePicks<T extends StoredPick> {
   private readonly upsert: Statement<unknown[]>;
   private readonly openOfCity: Statement<unknown[]>;
   private readonly byId: Statement<unknown[]>;

@@ -1,6 +1,6 @@
 import { CACHE_APPLICATION_ID, STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
 import { readFileIdentity } from '../../sqlite/file-identity.js';
-import type { Db } from './open-store.js';
+import type { SqliteDb } from '../../sqlite/open-database.js';
 import { MIGRATIONS } from './schema.js';
 
 /** What a `server.db` turned out to be, when it is something the server may write to. */
@@ -21,7 +21,7 @@ const LEGACY_MARKS = ['meta', 'world_events', 'api_keys'];
  * in its schema. Nothing may be written (not even `journal_mode`, which rewrites the header) before this says the
  * file is ours or empty.
  */
-export function identifyStore(db: Db): StoreIdentity {
+export function identifyStore(db: SqliteDb): StoreIdentity {
   let appId: number;
   let version: number;
   let names: Set<string>;

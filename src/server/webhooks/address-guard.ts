@@ -11,7 +11,7 @@ import ipaddr from 'ipaddr.js';
 export type Resolver = (hostname: string) => Promise<string[]>;
 
 // verbatim: the first answer is the one pinned, so keep the resolver's own order rather than Node's reordering.
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export class AddressRefused extends Error {

@@ -30,7 +30,7 @@ const IDLE_POLL_MS = 250;
 const QUEUE_BATCH = 256;
 
 /** The body of attempt n: the stored payload with `attempt` set (edge events carry none), signed anew each time. */
-export function deliveryBody(delivery: Delivery, attempt: number): string {
+function deliveryBody(delivery: Delivery, attempt: number): string {
   if (delivery.event_type.startsWith('edge.')) return delivery.payload;
   const payload = JSON.parse(delivery.payload) as Record<string, unknown>;
   payload.attempt = attempt;

@@ -1,4 +1,4 @@
-import { instantAtLocal, localDate, zoneOffsetMs } from '../../domain/city-time.js';
+import { type LocalDay, localDate, localDay, zoneOffsetMs } from '../../domain/city-time.js';
 
 // a time or zone the cache cannot vouch for (a bad webhook field, an unknown zone) shows as dashes, never throws
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '----------T--:--:--');
@@ -44,8 +44,7 @@ export function age(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** The city's local date and the instant its day began. */
-export function cityToday(nowMs: number, tz: string): { date: string; startMs: number } {
-  const date = localDate(nowMs, tz);
-  return { date, startMs: instantAtLocal(date, 0, 0, tz) };
+/** The city's local day at an instant: its date and its window, midnight to midnight. */
+export function cityToday(nowMs: number, tz: string): LocalDay {
+  return localDay(localDate(nowMs, tz), tz);
 }

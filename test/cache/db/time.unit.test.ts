@@ -47,7 +47,19 @@ describe('timeBounds', () => {
   it('refuses what is neither a date nor an instant, naming the bound and the text', () => {
     expect(() => timeBounds('date', '2026-13-45')).toThrow(CacheError);
     expect(() => timeBounds('instant', undefined, 'soon')).toThrow(
-      "invalid until 'soon': expected YYYY-MM-DD or an ISO 8601 instant",
+      "invalid until: 'soon' is not YYYY-MM-DD or an ISO 8601 instant of a real day",
     );
+  });
+
+  it('refuses since after until, as the service does, where it once answered nothing', () => {
+    expect(() => timeBounds('date', '2026-11-22', '2026-11-21')).toThrow(
+      'invalid since and until: since (2026-11-22) is after until (2026-11-21)',
+    );
+    expect(() => timeBounds('instant', '2026-11-21T12:00:01Z', '2026-11-21T12:00:00Z')).toThrow(CacheError);
+    // a date until is its whole day: 23:59Z of that day is inside it
+    expect(timeBounds('instant', '2026-11-21T23:59:00Z', '2026-11-21')).toEqual({
+      since: NOV_21 + DAY - 60_000,
+      until: NOV_21 + DAY - 1,
+    });
   });
 });

@@ -9,7 +9,7 @@ declare module 'fastify' {
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `api_key=`, in that order (spec section 5). */
-export function presentedKey(request: FastifyRequest): string | undefined {
+function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header;
   const authorization = request.headers.authorization;

@@ -20,7 +20,7 @@ interface AjvIssue {
 }
 
 /** One sentence naming the parameter and what is wrong with it. */
-export function describeValidation(issues: AjvIssue[]): string {
+function describeValidation(issues: AjvIssue[]): string {
   const first = issues[0];
   if (!first) return 'bad request';
   if (first.keyword === 'required') {

@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
 import { boardDay } from '../../../board/board-day.js';
-import { cityDay, readMarketDay } from '../../../board/market-day.js';
+import { readMarketDay } from '../../../board/market-day.js';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
-import { localDate } from '../../../domain/city-time.js';
+import { localDate, localDay } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useNow } from '../../hooks/use-now.js';
@@ -41,7 +41,7 @@ function readForecastPage(
   const today = localDate(nowMs, city.tz);
   // the chart is today's, whichever day the forecast is for
   const metar =
-    market.date === today ? market.metar : cache.market.metarDay(city.city_id, cityDay(today, city.tz), nowMs);
+    market.date === today ? market.metar : cache.market.metarDay(city.city_id, localDay(today, city.tz), nowMs);
   return forecastPage(
     {
       city,

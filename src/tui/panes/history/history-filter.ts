@@ -1,5 +1,6 @@
 import type { BrowseFilter } from '../../../cache/index.js';
 import { parseDateOrInstant } from '../../../domain/city-time.js';
+import { TimeBoundsError, timeBounds } from '../../../domain/time-bounds.js';
 
 /**
  * Reads what was typed after `/`: a city id and a date or a range (`2026-11-01..2026-11-20`, `2026-11-01..`,
@@ -24,9 +25,20 @@ export function parseHistoryFilter(
     }
     if (since !== '') filter.since = since;
     if (until !== '') filter.until = until;
-    if (since !== '' && until !== '' && since > until) return { error: `${since} is after ${until}` };
+    if (since !== '' && until !== '' && !inOrder(since, until)) return { error: `${since} is after ${until}` };
   }
   return { filter };
+}
+
+/** since no later than until, by the rule the cache and the service apply (domain/time-bounds.ts). */
+function inOrder(since: string, until: string): boolean {
+  try {
+    timeBounds('instant', since, until);
+    return true;
+  } catch (error) {
+    if (error instanceof TimeBoundsError) return false;
+    throw error;
+  }
 }
 
 export function describeFilter(filter: BrowseFilter): string {

@@ -107,7 +107,7 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
   if (p.trades.length === 0) out.push(none('open'));
   for (const t of p.trades) {
     const trade = t.item;
-    const text = `  ${cell(trade.city_id, 10)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '?'}`;
+    const text = `  ${cell(trade.city_id, 10)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '—'}`;
     out.push({
       line: [seg(cell(text, desc)), ...figures(t.mark)],
       detail: { title: `Edge trade #${trade.engine_trade_id}`, json: trade },

@@ -30,6 +30,16 @@ describe('History filter', () => {
       error: "'tokyo' is neither a city id (nyc, london, paris, …) nor a date",
     });
     expect(parseHistoryFilter('2026-11-20..2026-11-01', CITIES)).toEqual({ error: '2026-11-20 is after 2026-11-01' });
+    // instants compare as instants: 12:00+01:00 is 11:00Z, before 11:30Z, though its text sorts after
+    expect(parseHistoryFilter('2026-11-20T12:00+01:00..2026-11-20T11:30Z', CITIES)).toEqual({
+      filter: { since: '2026-11-20T12:00+01:00', until: '2026-11-20T11:30Z' },
+    });
+    expect(parseHistoryFilter('2026-11-20T10:00-05:00..2026-11-20T14:00Z', CITIES)).toEqual({
+      error: '2026-11-20T10:00-05:00 is after 2026-11-20T14:00Z',
+    });
+    expect(parseHistoryFilter('2026-11', CITIES)).toEqual({
+      error: "'2026-11' is neither a city id (nyc, london, paris, …) nor a date",
+    });
     expect(parseHistoryFilter('2026-11-01..2026-11-02..2026-11-03', CITIES)).toEqual({
       error: "'2026-11-01..2026-11-02..2026-11-03' is neither a city nor a date range",
     });

@@ -2,8 +2,8 @@ import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
 import { addDays, instantAtLocal } from '../../domain/city-time.js';
 import { strategySqlTable } from '../db/tables.js';
-import { lockSignal } from './exact-sources.js';
 import type { Signal, SignalFacts, Zones } from './signal.js';
+import { lockSignal } from './stored-instant-sources.js';
 
 const HOUR = 3_600_000;
 
@@ -15,7 +15,7 @@ type Row = Record<string, unknown>;
  * further row can make the page. The scan reads only the columns the instant follows from (no JSON text, which is
  * most of a row and of its cost): the rows that make the page are then read whole, by key.
  */
-export interface SkewedSource {
+export interface DerivedInstantSource {
   rank: number;
   lo: number;
   hi: number;
@@ -68,7 +68,7 @@ function strategyAt(localDate: string, entryHour: number | null, tz: string): nu
 /** A settled lock's instant: the local midnight after its day. */
 const settledAt = (localDate: string, tz: string) => instantOf(addDays(localDate, 1), 0, 0, tz);
 
-const resolvedLocks: SkewedSource = {
+const resolvedLocks: DerivedInstantSource = {
   rank: 4,
   // settled after local midnight, locked at the peak hour of the same local day: at most a day apart
   lo: -HOUR,
@@ -90,7 +90,7 @@ const resolvedLocks: SkewedSource = {
   },
 };
 
-function strategySource(family: StrategyFamily, rank: number): SkewedSource {
+function strategySource(family: StrategyFamily, rank: number): DerivedInstantSource {
   const table = strategySqlTable(family);
   // only svc-max picks enter at an hour of their own, which only the record's JSON holds
   const light = `id, city_id, local_date${family === 'svc-max-picks' ? ", json_extract(json, '$.entry_hour') AS entry_hour" : ''}`;
@@ -138,7 +138,7 @@ function strategySource(family: StrategyFamily, rank: number): SkewedSource {
  * The feed's sources that have no stored instant: strategy records (their entry time follows from the family's
  * rule) and lock settlements (after the local midnight of the lock's day). Each is scanned by an indexed proxy.
  */
-export const SKEWED_SOURCES: SkewedSource[] = [
+export const DERIVED_INSTANT_SOURCES: DerivedInstantSource[] = [
   resolvedLocks,
   strategySource('svc-max-picks', 6),
   strategySource('yescore', 7),

@@ -1,4 +1,7 @@
-import type { Cache } from '../cache/index.js';
+import type { Cache } from './cache.js';
+
+// Writes that meet another process's write lock wait from a timer, never inside SQLite on the event loop: the
+// webhook listener's commits, its kill notifications' marks and the trader alert pass all write this way.
 
 /**
  * How long one write of the listener waits inside SQLite for another connection's write lock. SQLite waits by
@@ -6,11 +9,11 @@ import type { Cache } from '../cache/index.js';
  * holding the lock froze every request. 20 ms rides over a commit of the product's own processes (a few ms each)
  * and keeps any other request's answer within tens of milliseconds; a longer hold is waited out from a timer.
  */
-export const LISTENER_BUSY_TIMEOUT_MS = 20;
+const LISTENER_BUSY_TIMEOUT_MS = 20;
 /** The first pause before a write that met the lock is tried again; doubled after each miss, up to the cap. */
-export const BUSY_RETRY_FIRST_MS = 10;
+const BUSY_RETRY_FIRST_MS = 10;
 /** At most this between tries: a released lock is taken within a fifth of a second, at ~10% of the loop's time. */
-export const BUSY_RETRY_MAX_MS = 200;
+const BUSY_RETRY_MAX_MS = 200;
 
 /** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT, BUSY_RECOVERY, BUSY_TIMEOUT): the lock, not a fault. */
 export function isBusy(error: unknown): boolean {

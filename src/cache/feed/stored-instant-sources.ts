@@ -1,12 +1,13 @@
 import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
+import { lockStake } from '../../domain/position-pnl.js';
 import { round } from '../../domain/units.js';
 import type { Signal, Zones } from './signal.js';
 
 type Row = Record<string, unknown>;
 
 /** A source of the feed whose instant is an indexed column: keyset on (ms, key) directly. */
-export interface ExactSource {
+export interface StoredInstantSource {
   rank: number;
   table: string;
   ms: string;
@@ -79,7 +80,7 @@ export function lockSignal(
     buckets: [{ leg: null, label: lock.bucket_label }],
     side: 'YES' as const,
     prices: [lock.yes_price],
-    stake: round(lock.yes_price * lock.tokens),
+    stake: lockStake(lock),
     ref: lock.id,
   };
   if (kind === 'lock') return { ...columns, kind, peak_hour: lock.peak_hour };
@@ -107,7 +108,7 @@ function testSignal(at: number, seq: number, body: string): Signal {
   };
 }
 
-export const EXACT_SOURCES: ExactSource[] = [
+export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: 0,
     table: 'insurance_picks',
