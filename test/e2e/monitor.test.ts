@@ -109,7 +109,7 @@ describe('the monitor in a pseudo-terminal', () => {
       const screen = tui.screen();
       const tab = Number(screen.match(/!! KILL x(\d+)/)?.[1]);
       const pane = Number(screen.match(/!! (\d+) KILLS? to act on/)?.[1]);
-      const popped = notify.calls().filter((c) => c[0]?.startsWith('KILL ')).length;
+      const popped = notify.calls().filter((c) => c[0]?.startsWith('Kill · ')).length;
       return tab > 0 && tab === pane && tab === popped ? tab : undefined;
     });
     expect(kills).toBeGreaterThanOrEqual(1);
