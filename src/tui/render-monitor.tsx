@@ -1,14 +1,15 @@
 import { render } from 'ink';
 import { enterAlternateScreen } from './alternate-screen.js';
 import { MonitorApp } from './app.js';
-import { patchInkOutput } from './ink-output.js';
+import { patchInk } from './ink-patches.js';
 import type { MonitorOptions } from './types.js';
 
 export { MonitorApp } from './app.js';
 export type { MonitorAppProps, MonitorOptions, MonitorSource, MonitorStatus, RenderInfo } from './types.js';
 
-// before Ink draws anything: a frame costs what changed in it (ink-output.ts); if it cannot, Ink runs as it is
-await patchInkOutput().catch(() => false);
+// before Ink draws anything: a frame costs what changed in it, written line by line (ink-patches.ts); if the
+// patch cannot apply, Ink runs as it is
+await patchInk().catch(() => false);
 
 /**
  * Ink draws at most this many frames a second. Its default, 30, holds a frame back up to 34 ms after the one before
@@ -21,8 +22,9 @@ export const MAX_FPS = 60;
  * `exit()`): `waitUntilExit` then resolves, the shell's screen is back, and the CLI can exit 0. Ctrl+C ends it the
  * same way; a failure rejects `waitUntilExit` once the screen is back, so its message lands on the shell's screen.
  *
- * Ink redraws only the lines that changed (`incrementalRendering`), and the frame is kept one row shorter than the
- * terminal (Shell): Ink clears the whole screen and scrollback before every frame as tall as the terminal.
+ * Ink writes only the lines that changed (`incrementalRendering`, with the monitor's writer: screen-log.ts), and the
+ * frame is kept one row shorter than the terminal (Shell): Ink clears the whole screen and the scrollback before
+ * every frame as tall as the terminal.
  */
 export function renderMonitor(options: MonitorOptions): { waitUntilExit(): Promise<void>; unmount(): void } {
   const { stdout = process.stdout, stdin = process.stdin, onRender, patchConsole, ...props } = options;
@@ -35,7 +37,8 @@ export function renderMonitor(options: MonitorOptions): { waitUntilExit(): Promi
     exitOnCtrlC: true,
     patchConsole: patchConsole ?? true,
     maxFps: MAX_FPS,
-    incrementalRendering: true,
+    // only the lines that changed, at their rows of the alternate screen (screen-log.ts)
+    incrementalRendering: screen.active,
     // Ink measures each render (layout and output) and reports it here
     onRender: onRender ? (metrics) => onRender({ renderTime: metrics.renderTime }) : undefined,
   });

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createScreenLog } from './screen-log.js';
 
 /**
- * A faster `Output.get` for Ink 6.8, applied when the TUI starts (renderMonitor), so a frame costs what changed in
- * it rather than the whole screen.
+ * Two changes to Ink 6.8, applied when the TUI starts (renderMonitor): a faster `Output.get`, so a frame costs what
+ * changed in it rather than the whole screen, and the monitor's own writer of frames in place of Ink's incremental
+ * one (screen-log.ts), which is off by a line for a frame shorter than the terminal.
  *
  * Ink turns every frame into text anew: a grid of one object a cell (7,200 at 160x45), every line tokenized for its
  * escape sequences and every cell's styles encoded again, with caches that live for one frame. At 160x45 that is
@@ -16,8 +18,9 @@ import { pathToFileURL } from 'node:url';
  * line of the monitor, see LineText) is its own text with trailing blank cells trimmed, as Ink would make it; any
  * other row is made by Ink's own `get` on a one-row output. A frame with a clipping box is left to Ink whole.
  *
- * Only Ink 6.8 is patched (its `Output` is private, so the patch checks the version it was written against); with
- * another version the monitor runs on Ink's own `get`, and the unit test of this file fails, to be looked at.
+ * Only Ink 6.8 is patched (its `Output` and `log-update` are private, so the patch checks the version it was written
+ * against); with another version the monitor runs on Ink as it is, and the unit test of this file fails, to be looked
+ * at.
  */
 
 interface Operation {
@@ -167,28 +170,40 @@ function inkBuildDir(): string {
   return dirname(createRequire(import.meta.url).resolve('ink'));
 }
 
+type LogUpdate = { create(stream: NodeJS.WriteStream, options?: { incremental?: boolean }): unknown };
+
+/** Ink's private modules, by path from the one the monitor's `import 'ink'` loads (the same module instances). */
+const inkModule = async <T>(file: string): Promise<T> =>
+  ((await import(pathToFileURL(join(inkBuildDir(), file)).href)) as { default: T }).default;
+
+let patched: Promise<boolean> | undefined;
+
 /**
- * Replaces Ink 6.8's `Output.prototype.get` with the cached one (once; later calls do nothing). Returns whether Ink is
- * patched: false with another Ink version, which then runs unchanged.
+ * Puts both changes in place (once; later calls return the same answer): Ink 6.8's `Output.prototype.get` becomes
+ * the cached one, and an Ink asked for `incrementalRendering` writes its frames with createScreenLog. Resolves to
+ * false with another Ink version, which then runs unchanged.
  */
-export async function patchInkOutput(): Promise<boolean> {
-  const build = inkBuildDir();
-  const { version } = JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')) as { version: string };
-  if (!PATCHED_INK.test(version)) return false;
-  const { default: Output } = (await import(pathToFileURL(join(build, 'output.js')).href)) as { default: OutputClass };
-  const proto = Output.prototype as InkOutput & { [ORIGINAL]?: InkOutput['get'] };
-  if (proto[ORIGINAL]) return true;
-  const original = proto.get;
-  proto[ORIGINAL] = original;
-  proto.get = makeGet(Output, original, new RowCache());
-  return true;
+export function patchInk(): Promise<boolean> {
+  patched ??= (async () => {
+    const build = inkBuildDir();
+    const { version } = JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')) as { version: string };
+    if (!PATCHED_INK.test(version)) return false;
+    const Output = await inkModule<OutputClass>('output.js');
+    const proto = Output.prototype as InkOutput & { [ORIGINAL]?: InkOutput['get'] };
+    const original = proto.get;
+    proto[ORIGINAL] = original;
+    proto.get = makeGet(Output, original, new RowCache());
+    const logUpdate = await inkModule<LogUpdate>('log-update.js');
+    const create = logUpdate.create;
+    logUpdate.create = (stream, options) => (options?.incremental ? createScreenLog(stream) : create(stream, options));
+    return true;
+  })();
+  return patched;
 }
 
 /** Ink's `Output` class and its `get` before the patch: for the tests, which compare the two on the same writes. */
 export async function inkOutputForTests(): Promise<{ Output: OutputClass; original: InkOutput['get'] }> {
-  const { default: Output } = (await import(pathToFileURL(join(inkBuildDir(), 'output.js')).href)) as {
-    default: OutputClass;
-  };
+  const Output = await inkModule<OutputClass>('output.js');
   const proto = Output.prototype as InkOutput & { [ORIGINAL]?: InkOutput['get'] };
   return { Output, original: proto[ORIGINAL] ?? proto.get };
 }
