@@ -1,11 +1,11 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { DataDirInUse } from '../server/store/data-dir-lock.js';
 import { newWebhookSecret } from '../server/store/webhooks.js';
-import type { FromWorld, ToWorld } from './demo-world-process.js';
+import type { FromWorld, ToWorld } from './demo-world.js';
 import { dataDir } from './paths.js';
 
 /** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
@@ -33,15 +33,15 @@ export interface DemoService {
 export const demoDir = (): string => join(dataDir(), 'demo');
 
 /**
- * The reference service for `monitor --demo` (DESIGN 3), in a child process (demo-world-process.ts): its own store
- * under `<data dir>/demo/server`, a key made for this run, private webhook targets allowed (the listener is on
+ * The reference service in-process for `monitor --demo` (DESIGN 3), on a worker thread (demo-world.ts): its own
+ * store under `<data dir>/demo/server`, a key made for this run, private webhook targets allowed (the listener is on
  * loopback). The world resumes where the last demo left it; a fresh one first fills 30 days of history (several
- * seconds, once). Its simulation and its requests run on the child's event loop and heap, not the screen's.
+ * seconds, once). Its simulation and its requests run on the thread's event loop and heap, not the screen's.
  */
 export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   const apiKey = `demo-${randomBytes(16).toString('hex')}`;
   const webhookSecret = newWebhookSecret();
-  const world = new WorldProcess();
+  const world = new WorldThread();
   const ready = await world
     .ask(
       {
@@ -77,23 +77,30 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   };
 }
 
-/** The module the child runs: beside this one, built (.js) or, under the tests' TypeScript loader, its source. */
-const childModule = (): { file: string; execArgv: string[] } => {
+/**
+ * The thread's module: beside this one, built (.js); under the tests, which run the TypeScript source, loaded
+ * through tsx (a dev dependency) from a small module of its own.
+ */
+function startWorker(): Worker {
   const here = fileURLToPath(import.meta.url);
-  const ts = here.endsWith('.ts');
-  return { file: join(here, '..', `demo-world-process.${ts ? 'ts' : 'js'}`), execArgv: ts ? ['--import', 'tsx'] : [] };
-};
+  if (!here.endsWith('.ts')) return new Worker(new URL('./demo-world.js', import.meta.url));
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+  const world = pathToFileURL(join(dirname(here), 'demo-world.ts')).href;
+  const loader = `const { tsImport } = await import(${JSON.stringify(tsx)}); await tsImport(${JSON.stringify(world)}, ${JSON.stringify(world)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(loader)}`));
+}
 
-/** The child and its conversation: one question at a time, each answered by a message of the expected type. */
-class WorldProcess {
-  private readonly child: ChildProcess;
-  private readonly exited: Promise<void>;
+/** The thread and its conversation: one question at a time, each answered by a message of the expected type. */
+class WorldThread {
+  private readonly worker = startWorker();
+  private readonly exited = new Promise<void>((done) => this.worker.once('exit', () => done()));
+  private running = true;
 
+  // the thread keeps the process alive until it is closed (session close; the CLI's 3 s limit after q backs it)
   constructor() {
-    const { file, execArgv } = childModule();
-    // no terminal for the child: the screen is the monitor's (the service logs nothing in the demo anyway)
-    this.child = fork(file, [], { execArgv, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
-    this.exited = new Promise((done) => this.child.once('exit', () => done()));
+    this.worker.once('exit', () => {
+      this.running = false;
+    });
   }
 
   ask<T extends FromWorld['type']>(message: ToWorld, answer: T): Promise<Extract<FromWorld, { type: T }>> {
@@ -104,45 +111,37 @@ class WorldProcess {
         if (reply.type === 'failed') reject(failure(reply));
         else resolve(reply as Extract<FromWorld, { type: T }>);
       };
-      const onExit = (code: number | null) => {
+      const onError = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const onExit = (code: number) => {
         cleanup();
         reject(new Error(`the demo's world stopped (exit ${code}) before it answered`));
       };
       const cleanup = () => {
-        this.child.off('message', onMessage);
-        this.child.off('exit', onExit);
+        this.worker.off('message', onMessage);
+        this.worker.off('error', onError);
+        this.worker.off('exit', onExit);
       };
-      this.child.on('message', onMessage);
-      this.child.once('exit', onExit);
-      this.child.send(message);
+      this.worker.on('message', onMessage);
+      this.worker.once('error', onError);
+      this.worker.once('exit', onExit);
+      this.worker.postMessage(message);
     });
   }
 
   async close(): Promise<void> {
-    if (this.child.exitCode === null && this.child.connected) this.child.send({ type: 'close' } satisfies ToWorld);
+    if (this.running) this.worker.postMessage({ type: 'close' } satisfies ToWorld);
     await this.exited;
   }
 }
 
-/**
- * One demo at a time: its world is one data dir. The refusal names the demo that runs (the monitor whose world
- * holds the data dir, the holder's parent where the system says so), not a server.
- */
+/** One demo at a time: its world is one data dir, and the refusal names the demo that runs, not a server. */
 function failure(reply: Extract<FromWorld, { type: 'failed' }>): Error {
   if (!reply.inUse) return new Error(reply.message);
-  const pid = monitorOf(reply.holderPid);
-  return new DataDirInUse(`another demo is running (pid ${pid ?? 'unknown'}); quit it first`, pid);
-}
-
-/** The parent of a world process (Linux's /proc), or the pid itself where it cannot be read. */
-function monitorOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // /proc/PID/stat: "PID (name) state PPID ..."; the name may hold spaces, so read after its closing parenthesis
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) && ppid > 1 ? ppid : pid;
-  } catch {
-    return pid;
-  }
+  return new DataDirInUse(
+    `another demo is running (pid ${reply.holderPid ?? 'unknown'}); quit it first`,
+    reply.holderPid,
+  );
 }

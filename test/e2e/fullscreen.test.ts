@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { damagePage } from '../cli/damaged-cache.js';
 import { type ShellTui, startAfterShellLines } from './shell-terminal.js';
@@ -39,8 +39,13 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function start(size = { cols: 120, rows: 30 }, extraEnv: NodeJS.ProcessEnv = {}, cache = db): ShellTui {
-  const tui = startAfterShellLines(BEFORE, ['monitor', '--offline', '--db', cache], { ...env, ...extraEnv }, size);
+function start(
+  size = { cols: 120, rows: 30 },
+  extraEnv: NodeJS.ProcessEnv = {},
+  cache = db,
+  args = ['monitor', '--offline', '--db', cache],
+): ShellTui {
+  const tui = startAfterShellLines(BEFORE, args, { ...env, ...extraEnv }, size);
   running.push(tui);
   return tui;
 }
@@ -181,6 +186,21 @@ process.stdout.write = (chunk, ...rest) => {
     await tui.waitFor(() => /^› .*alert 25/m.test(tui.screen()), 'alert 25 selected');
     tui.press('q');
     await tui.exited;
+  });
+
+  it('the demo: its "starting" line is not left above the frame, and q gives the shell screen back', async () => {
+    const data = join(root, 'demo-data');
+    // the demo's world from the test template, so the first start does not fill 30 days
+    cpSync(inject('templateDir'), join(data, 'svc-monitor', 'demo', 'server'), { recursive: true });
+    const tui = start({ cols: 120, rows: 30 }, { XDG_DATA_HOME: data }, db, ['monitor', '--demo', '--no-notify']);
+    await tui.waitFor(() => tui.screen().includes('[1 Board]') && tui.screen().includes(' DEMO '), 'the demo frame');
+    // the frame starts on the first row: the tab bar there, nothing printed before it left on the screen
+    expect(tui.screen().split('\n')[0]).toContain('[1 Board]');
+    expect(tui.screen()).not.toContain('starting the demo world');
+    expect(tui.output()).toContain('starting the demo world');
+    tui.press('q');
+    expect((await tui.exited).exitCode).toBe(0);
+    await expectLeftCleanly(tui, 30);
   });
 
   it('a resize redraws the whole frame once at the new size, nothing left of the old one', async () => {

@@ -1,9 +1,10 @@
 /**
- * The demo's reference service in a process of its own (`monitor --demo` forks it, demo-service.ts): the world's
- * simulation and the service's requests run on its event loop and in its heap, never delaying a key of the screen.
- * It talks to the monitor over the IPC channel, and ends when the monitor asks or when the channel closes (the
- * monitor is gone, however it went).
+ * The demo's reference service on a worker thread of the monitor's process (DESIGN 3: in-process; demo-service.ts
+ * starts it): the world's simulation and the service's requests run on the thread's own event loop and heap, never
+ * delaying a key of the screen. It talks to the monitor by messages, and ends when the monitor asks (or with the
+ * process).
  */
+import { parentPort } from 'node:worker_threads';
 import { type RunningService, startService } from '../server/service.js';
 import { DataDirInUse } from '../server/store/data-dir-lock.js';
 import { WebhookStore } from '../server/store/webhooks.js';
@@ -27,7 +28,7 @@ export type FromWorld =
   | { type: 'registered' }
   | { type: 'failed'; message: string; holderPid?: number; inUse: boolean };
 
-const send = (message: FromWorld) => process.send?.(message);
+const send = (message: FromWorld) => parentPort?.postMessage(message);
 
 let service: RunningService | undefined;
 let webhookSecret = '';
@@ -36,10 +37,11 @@ async function close(): Promise<void> {
   const running = service;
   service = undefined;
   await running?.close();
-  process.exit(0);
+  // nothing left on the thread's loop: it ends
+  parentPort?.close();
 }
 
-process.on('message', async (message: ToWorld) => {
+parentPort?.on('message', async (message: ToWorld) => {
   try {
     if (message.type === 'start') {
       webhookSecret = message.webhookSecret;
@@ -66,8 +68,4 @@ process.on('message', async (message: ToWorld) => {
     const text = error instanceof Error ? error.message : String(error);
     send({ type: 'failed', message: text, holderPid: inUse ? error.pid : undefined, inUse });
   }
-});
-// the monitor is gone (quit, killed): so is its world
-process.on('disconnect', () => {
-  close().catch(() => process.exit(1));
 });
