@@ -48,11 +48,10 @@ export function startAfterShellLines(
   });
   const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => child.onExit(resolve));
   const screen = () => {
-    const buffer = terminal.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < terminal.rows; y++)
-      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n');
+    const { active } = terminal.buffer;
+    return Array.from({ length: terminal.rows }, (_, y) =>
+      (active.getLine(active.viewportY + y)?.translateToString(true) ?? '').trimEnd(),
+    ).join('\n');
   };
   return {
     screen,

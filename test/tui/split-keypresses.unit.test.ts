@@ -2,28 +2,12 @@ import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { splitKeypresses } from '../../src/tui/state/split-keypresses.js';
 
-const NONE: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+/** Ink's Key with no flag set: a plain character. */
+const NONE = Object.fromEntries(
+  ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageDown', 'pageUp', 'home', 'end', 'return', 'escape', 'ctrl']
+    .concat(['shift', 'tab', 'backspace', 'delete', 'meta', 'super', 'hyper', 'capsLock', 'numLock'])
+    .map((flag) => [flag, false]),
+) as unknown as Key;
 
 describe('keys that reach Ink in one read', () => {
   it('a run of characters is one key each, in order, upper case with shift', () => {
