@@ -29,10 +29,11 @@ const CONNECTION: Record<MonitorStatus['connection']['state'], Segment> = {
 
 /**
  * What goes first when the bar is short of room (lowest first): the live history streams, then the other streams,
- * the fill's progress, the listener, when the service last answered, the clocks; a notice (the answer to the key
- * just pressed), the connection's state and the mode stay.
+ * the fill's progress, the listener, the clocks; a notice (the answer to the key just pressed), when the service last
+ * answered well (beside a failing connection, the time before the trouble), the connection's state and the mode stay
+ * longest.
  */
-const RANK = { hist: 1, sync: 2, fill: 3, listener: 4, lastGood: 5, clocks: 6, notice: 7, connection: 8, mode: 9 };
+const RANK = { hist: 1, sync: 2, fill: 3, listener: 4, clocks: 5, notice: 6, lastGood: 7, connection: 8, mode: 9 };
 
 /** The connection's state, what went wrong, and when the service last answered a pass well. */
 function connectionGroups(c: MonitorStatus['connection']): StatusGroup[] {
