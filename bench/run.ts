@@ -3,6 +3,7 @@ import { benchListenerPressure } from './listener-pressure.js';
 import { benchLiveStreams } from './live-streams.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
+import { benchSoak } from './soak.js';
 import { benchSyncDrain } from './sync-drain.js';
 import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
@@ -19,12 +20,16 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'live-streams': () => benchLiveStreams(),
   'account-pages': () => benchAccountPages(),
   'listener-pressure': () => benchListenerPressure(),
+  // ten minutes each of the live monitor and the demo: run only when named (`npm run bench -- soak`)
+  soak: () => benchSoak(),
 };
+/** Benches too long for a plain `npm run bench`. */
+const ON_REQUEST = new Set(['soak']);
 
 const wanted = process.argv.slice(2);
 const rows: string[][] = [];
 for (const [name, bench] of Object.entries(BENCHES)) {
-  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  if (wanted.length > 0 ? !wanted.includes(name) : ON_REQUEST.has(name)) continue;
   process.stderr.write(`running ${name}…\n`);
   const result = await bench();
   if (name === 'server-throughput') {
@@ -109,10 +114,32 @@ for (const [name, bench] of Object.entries(BENCHES)) {
     }
     rows.push([
       name,
-      'peak RSS of the monitor, big vs empty',
+      'peak RSS of the monitor, big vs empty (goal < 150 MB)',
       `${result.peak_rss_mb.big.join(', ')} vs ${result.peak_rss_mb.empty.join(', ')} MB`,
       String(Math.max(...result.peak_rss_mb.big)),
     ]);
+    rows.push([
+      name,
+      "the event loop's longest block while keys are pressed, big vs empty",
+      `${result.longest_block_ms.big.join(', ')} vs ${result.longest_block_ms.empty.join(', ')} ms`,
+      String(Math.max(...result.longest_block_ms.big)),
+    ]);
+    rows.push([
+      name,
+      'bytes written a second idle, clock ticking, big vs empty (goal < 2,000)',
+      `${result.idle_bytes_per_second.big.join(', ')} vs ${result.idle_bytes_per_second.empty.join(', ')}; whole-screen clears ${result.idle_bytes_per_second.whole_screen_clears}`,
+      String(Math.max(...result.idle_bytes_per_second.big)),
+    ]);
+  } else if (name === 'soak') {
+    for (const mode of ['live', 'demo'] as const) {
+      const m = result[mode];
+      rows.push([
+        name,
+        `${mode}: ${m.minutes} min, a key every few seconds: peak RSS (goal < 150 MB) and its trend after the start`,
+        `peak ${m.peak_rss_mb} MB, ${m.rss_trend_mb_a_minute} MB/min (${m.rss_first_and_last_third_mb.join(' -> ')} MB); keys p50 ${m.key_latency_ms.p50} p95 ${m.key_latency_ms.p95} ms${mode === 'demo' ? `; world process ${m.children_peak_rss_mb} MB` : ''}`,
+        String(m.peak_rss_mb),
+      ]);
+    }
   } else if (name === 'account-pages') {
     rows.push([
       name,

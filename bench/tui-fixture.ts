@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MIGRATIONS } from '../src/cache/db/migrations.js';
 import { openCache } from '../src/cache/index.js';
 import { ApiClient } from '../src/client/api-client.js';
+import { HISTORICAL_TABLES } from '../src/contract/historical.js';
 import { startService } from '../src/server/service.js';
 import { backfill } from '../src/sync/backfill.js';
 import { SyncEngine } from '../src/sync/sync-engine.js';
@@ -14,19 +15,14 @@ import { growCache } from './tui-cache.js';
 export const ROWS = 1_000_000;
 export const POSITIONS = 10_000;
 
-/** The 30 days of intraday history the panes read: both venues' hourly bucket snapshots, METAR, daily scores. */
-const HISTORY = [
-  'metar_observations_history',
-  'mkta_buckets_history',
-  'mktb_buckets_history',
-  'forecast_accuracy_daily',
-] as const;
+/** 30 days of every historical table, as `sync --backfill all` leaves them (issue 21's 30-day cache). */
+const HISTORY = HISTORICAL_TABLES;
 
 /**
  * Bump when what the fixture holds changes; the cache's schema version and the figures above are part of the stamp
  * too, so a stale fixture is rebuilt rather than measured.
  */
-const FIXTURE_VERSION = 2;
+const FIXTURE_VERSION = 3;
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/tui-render/', import.meta.url));
 

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { type RunningService, type ServiceOptions, startService } from '../server/service.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { DataDirInUse } from '../server/store/data-dir-lock.js';
-import { newWebhookSecret, WebhookStore } from '../server/store/webhooks.js';
+import { newWebhookSecret } from '../server/store/webhooks.js';
+import type { FromWorld, ToWorld } from './demo-world.js';
 import { dataDir } from './paths.js';
 
 /** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
@@ -12,55 +15,133 @@ export const DEMO_SPEED = 120;
 const DEMO_RATE_LIMIT = 6_000;
 
 export interface DemoService {
-  service: RunningService;
+  /** `http://HOST:PORT/api/public/v1` of the demo's service. */
+  baseUrl: string;
+  /** Its account pages, and where their sign-in token is kept. */
+  accountUrl: string;
+  adminTokenFile?: string;
+  /** The world's clock, as the service keeps it (DEMO_SPEED simulated seconds a real second). */
+  now(): number;
   apiKey: string;
   /** The secret the demo's webhook signs with: the listener verifies with it. */
   webhookSecret: string;
   /** Points the service's (only) webhook at the listener, replacing those of earlier runs. */
-  registerListener(url: string): void;
+  registerListener(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export const demoDir = (): string => join(dataDir(), 'demo');
 
 /**
- * The reference service in-process for `monitor --demo` (DESIGN 3): its own store under `<data dir>/demo/server`,
- * a key made for this run, private webhook targets allowed (the listener is on loopback). The world resumes where
- * the last demo left it; a fresh one first fills 30 days of history (several seconds, once).
+ * The reference service in-process for `monitor --demo` (DESIGN 3), on a worker thread (demo-world.ts): its own
+ * store under `<data dir>/demo/server`, a key made for this run, private webhook targets allowed (the listener is on
+ * loopback). The world resumes where the last demo left it; a fresh one first fills 30 days of history (several
+ * seconds, once). Its simulation and its requests run on the thread's event loop and heap, not the screen's.
  */
 export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   const apiKey = `demo-${randomBytes(16).toString('hex')}`;
-  const service = await startDemoWorld({
-    dataDir: join(dir, 'server'),
-    port: 0,
-    speed: DEMO_SPEED,
-    apiKey,
-    allowPrivateWebhooks: true,
-    // the demo's service is the monitor's own: its first start drains 30 days of history (about 300 pages), which at
-    // DESIGN 4's 600 requests a minute would take half a minute and starve the streams of the screen meanwhile
-    rateLimitPerMinute: DEMO_RATE_LIMIT,
-    logLevel: 'silent',
-  });
   const webhookSecret = newWebhookSecret();
-  const store = new WebhookStore(service.db);
+  const world = new WorldThread();
+  const ready = await world
+    .ask(
+      {
+        type: 'start',
+        dataDir: join(dir, 'server'),
+        speed: DEMO_SPEED,
+        apiKey,
+        webhookSecret,
+        // the demo's service is the monitor's own: its first start drains 30 days of history (about 300 pages), which
+        // at DESIGN 4's 600 requests a minute would take half a minute and starve the streams of the screen meanwhile
+        rateLimitPerMinute: DEMO_RATE_LIMIT,
+      },
+      'ready',
+    )
+    .catch(async (error: unknown) => {
+      // a world that did not start (another demo holds its data dir) does not stay behind
+      await world.close();
+      throw error;
+    });
+  // the world clock, set by the instant the child read when it was ready
+  const readAt = Date.now();
   return {
-    service,
+    baseUrl: ready.baseUrl,
+    accountUrl: ready.accountUrl,
+    adminTokenFile: ready.adminTokenFile,
+    now: () => Math.floor(ready.now + (Date.now() - readAt) * ready.speed),
     apiKey,
     webhookSecret,
-    registerListener(url) {
-      for (const old of store.list()) store.remove(old.id);
-      store.add(url, null, true, webhookSecret);
+    registerListener: async (url) => {
+      await world.ask({ type: 'register', url }, 'registered');
     },
-    close: () => service.close(),
+    close: () => world.close(),
   };
 }
 
-/** One demo at a time: its world is one data dir, and the refusal names the demo that runs, not a server. */
-async function startDemoWorld(options: ServiceOptions): Promise<RunningService> {
-  try {
-    return await startService(options);
-  } catch (error) {
-    if (!(error instanceof DataDirInUse)) throw error;
-    throw new DataDirInUse(`another demo is running (pid ${error.pid ?? 'unknown'}); quit it first`, error.pid);
+/**
+ * The thread's module: beside this one, built (.js); under the tests, which run the TypeScript source, loaded
+ * through tsx (a dev dependency) from a small module of its own.
+ */
+function startWorker(): Worker {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return new Worker(new URL('./demo-world.js', import.meta.url));
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+  const world = pathToFileURL(join(dirname(here), 'demo-world.ts')).href;
+  const loader = `const { tsImport } = await import(${JSON.stringify(tsx)}); await tsImport(${JSON.stringify(world)}, ${JSON.stringify(world)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(loader)}`));
+}
+
+/** The thread and its conversation: one question at a time, each answered by a message of the expected type. */
+class WorldThread {
+  private readonly worker = startWorker();
+  private readonly exited = new Promise<void>((done) => this.worker.once('exit', () => done()));
+  private running = true;
+
+  // the thread keeps the process alive until it is closed (session close; the CLI's 3 s limit after q backs it)
+  constructor() {
+    this.worker.once('exit', () => {
+      this.running = false;
+    });
   }
+
+  ask<T extends FromWorld['type']>(message: ToWorld, answer: T): Promise<Extract<FromWorld, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (reply: FromWorld) => {
+        if (reply.type !== answer && reply.type !== 'failed') return;
+        cleanup();
+        if (reply.type === 'failed') reject(failure(reply));
+        else resolve(reply as Extract<FromWorld, { type: T }>);
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`the demo's world stopped (exit ${code}) before it answered`));
+      };
+      const cleanup = () => {
+        this.worker.off('message', onMessage);
+        this.worker.off('error', onError);
+        this.worker.off('exit', onExit);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.once('error', onError);
+      this.worker.once('exit', onExit);
+      this.worker.postMessage(message);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.running) this.worker.postMessage({ type: 'close' } satisfies ToWorld);
+    await this.exited;
+  }
+}
+
+/** One demo at a time: its world is one data dir, and the refusal names the demo that runs, not a server. */
+function failure(reply: Extract<FromWorld, { type: 'failed' }>): Error {
+  if (!reply.inUse) return new Error(reply.message);
+  return new DataDirInUse(
+    `another demo is running (pid ${reply.holderPid ?? 'unknown'}); quit it first`,
+    reply.holderPid,
+  );
 }

@@ -83,24 +83,23 @@ export async function openSession(
     if (mode === 'demo') {
       demo = await startDemoService();
       closers.push(() => demo?.close());
-      baseUrl = demo.service.baseUrl;
+      baseUrl = demo.baseUrl;
       apiKey = demo.apiKey;
       // configured secrets still verify: a sender of your own can post to the demo's listener too
       secrets = [demo.webhookSecret, ...connection.webhookSecrets];
     }
-    const clock = demo?.service.clock;
-    const now = clock ? () => new Date(clock.now()) : () => new Date();
+    const now = demo ? () => new Date((demo as DemoService).now()) : () => new Date();
     const cache = openCache(demo ? join(demoDir(), 'cache.db') : connection.dbPath);
     closers.push(() => {
       cache.close();
     });
-    const tokenFile = demo?.service.adminTokenFile;
+    const tokenFile = demo?.adminTokenFile;
     const status = new MonitorStatusStore({
       mode,
       host: new URL(baseUrl).host,
       connection: { state: 'connecting' },
       listener: noListener,
-      ...(demo && tokenFile ? { accountPages: { url: demo.service.accountUrl, tokenFile } } : {}),
+      ...(demo && tokenFile ? { accountPages: { url: demo.accountUrl, tokenFile } } : {}),
     });
 
     const log = (line: string) =>
@@ -124,7 +123,7 @@ export async function openSession(
     );
     if (listener) {
       closers.push(() => listener.close());
-      demo?.registerListener(listener.url);
+      await demo?.registerListener(listener.url);
     }
 
     const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });

@@ -16,16 +16,6 @@ export interface Segment {
 /** One screen line: segments of text, each with its own tone. */
 export type Line = Segment[];
 
-export const TONE_COLOR: Record<Tone, string | undefined> = {
-  normal: undefined,
-  muted: 'gray',
-  accent: 'cyan',
-  good: 'green',
-  bad: 'red',
-  warn: 'yellow',
-  alarm: 'redBright',
-};
-
 /** The NO_COLOR convention (no-color.org): set and not empty turns colour off. */
 export function colourWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.NO_COLOR === undefined || env.NO_COLOR === '';

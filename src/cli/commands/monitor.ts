@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { enterAlternateScreen } from '../../tui/alternate-screen.js';
 import { requireService, resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import type { MonitorMode } from '../monitor-session.js';
@@ -40,39 +41,47 @@ export function monitorCommand(program: Command): void {
       if (mode === 'live') requireService(connection);
       // the demo's cache lives under the demo dir, never in a file that may be the live cache
       if (mode === 'demo' && flags.db) throw usageError('--db is not for the demo: it keeps its own cache');
-      if (mode === 'demo')
-        process.stderr.write('starting the demo world (the first start fills 30 days, a few seconds)…\n');
-      // Ink draws nothing until exit when it believes it runs in CI (is-in-ci reads the environment once, when Ink
-      // loads); the monitor has just checked that it has a terminal, so it is interactive whatever CI says
-      for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
-      // Ink and React load only for the TUI: sync, listen and export start without them
-      const [{ renderMonitor }, { openSession }] = await Promise.all([
-        import('../../tui/render-monitor.js'),
-        import('../monitor-session.js'),
-      ]);
-      const session = await openSession(mode, connection, flags);
+      // the monitor draws on a screen of its own from here on: the demo's progress line too, which the first frame
+      // replaces; every way out below gives the shell's screen back before anything else is printed
+      const screen = enterAlternateScreen(process.stdout, process.stdin);
       try {
-        const ui = renderMonitor({
-          cache: session.cache,
-          source: session.status,
-          initialCity: flags.city,
-          onRefresh: session.refresh,
-          now: session.now,
-          streamIntervalsMs: session.streamIntervalsMs,
-          snoozeMinutes: connection.alerts.snoozeMinutes,
-          settlement: connection.settlement,
-          stdout: process.stdout,
-          stdin: process.stdin,
-        });
-        // SIGTERM, SIGHUP: leave like q does, so the terminal is restored (raw mode off, cursor back)
-        const leave = () => ui.unmount();
-        process.once('SIGTERM', leave);
-        process.once('SIGHUP', leave);
-        await ui.waitUntilExit();
+        if (mode === 'demo')
+          process.stderr.write('starting the demo world (the first start fills 30 days, a few seconds)…\n');
+        // Ink draws nothing until exit when it believes it runs in CI (is-in-ci reads the environment once, when Ink
+        // loads); the monitor has just checked that it has a terminal, so it is interactive whatever CI says
+        for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
+        // Ink and React load only for the TUI: sync, listen and export start without them
+        const [{ renderMonitor }, { openSession }] = await Promise.all([
+          import('../../tui/render-monitor.js'),
+          import('../monitor-session.js'),
+        ]);
+        const session = await openSession(mode, connection, flags);
+        try {
+          const ui = renderMonitor({
+            cache: session.cache,
+            source: session.status,
+            initialCity: flags.city,
+            onRefresh: session.refresh,
+            now: session.now,
+            streamIntervalsMs: session.streamIntervalsMs,
+            snoozeMinutes: connection.alerts.snoozeMinutes,
+            settlement: connection.settlement,
+            stdout: process.stdout,
+            stdin: process.stdin,
+          });
+          // SIGTERM, SIGHUP: leave like q does, so the terminal is restored (raw mode off, cursor back)
+          const leave = () => ui.unmount();
+          process.once('SIGTERM', leave);
+          process.once('SIGHUP', leave);
+          await ui.waitUntilExit();
+        } finally {
+          screen.leave();
+          // a request or retry wait still in flight must not hold the trader's shell after q: closing gets 3 s
+          setTimeout(() => process.exit(process.exitCode ?? 0), 3_000).unref();
+          await session.close();
+        }
       } finally {
-        // a request or retry wait still in flight must not hold the trader's shell after q: closing gets 3 s
-        setTimeout(() => process.exit(process.exitCode ?? 0), 3_000).unref();
-        await session.close();
+        screen.leave();
       }
     });
 }

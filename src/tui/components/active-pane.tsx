@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { City } from '../../contract/cities.js';
 import type { PaneId } from '../hooks/use-monitor-state.js';
 import { AlertsPane } from '../panes/alerts/alerts-pane.js';
@@ -7,8 +8,11 @@ import { HistoryPane } from '../panes/history/history-pane.js';
 import { PositionsPane } from '../panes/positions/positions-pane.js';
 import { SignalsPane } from '../panes/signals/signals-pane.js';
 
-/** Only the visible pane is mounted: hidden panes would re-query on every cache change for nobody. */
-export function ActivePane({
+/**
+ * Only the visible pane is mounted: hidden panes would re-query on every cache change for nobody. Memoised: the
+ * shell re-renders with the status bar's clock, the pane only when its own state or props change.
+ */
+export const ActivePane = memo(function ActivePane({
   pane,
   width,
   height,
@@ -33,4 +37,4 @@ export function ActivePane({
     case 'history':
       return <HistoryPane width={width} height={height} cities={cities} />;
   }
-}
+});

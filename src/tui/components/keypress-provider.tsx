@@ -1,7 +1,8 @@
-import { useInput } from 'ink';
+import { type Key, useInput } from 'ink';
 import { type ReactNode, useCallback, useMemo, useRef } from 'react';
 import { useFailure } from '../state/failure-context.js';
 import { type KeyHandler, KeypressContext, type KeypressRegistry } from '../state/keypress-context.js';
+import { splitKeypresses } from '../state/split-keypresses.js';
 
 interface Entry {
   priority: number;
@@ -31,8 +32,8 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
   );
   const fail = useFailure();
   // a handler that reads or writes the cache can fail (a damaged page): the app's boundary ends it with one line
-  const dispatch = useCallback<Parameters<typeof useInput>[0]>(
-    (input, key) => {
+  const handle = useCallback(
+    (input: string, key: Key) => {
       try {
         for (const entry of entries.current) if (entry.handler.current(input, key)) return;
       } catch (error) {
@@ -40,6 +41,24 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
       }
     },
     [fail],
+  );
+  // keys that came in one read are handled one by one (splitKeypresses): the first now, each next one once the one
+  // before is rendered, so it reaches the handlers of the screen the one before made (Esc closes a detail, the j
+  // after it moves the list, not the detail). React renders an update in a task of its scheduler (setImmediate),
+  // which runs before a timer set now: a timer of 0 ms is after the render
+  const dispatch = useCallback<Parameters<typeof useInput>[0]>(
+    (input, key) => {
+      const [first, ...rest] = splitKeypresses(input, key);
+      if (first) handle(...first);
+      const next = () => {
+        const press = rest.shift();
+        if (!press) return;
+        handle(...press);
+        setTimeout(next, 0);
+      };
+      if (rest.length > 0) setTimeout(next, 0);
+    },
+    [handle],
   );
   useInput(dispatch);
   return <KeypressContext.Provider value={registry}>{children}</KeypressContext.Provider>;

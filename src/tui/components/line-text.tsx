@@ -1,54 +1,48 @@
-import { Box, Text } from 'ink';
+import { Text, Transform } from 'ink';
+import { memo } from 'react';
+import { oneColumnEach, paintLine } from '../format/paint.js';
 import { useDeps } from '../state/monitor-context.js';
-import { fitLine, type Line, mergeRuns, type Segment, TONE_COLOR } from '../theme.js';
+import { fitLine, type Line, mergeRuns } from '../theme.js';
 
-/** Printable ASCII: a run of it is as wide as it is long. */
-const ASCII_RUN = /[\x20-\x7e]+|[^\x20-\x7e]+/g;
-const NOT_ASCII = /[^\x20-\x7e]/;
+/** A row of spaces a width: what Ink lays out and measures in place of the line (one text a width, ever). */
+const blanks = new Map<number, string>();
+const blankOf = (width: number): string => {
+  let blank = blanks.get(width);
+  if (blank === undefined) {
+    blank = ' '.repeat(Math.max(1, width));
+    if (blanks.size > 64) blanks.clear();
+    blanks.set(width, blank);
+  }
+  return blank;
+};
 
 /**
- * One screen line, cut and padded to `width`; with colour off it is plain text (no escape sequences at all).
+ * One screen line, cut and padded to `width`, drawn as a single text with its colours applied (plain text with
+ * colour off: no escape sequences at all).
  *
- * A line with a character beyond ASCII (°, ›, ·, a chart's blocks) is drawn as a row of texts, one a run of ASCII or
- * of the rest: Ink measures every text of the screen on every frame, and string-width measures text beyond ASCII
- * grapheme by grapheme (Intl.Segmenter), hundreds of times as slow as ASCII, whose width is its length (200 µs
- * against 0.6 µs for a 120-column row with one °). Measured alone, 38 such rows drawn this way take 0.6 to 0.8 of the
- * time from render to frame; in the tui-render bench Ink's own render time p50 fell by a third to a half.
+ * Ink lays out and measures a text by its content: string-width for every text of the screen on every frame (through
+ * Intl.Segmenter as soon as a character is beyond ASCII, about 70 µs a 160-column line), and it keeps the measure
+ * of every distinct text it ever saw, for good (ink #986). A line whose characters are each one column wide is as
+ * wide as it is long, so Ink is given a row of spaces of that width to lay out and measure, and the line itself
+ * through a Transform, applied when the frame is written: Ink's measure cache then holds one entry a width, and a
+ * changing line (the clock, a scrolled table) costs no measuring. A line with any other character (a wide one from
+ * the service's text) is left to Ink to measure and cut.
  */
-export function LineText({ line, width }: { line: Line; width: number }) {
+export const LineText = memo(function LineText({ line, width }: { line: Line; width: number }) {
   const { colour } = useDeps();
   const fitted = mergeRuns(fitLine(line, width));
-  if (!fitted.some((s) => NOT_ASCII.test(s.text))) {
-    if (!colour) return <Text wrap="truncate">{fitted.map((s) => s.text).join('')}</Text>;
-    return (
-      <Text wrap="truncate">
-        {fitted.map((s, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity beyond their place
-          <Styled key={i} segment={s} colour />
-        ))}
-      </Text>
-    );
-  }
-  const runs = colour ? fitted : [{ text: fitted.map((s) => s.text).join('') }];
-  return (
-    <Box width={width} height={1} flexDirection="row">
-      {runs.flatMap((s, i) =>
-        (s.text.match(ASCII_RUN) ?? []).map((text, j) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: runs have no identity beyond their place
-          <Text key={`${i}.${j}`} wrap="truncate">
-            <Styled segment={{ ...s, text }} colour={colour} />
-          </Text>
-        )),
-      )}
-    </Box>
-  );
-}
+  const painted = paintLine(fitted, colour);
+  if (!oneColumnEach(paintLine(fitted, false))) return <Text wrap="truncate">{painted}</Text>;
+  return <Transform transform={() => painted}>{blankOf(width)}</Transform>;
+}, sameLine);
 
-function Styled({ segment: s, colour }: { segment: Segment; colour: boolean }) {
-  if (!colour) return <Text>{s.text}</Text>;
-  return (
-    <Text color={s.tone ? TONE_COLOR[s.tone] : undefined} bold={s.bold} inverse={s.inverse}>
-      {s.text}
-    </Text>
-  );
+/** Panes build their lines anew on each render: an unchanged line is not drawn again. */
+function sameLine(a: { line: Line; width: number }, b: { line: Line; width: number }): boolean {
+  if (a.width !== b.width || a.line.length !== b.line.length) return false;
+  return a.line.every((s, i) => {
+    const t = b.line[i];
+    return (
+      t !== undefined && s.text === t.text && s.tone === t.tone && !s.bold === !t.bold && !s.inverse === !t.inverse
+    );
+  });
 }

@@ -8,16 +8,17 @@ import { ActivePane } from './active-pane.js';
 import { DemoBanner } from './demo-banner.js';
 import { GlobalKeys } from './global-keys.js';
 import { OverlayView } from './overlay-view.js';
-import { StatusBar } from './status-bar.js';
+import { StatusBar, useStatusLines } from './status-bar.js';
 import { TabBar } from './tab-bar.js';
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
 
 const readCities = (cache: Cache) => cache.resources.cities();
 
 /**
- * The screen: tab bar, demo banner, the pane (or the overlay in front of it), status bar. Everything is sized from
- * the terminal and kept one row short of it: Ink redraws a frame as tall as the terminal by clearing the screen,
- * which flickers.
+ * The screen: tab bar, demo banner, the pane (or the overlay in front of it), status bar (one line or two, as its
+ * groups need). Everything is sized from the terminal and kept one row short of it: Ink redraws a frame as tall as
+ * the terminal by clearing the whole screen and the scrollback first, which flickers. The status bar ticks with the
+ * clock; the pane (memoised) does not re-render with it.
  */
 export function Shell() {
   const { now } = useDeps();
@@ -25,6 +26,7 @@ export function Shell() {
   const { columns, rows } = useTerminalSize();
   const status = useMonitorStatus();
   const cities = useCacheQuery(['cities'], readCities);
+  const statusLines = useStatusLines(columns, cities);
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS) {
     return (
@@ -34,7 +36,7 @@ export function Shell() {
       </>
     );
   }
-  const statusHeight = columns >= 140 ? 1 : 2;
+  const statusHeight = statusLines.length;
   const banner = status.mode === 'demo' ? 1 : 0;
   const bodyHeight = Math.max(1, rows - 1 - 1 - banner - statusHeight);
   return (
@@ -49,7 +51,7 @@ export function Shell() {
       <Box display={overlay ? 'none' : 'flex'} flexDirection="column">
         <ActivePane pane={pane} width={columns} height={bodyHeight} cities={cities} />
       </Box>
-      <StatusBar width={columns} height={statusHeight} cities={cities} />
+      <StatusBar width={columns} lines={statusLines} />
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import type { City } from '../../contract/cities.js';
 import { LIVE_HISTORY_TABLES } from '../../domain/streams.js';
 import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
+import { layoutStatus, type StatusGroup } from '../format/status-layout.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
 import { useNow } from '../hooks/use-now.js';
@@ -26,35 +27,49 @@ const CONNECTION: Record<MonitorStatus['connection']['state'], Segment> = {
   offline: { text: 'no network (offline)', tone: 'muted', bold: true },
 };
 
+/**
+ * What goes first when the bar is short of room (lowest first): the live history streams, then the other streams,
+ * the fill's progress, the listener, the clocks; a notice (the answer to the key just pressed), when the service last
+ * answered well (beside a failing connection, the time before the trouble), the connection's state and the mode stay
+ * longest.
+ */
+const RANK = { hist: 1, sync: 2, fill: 3, listener: 4, clocks: 5, notice: 6, lastGood: 7, connection: 8, mode: 9 };
+
 /** The connection's state, what went wrong, and when the service last answered a pass well. */
-function connectionGroups(c: MonitorStatus['connection']): Line[] {
+function connectionGroups(c: MonitorStatus['connection']): StatusGroup[] {
   const word = CONNECTION[c.state];
   const message = c.message ? `: ${c.message}` : '';
   const state: Line = [{ ...word, text: `${word.text}${message}` }];
-  if (c.state === 'offline' || c.state === 'connecting') return [state];
+  if (c.state === 'offline' || c.state === 'connecting') return [{ line: state, rank: RANK.connection }];
   const answered = c.lastGoodAt === undefined ? null : Date.parse(c.lastGoodAt);
-  if (c.state === 'ok') return [[...state, seg(answered === null ? '' : ` ${utcClock(answered)}`, 'muted')]];
+  if (c.state === 'ok')
+    return [
+      { line: [...state, seg(answered === null ? '' : ` ${utcClock(answered)}`, 'muted')], rank: RANK.connection },
+    ];
   // the time before the trouble: a long error is cut at the width, the time must stay in sight
-  return [[seg(answered === null ? 'no good answer yet' : `last good answer ${utcClock(answered)}`, 'muted')], state];
+  const last = seg(answered === null ? 'no good answer yet' : `last good answer ${utcClock(answered)}`, 'muted');
+  return [
+    { line: [last], rank: RANK.lastGood },
+    { line: state, rank: RANK.connection },
+  ];
 }
 
 /**
  * Mode and host, each stream's last good sync (marked `*` stale, `!` failing), the listener, the UTC clock and the
- * selected city's local time. Groups flow onto `height` lines and are cut at the width.
+ * selected city's local time, a notice: the groups of the status bar, in their order on screen.
  */
-export function StatusBar({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
+export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   const { city, notice } = useUiState();
   const status = useMonitorStatus();
   const nowMs = useNow();
   const health = useStreamHealth(nowMs);
 
-  const groups: Line[] = [];
-  groups.push([MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')]);
+  const groups: StatusGroup[] = [];
+  groups.push({ line: [MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')], rank: RANK.mode });
   groups.push(...connectionGroups(status.connection));
   const fill = fillGroup(status.fill);
-  if (fill) groups.push(fill);
-  // the live history streams in a group of their own, last: where the bar is short of room, the connection, the
-  // listener, the clocks and a notice come first
+  if (fill) groups.push({ line: fill, rank: RANK.fill });
+  // the live history streams in a group of their own, last
   const streams: Line = [seg('sync', 'muted')];
   const history: Line = [seg('hist', 'muted')];
   for (const h of health) {
@@ -62,16 +77,29 @@ export function StatusBar({ width, height, cities }: { width: number; height: nu
     const into = h.stream in LIVE_HISTORY_TABLES ? history : streams;
     into.push(seg(` ${STREAM_SHORT[h.stream] ?? h.stream} ${when}${HEALTH_MARK[h.health]}`, HEALTH_TONE[h.health]));
   }
-  groups.push(streams);
-  groups.push(listenerGroup(status.listener));
+  groups.push({ line: streams, rank: RANK.sync });
+  groups.push({ line: listenerGroup(status.listener), rank: RANK.listener });
   const selected = cities.find((c) => c.city_id === city);
-  groups.push([
-    seg(utcClock(nowMs), 'accent'),
-    seg(selected ? ` ${selected.city_id} ${localDayClock(nowMs, selected.tz)}` : '', 'accent'),
-  ]);
-  if (notice) groups.push([seg(notice, 'warn', true)]);
-  if (history.length > 1) groups.push(history);
-  return <LineView lines={flow(groups, width, height)} width={width} height={height} />;
+  groups.push({
+    line: [
+      seg(utcClock(nowMs), 'accent'),
+      seg(selected ? ` ${selected.city_id} ${localDayClock(nowMs, selected.tz)}` : '', 'accent'),
+    ],
+    rank: RANK.clocks,
+  });
+  if (notice) groups.push({ line: [seg(notice, 'warn', true)], rank: RANK.notice });
+  if (history.length > 1) groups.push({ line: history, rank: RANK.hist });
+  return groups;
+}
+
+/** The status bar's lines at `width`: one when every group fits on it, else two (layoutStatus). */
+export function useStatusLines(width: number, cities: readonly City[]): Line[] {
+  return layoutStatus(useStatusGroups(cities), width);
+}
+
+/** The bottom of the screen: the lines of useStatusLines. */
+export function StatusBar({ lines, width }: { lines: readonly Line[]; width: number }) {
+  return <LineView lines={lines} width={width} height={lines.length} />;
 }
 
 /** The demo's history fill while it runs (or why it stopped); nothing once it is done. */
@@ -89,23 +117,4 @@ function listenerGroup(l: MonitorStatus['listener']): Line {
   const counts = seg(` ok ${l.accepted} dup ${l.duplicates} rej ${l.rejected}`, l.rejected > 0 ? 'warn' : 'muted');
   if (l.state === 'down') return [seg(`!! hook DOWN${where}`, 'bad', true), counts];
   return [seg(`hook${where}`, 'good'), counts];
-}
-
-/** Places groups left to right with a separator, starting a new line when one does not fit. */
-function flow(groups: Line[], width: number, height: number): Line[] {
-  const lines: Line[] = [[]];
-  let used = 0;
-  for (const g of groups) {
-    const size = g.reduce((n, s) => n + s.text.length, 0);
-    const current = lines[lines.length - 1] as Line;
-    if (used > 0 && used + 3 + size > width && lines.length < height) {
-      lines.push([...g]);
-      used = size;
-    } else {
-      if (used > 0) current.push(seg(' · ', 'muted'));
-      current.push(...g);
-      used += (used > 0 ? 3 : 0) + size;
-    }
-  }
-  return lines;
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useAlertCounts } from '../hooks/use-alert-counts.js';
 import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
 import { hintOf, KEYS } from '../keys.js';
@@ -6,7 +7,7 @@ import { type Line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 
 /** Panes by number, the current one bracketed; the unacknowledged alert count is always here. */
-export function TabBar({ width }: { width: number }) {
+export const TabBar = memo(function TabBar({ width }: { width: number }) {
   const { pane } = useUiState();
   const counts = useAlertCounts();
   const compact = width < 80;
@@ -23,4 +24,4 @@ export function TabBar({ width }: { width: number }) {
   if (counts.kills > 0) l.push(seg(compact ? '!!KILL ' : `!! KILL x${counts.kills} `, 'alarm', true));
   if (!compact) l.push(seg(`  ${hintOf(KEYS.everywhere.help)}  ${hintOf(KEYS.everywhere.quit)}`, 'muted'));
   return <LineText line={l} width={width} />;
-}
+});

@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { writeResult } from './lib.js';
+import { BENCH_KEY, prepareWorld } from './prepare-world.js';
+import { quantile } from './tui-render.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+/** How long each monitor runs (issue 21: ten minutes), and how often it is looked at. */
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+const SAMPLE_MS = 10_000;
+/** A key every few seconds, as a trader glances and moves: panes and rows in turn. */
+const KEY_EVERY_MS = Number(process.env.SOAK_KEY_EVERY_MS ?? 4_000);
+const KEYS = ['1', 'j', 'j', 'o', '2', 'j', '\u001b[6~', 'g', '3', 'j', '4', 'j', '5', 'j', 'u', 'u', '6', 'j', 'k'];
+/** The reference world's pace: two simulated hours a real minute, as the demo runs. */
+const SPEED = 120;
+/** Samples before this are the start (first sync pass, the demo's fill): the trend is read after it. */
+const WARM_UP_MS = 120_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident memory of a process and of its children (the demo's world), in MB, from /proc; null once it is gone. */
+function rssMb(pid: number): { self: number; children: number } | null {
+  const vmRss = (p: number) => {
+    const status = readFileSync(`/proc/${p}/status`, 'utf8');
+    return Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024;
+  };
+  try {
+    const childrenFile = `/proc/${pid}/task/${pid}/children`;
+    const children = existsSync(childrenFile)
+      ? readFileSync(childrenFile, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+      : [];
+    return { self: vmRss(pid), children: children.reduce((n, c) => n + vmRss(c), 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** Least-squares slope of `ys` over `xs` (per unit of x). */
+function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  if (n < 2) return 0;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  const num = xs.reduce((a, x, i) => a + (x - mx) * ((ys[i] as number) - my), 0);
+  const den = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
+}
+
+const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : 0);
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * The built monitor in a 160x45 pseudo-terminal for MINUTES: a key every KEY_EVERY_MS (its latency: to the first
+ * bytes written after it), RSS every SAMPLE_MS. Its figures: peak RSS, the trend after the start (MB a minute by least
+ * squares, and the mean of the first and last thirds), key latency p50/p95/max.
+ */
+async function soakMonitor(args: string[], env: Record<string, string>) {
+  const child = pty.spawn(process.execPath, [CLI, ...args], {
+    name: 'xterm-256color',
+    cols: 160,
+    rows: 45,
+    env: { ...(process.env as Record<string, string>), ...env },
+  });
+  const chunks: number[] = [];
+  let output = '';
+  child.onData((d) => {
+    chunks.push(performance.now());
+    if (output.length < 1_000_000) output += d;
+  });
+  const exited = new Promise((done) => child.onExit(done));
+  const started = performance.now();
+  while (!output.includes('1 Board')) {
+    if (performance.now() - started > 180_000) throw new Error('no first frame in 3 minutes');
+    await sleep(100);
+  }
+  const samples: { atMs: number; self: number; children: number }[] = [];
+  const latencies: number[] = [];
+  const until = performance.now() + MINUTES * 60_000;
+  let nextSample = performance.now();
+  let nextKey = performance.now() + KEY_EVERY_MS;
+  let k = 0;
+  while (performance.now() < until) {
+    const now = performance.now();
+    if (now >= nextSample) {
+      const rss = rssMb(child.pid);
+      if (rss) samples.push({ atMs: now - started, ...rss });
+      nextSample += SAMPLE_MS;
+    }
+    if (now >= nextKey) {
+      const sentAt = performance.now();
+      const before = chunks.length;
+      child.write(KEYS[k++ % KEYS.length] as string);
+      const deadline = sentAt + 2_000;
+      while (chunks.length === before && performance.now() < deadline) await sleep(1);
+      if (chunks.length > before) latencies.push((chunks[before] as number) - sentAt);
+      nextKey += KEY_EVERY_MS;
+    }
+    await sleep(50);
+  }
+  const hwm = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB/m)?.[1];
+  child.write('q');
+  await exited;
+  const after = samples.filter((s) => s.atMs >= WARM_UP_MS);
+  const third = Math.max(1, Math.floor(after.length / 3));
+  return {
+    minutes: MINUTES,
+    keys: latencies.length,
+    key_latency_ms: {
+      p50: quantile(latencies, 0.5),
+      p95: quantile(latencies, 0.95),
+      max: round1(Math.max(0, ...latencies)),
+    },
+    peak_rss_mb: round1(Number(hwm ?? 0) / 1024),
+    peak_rss_sampled_mb: round1(Math.max(0, ...samples.map((s) => s.self))),
+    rss_trend_mb_a_minute: round1(
+      slope(
+        after.map((s) => s.atMs / 60_000),
+        after.map((s) => s.self),
+      ),
+    ),
+    rss_first_and_last_third_mb: [
+      round1(mean(after.slice(0, third).map((s) => s.self))),
+      round1(mean(after.slice(-third).map((s) => s.self))),
+    ],
+    children_peak_rss_mb: round1(Math.max(0, ...samples.map((s) => s.children))),
+    rss_mb_every_10_s: samples.map((s) => round1(s.self)),
+  };
+}
+
+/** The reference service at x120 in its own process, on a prepared 30-day world: `listening on URL` once ready. */
+async function startServer(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const dir = prepareWorld();
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'server', '--port', '0', '--speed', String(SPEED), '--data-dir', dir, '--api-key', BENCH_KEY],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout?.on('data', (d) => {
+      out += d;
+      const url = out.match(/^listening on (\S+)$/m)?.[1];
+      if (url) resolve(url);
+    });
+    server.once('exit', (code) => reject(new Error(`the server exited ${code} before it listened`)));
+  });
+  return {
+    baseUrl,
+    stop: () =>
+      new Promise((done) => {
+        server.once('exit', () => done());
+        server.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * `npm run bench -- soak`: the live monitor against the reference service at x120, then the demo (its world in a
+ * child process), each for MINUTES with a key every few seconds and RSS every 10 s. Goals: no trend, peak RSS under
+ * 150 MB (the monitor's process; the demo's world is reported beside it).
+ */
+export async function benchSoak(): Promise<object> {
+  const root = mkdtempSync(join(tmpdir(), 'svc-soak-'));
+  try {
+    const server = await startServer();
+    let live: Awaited<ReturnType<typeof soakMonitor>>;
+    try {
+      live = await soakMonitor(['monitor', '--db', join(root, 'live.db'), '--no-notify'], {
+        SVC_BASE_URL: server.baseUrl,
+        SVC_API_KEY: BENCH_KEY,
+        XDG_DATA_HOME: join(root, 'live-data'),
+        XDG_CONFIG_HOME: join(root, 'config'),
+      });
+    } finally {
+      await server.stop();
+    }
+    const demo = await soakMonitor(['monitor', '--demo', '--no-notify'], {
+      XDG_DATA_HOME: join(root, 'demo-data'),
+      XDG_CONFIG_HOME: join(root, 'config'),
+    });
+    const result = {
+      what: `the monitor at 160x45 for ${MINUTES} minutes, a key every ${KEY_EVERY_MS / 1000} s, RSS every ${SAMPLE_MS / 1000} s: live against the reference service at x${SPEED}, then the demo (its world in a child process, reported apart)`,
+      live,
+      demo,
+      goals: {
+        peak_under_150_mb: live.peak_rss_mb < 150 && demo.peak_rss_mb < 150,
+        // under 1 MB a minute after the start: 10 MB over the ten minutes at most
+        no_trend: Math.abs(live.rss_trend_mb_a_minute) < 1 && Math.abs(demo.rss_trend_mb_a_minute) < 1,
+      },
+    };
+    writeResult('soak', result);
+    return result;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

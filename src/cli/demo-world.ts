@@ -1,0 +1,71 @@
+/**
+ * The demo's reference service on a worker thread of the monitor's process (DESIGN 3: in-process; demo-service.ts
+ * starts it): the world's simulation and the service's requests run on the thread's own event loop and heap, never
+ * delaying a key of the screen. It talks to the monitor by messages, and ends when the monitor asks (or with the
+ * process).
+ */
+import { parentPort } from 'node:worker_threads';
+import { type RunningService, startService } from '../server/service.js';
+import { DataDirInUse } from '../server/store/data-dir-lock.js';
+import { WebhookStore } from '../server/store/webhooks.js';
+
+/** What the monitor sends: how to start, where its listener is, and that it quits. */
+export type ToWorld =
+  | {
+      type: 'start';
+      dataDir: string;
+      speed: number;
+      apiKey: string;
+      webhookSecret: string;
+      rateLimitPerMinute: number;
+    }
+  | { type: 'register'; url: string }
+  | { type: 'close' };
+
+/** What the world answers. `now` is the world clock's instant when it was read, to set the monitor's clock by. */
+export type FromWorld =
+  | { type: 'ready'; baseUrl: string; accountUrl: string; adminTokenFile?: string; now: number; speed: number }
+  | { type: 'registered' }
+  | { type: 'failed'; message: string; holderPid?: number; inUse: boolean };
+
+const send = (message: FromWorld) => parentPort?.postMessage(message);
+
+let service: RunningService | undefined;
+let webhookSecret = '';
+
+async function close(): Promise<void> {
+  const running = service;
+  service = undefined;
+  await running?.close();
+  // nothing left on the thread's loop: it ends
+  parentPort?.close();
+}
+
+parentPort?.on('message', async (message: ToWorld) => {
+  try {
+    if (message.type === 'start') {
+      webhookSecret = message.webhookSecret;
+      service = await startService({
+        dataDir: message.dataDir,
+        port: 0,
+        speed: message.speed,
+        apiKey: message.apiKey,
+        allowPrivateWebhooks: true,
+        rateLimitPerMinute: message.rateLimitPerMinute,
+        logLevel: 'silent',
+      });
+      const { baseUrl, accountUrl, adminTokenFile, clock } = service;
+      send({ type: 'ready', baseUrl, accountUrl, adminTokenFile, now: clock.now(), speed: clock.speed });
+    } else if (message.type === 'register' && service) {
+      // the service's only webhook points at this run's listener, replacing those of earlier runs
+      const store = new WebhookStore(service.db);
+      for (const old of store.list()) store.remove(old.id);
+      store.add(message.url, null, true, webhookSecret);
+      send({ type: 'registered' });
+    } else if (message.type === 'close') await close();
+  } catch (error) {
+    const inUse = error instanceof DataDirInUse;
+    const text = error instanceof Error ? error.message : String(error);
+    send({ type: 'failed', message: text, holderPid: inUse ? error.pid : undefined, inUse });
+  }
+});

@@ -1,0 +1,27 @@
+import type { Key } from 'ink';
+
+/** Printable characters only: no control character, no escape. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f]+$/;
+
+/** `key` with every flag off: a plain character. */
+const plainKey = (key: Key): Key =>
+  Object.fromEntries(Object.entries(key).map(([name, v]) => [name, typeof v === 'boolean' ? false : v])) as Key;
+
+/**
+ * The keypresses in what Ink hands over as one input. Ink passes a run of characters that came in one read as one
+ * string (meant for a paste): `jjjj` typed faster than a frame, or key repeat on a busy moment, would match no key
+ * and be lost; here it is four `j`. And Esc followed at once by a key reaches Ink as one sequence, read as Alt and the
+ * key: the monitor binds no Alt key, so it is Esc, then the key. Everything else passes as it came.
+ */
+export function splitKeypresses(input: string, key: Key): [string, Key][] {
+  const plain = plainKey(key);
+  if (key.meta && !key.escape && !key.ctrl && input.length === 1 && PRINTABLE.test(input))
+    return [
+      ['', { ...plain, escape: true, meta: true }],
+      [input, { ...plain, shift: /[A-Z]/.test(input) }],
+    ];
+  const chars = [...input];
+  if (chars.length < 2 || key.ctrl || key.meta || !PRINTABLE.test(input)) return [[input, key]];
+  return chars.map((c) => [c, { ...plain, shift: /[A-Z]/.test(c) }]);
+}

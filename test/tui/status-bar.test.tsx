@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Cache, openCache } from '../../src/cache/index.js';
+import { MonitorApp, type MonitorStatus } from '../../src/tui/render-monitor.js';
+
+const root = mkdtempSync(join(tmpdir(), 'svc-status-bar-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const NOW = Date.parse('2026-03-02T12:00:00Z');
+const STREAMS = ['cities', 'current', 'forecasts', 'no24', 'yescore', 'svc-max-picks', 'fusion-locks'];
+const HISTORY = ['mkta-buckets', 'mktb-buckets', 'metar', 'daily'];
+
+/** A cache built by hand: one city, and every stream's last good pass 12 s before now. */
+function cache(): Cache {
+  const c = openCache(join(root, `cache-${Math.random().toString(36).slice(2)}.db`));
+  c.resources.upsertCities([
+    {
+      city_id: 'paris',
+      city_name: 'Paris',
+      country: 'FR',
+      lat: 48.7,
+      lon: 2.4,
+      tz: 'Europe/Paris',
+      icao: 'LFPO',
+      station_name: 'Orly',
+    },
+  ]);
+  for (const s of [...STREAMS, ...HISTORY]) c.streams.recordSuccess(s, new Date(NOW - 12_000).toISOString(), 1);
+  return c;
+}
+
+const STATUS: MonitorStatus = {
+  mode: 'live',
+  host: 'svc.test:443',
+  connection: { state: 'ok', lastGoodAt: '2026-03-02T11:59:48Z' },
+  listener: { state: 'listening', url: 'http://127.0.0.1:8788/', accepted: 12, duplicates: 3, rejected: 1 },
+};
+
+/** The groups as the bar writes them (each on its own, whole): worked out from the cache and status above. */
+const GROUPS = [
+  ' LIVE  svc.test:443', // 19 columns
+  'ok 11:59:48Z', // 12
+  'sync cty 12s cur 12s fc 12s n24 12s yes 12s max 12s lock 12s', // 4 + ' cty 12s' 8 + ' cur 12s' 8 + ' fc 12s' 7 + 3 x 8 + ' lock 12s' 9 = 60
+  'hook 127.0.0.1:8788 ok 12 dup 3 rej 1', // 37
+  '12:00:00Z paris Mon 13:00', // 25: Paris is UTC+1 in March, 2026-03-02 a Monday
+  'hist mka 12s mkb 12s mtr 12s day 12s', // 36
+];
+
+describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
+  it('shows whole groups only, on one line when they fit and two when not, leaving groups out with a marker', async () => {
+    const c = cache();
+    const source = { getStatus: () => STATUS, subscribe: () => () => {} };
+    const app = render(<MonitorApp cache={c} source={source} now={() => new Date(NOW)} noColor tickMs={3_600_000} />);
+    const bar: Record<number, string[]> = {};
+    try {
+      for (const width of [80, 120, 140, 160, 200, 250]) {
+        Object.defineProperty(app.stdout, 'columns', { value: width, configurable: true });
+        Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
+        app.stdout.emit('resize');
+        for (let i = 0; i < 200 && !(app.lastFrame() ?? '').includes(`${GROUPS[0]} ·`); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 30));
+        const lines = (app.lastFrame() ?? '').split('\n').map((l) => l.trimEnd());
+        bar[width] = lines.slice(lines.findIndex((l) => l.startsWith(GROUPS[0] as string)));
+        for (const l of bar[width] ?? []) {
+          expect(l.length).toBeLessThanOrEqual(width);
+          for (const piece of l.split(' · '))
+            expect(GROUPS.includes(piece) || /^\+\d more$/.test(piece), piece).toBe(true);
+        }
+      }
+    } finally {
+      app.unmount();
+      c.close();
+    }
+    // all six: 19 + 12 + 60 + 37 + 25 + 36 = 189 columns and five separators of 3: 204 <= 250
+    expect(bar[250]).toEqual([GROUPS.join(' · ')]);
+    // 200: the first five are 153 + 4 x 3 = 165; with the history 204 > 200: it goes below
+    expect(bar[200]).toEqual([GROUPS.slice(0, 5).join(' · '), GROUPS[5]]);
+    // 160 and 140: 165 > 160, so the clock goes below too: 19 + 12 + 60 + 37 + 9 = 137; then 25 + 3 + 36 = 64
+    expect(bar[160]).toEqual([GROUPS.slice(0, 4).join(' · '), GROUPS.slice(4).join(' · ')]);
+    expect(bar[140]).toEqual([GROUPS.slice(0, 4).join(' · '), GROUPS.slice(4).join(' · ')]);
+    // 120: 19 + 12 + 60 + 6 = 97 (+ 3 + 37 > 120); 37 + 25 + 36 + 6 = 104
+    expect(bar[120]).toEqual([GROUPS.slice(0, 3).join(' · '), GROUPS.slice(3).join(' · ')]);
+    // 80: three lines would be needed; the history (least important), then the other streams go:
+    // 19 + 12 + 37 + 6 = 74 (+ 3 + 25 > 80); 25 + 3 + '+2 more' 7 = 35
+    expect(bar[80]).toEqual([[GROUPS[0], GROUPS[1], GROUPS[3]].join(' · '), `${GROUPS[4]} · +2 more`]);
+  });
+});
