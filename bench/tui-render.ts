@@ -83,6 +83,8 @@ export interface Run {
   longest_block_ms: number;
   longest_blocks_ms: number[];
   longest_late_ms: number;
+  /** The garbage collector's longest pauses on the UI's thread while the keys were pressed (ms, with their kind). */
+  longest_gc_ms: { ms: number; kind: string }[];
   peak_rss_mb: number;
   peak_memory_mb: Record<string, number>;
   screen: string;
@@ -139,6 +141,11 @@ export async function runTui(
     longest_block_ms: blocks[0] ?? 0,
     longest_blocks_ms: blocks.slice(0, 5),
     longest_late_ms: Math.max(0, ...during.map((b) => b.ms)),
+    longest_gc_ms: log.gcs
+      .filter((g) => g.at >= keysFrom && g.at <= keysUntil)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map(({ ms, kind }) => ({ ms, kind })),
     peak_rss_mb: Math.round(log.maxRssMb),
     peak_memory_mb: log.peakMemory,
     screen: capture,
@@ -148,6 +155,7 @@ export async function runTui(
 interface TuiLog {
   renders: { at: number; renderTime: number }[];
   blocks: { at: number; ms: number; cpuMs: number }[];
+  gcs: { at: number; ms: number; kind: string }[];
   maxRssMb: number;
   peakMemory: Record<string, number>;
 }
