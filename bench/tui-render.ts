@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,12 @@ export async function runTui(
     await sleep(KEY_GAP_MS);
   }
   const capture = screen();
+  // TUI_BENCH_HEAP_SNAPSHOT=FILE: the monitor's heap after the keys, written before it quits (tui-process.mjs)
+  const snapshot = process.env.TUI_BENCH_HEAP_SNAPSHOT;
+  if (snapshot) {
+    child.kill('SIGUSR2');
+    while (!existsSync(snapshot)) await sleep(100);
+  }
   child.write('q');
   await exited;
   const log = readLog(logPath);

@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/index.js';
+import type { Cache, OpenPositions } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays, localDate } from '../domain/city-time.js';
@@ -29,11 +29,55 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
   ]);
 }
 
+/** What every city's row of one board read shares: the open positions and the unacknowledged kills, read once. */
+export interface BoardBook {
+  open: OpenPositions;
+  /** `city_id|market_date` of each unacknowledged kill. */
+  kills: Set<string>;
+}
+
+/** The reads all rows of a board as of `atMs` share (as they stand now: time travel bounds them next). */
+export function readBoardBook(cache: Cache, atMs: number): BoardBook {
+  // a market is live until its city's day is over: yesterday in UTC covers every zone
+  const open = cache.positions.open(addDays(new Date(atMs).toISOString().slice(0, 10), -1));
+  const kills = new Set(cache.alerts.unacknowledgedKillDays().map((k) => `${k.city_id}|${k.market_date}`));
+  return { open, kills };
+}
+
+/**
+ * One city's row of the board for its own local day, as of `atMs`: its market day read by the city-day and the
+ * instant (market-day.ts), its book from `shared`. `memo` keeps the row of the last read: an unchanged city is not
+ * redone. A board read a city at a time (the TUI's, between keys) gives the rows `readBoard` gives.
+ */
+export function readBoardRow(
+  cache: Cache,
+  city: City,
+  atMs: number,
+  shared: BoardBook,
+  settlement: SettlementConfig = {},
+  memo: BoardMemo = new Map(),
+): BoardRow {
+  const id = city.city_id;
+  const day = readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement });
+  const book = dayBook(shared.open, id, day.date);
+  const held: DayBook = {
+    book,
+    holdings: holdingsOf(book, id, day.date),
+    killed: shared.kills.has(`${id}|${day.date}`),
+  };
+  const key = fingerprint(day, held, Math.floor(atMs / 60_000));
+  const kept = memo.get(id);
+  if (kept?.key === key) return kept.row;
+  const row = boardRow(boardDay(day), held);
+  memo.set(id, { key, row });
+  return row;
+}
+
 /**
  * Every city's row of the board for its own local day, as of `atMs` (now, for the live board). Each read is bounded
  * by the city-day and the instant (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows
  * by keyset), its METAR readings, its lock by the city index; the open positions and the unacknowledged kills are
- * read once for all cities (as they stand now: time travel bounds them next). `memo` keeps the rows of the last read.
+ * read once for all cities (readBoardBook). `memo` keeps the rows of the last read.
  */
 export function readBoard(
   cache: Cache,
@@ -42,20 +86,6 @@ export function readBoard(
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
 ): BoardRow[] {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone
-  const open = cache.positions.open(addDays(new Date(atMs).toISOString().slice(0, 10), -1));
-  const kills = new Set(cache.alerts.unacknowledgedKillDays().map((k) => `${k.city_id}|${k.market_date}`));
-  const minute = Math.floor(atMs / 60_000);
-  return cities.map((city) => {
-    const id = city.city_id;
-    const day = readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement });
-    const book = dayBook(open, id, day.date);
-    const held: DayBook = { book, holdings: holdingsOf(book, id, day.date), killed: kills.has(`${id}|${day.date}`) };
-    const key = fingerprint(day, held, minute);
-    const kept = memo.get(id);
-    if (kept?.key === key) return kept.row;
-    const row = boardRow(boardDay(day), held);
-    memo.set(id, { key, row });
-    return row;
-  });
+  const shared = readBoardBook(cache, atMs);
+  return cities.map((city) => readBoardRow(cache, city, atMs, shared, settlement, memo));
 }

@@ -12,6 +12,12 @@ export interface SignalPayload {
 
 type Row = Record<string, unknown>;
 
+/** A candidate of a derived source: its key, its row still to be read whole if it makes the page. */
+interface Derived {
+  source: DerivedInstantSource;
+  key: FeedKey;
+}
+
 /**
  * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
  * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
@@ -22,22 +28,74 @@ export class FeedRepository {
 
   /** Up to `limit` signals after `after` in feed order (null: from the newest). */
   older(after: FeedKey | null, limit: number): Signal[] {
-    if (limit <= 0) return [];
-    const zones = this.zones();
-    const all: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, after, limit, 'older', zones));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedOlder(source, after, limit, zones));
-    return all.sort(compareFeed).slice(0, limit);
+    return toEnd(this.olderSteps(after, limit));
   }
 
   /** Up to `limit` signals before `before` in feed order, nearest first. */
   newer(before: FeedKey, limit: number): Signal[] {
+    return toEnd(this.newerSteps(before, limit));
+  }
+
+  /**
+   * `older` a source at a time: each `yield` is a point where the caller may let other work run (a screen's keys)
+   * before the next source is read. The connection is free at each one: no scan is left open across it.
+   */
+  olderSteps(after: FeedKey | null, limit: number): Generator<void, Signal[], void> {
+    return this.steps('older', after, limit);
+  }
+
+  /** `newer` a source at a time (see olderSteps). */
+  newerSteps(before: FeedKey, limit: number): Generator<void, Signal[], void> {
+    return this.steps('newer', before, limit);
+  }
+
+  private *steps(direction: 'older' | 'newer', cursor: FeedKey | null, limit: number): Generator<void, Signal[], void> {
     if (limit <= 0) return [];
     const zones = this.zones();
-    const all: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, before, limit, 'newer', zones));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedNewer(source, before, limit, zones));
-    return all.sort((a, b) => compareFeed(b, a)).slice(0, limit);
+    const stored: Signal[] = [];
+    for (const source of STORED_INSTANT_SOURCES)
+      stored.push(...this.storedInstant(source, cursor, limit, direction, zones));
+    yield;
+    const derived: Derived[] = [];
+    for (const source of DERIVED_INSTANT_SOURCES) {
+      const keys =
+        direction === 'older'
+          ? this.derivedOlder(source, cursor, limit, zones)
+          : this.derivedNewer(source, cursor as FeedKey, limit, zones);
+      for (const key of keys) derived.push({ source, key });
+      yield;
+    }
+    const order = direction === 'older' ? compareFeed : (a: FeedKey, b: FeedKey) => compareFeed(b, a);
+    return yield* this.page(stored, derived, limit, order, zones);
+  }
+
+  /**
+   * The page: the stored sources' signals and the derived sources' keys in `order`, cut at `limit`; only the derived
+   * rows that made the page are then read whole, a source at a time (most of a derived scan's candidates do not
+   * make it, and reading a row whole, its JSON parsed, is most of what a candidate costs).
+   */
+  private *page(
+    stored: Signal[],
+    derived: Derived[],
+    limit: number,
+    order: (a: FeedKey, b: FeedKey) => number,
+    zones: Zones,
+  ): Generator<void, Signal[], void> {
+    const entries: (Signal | Derived)[] = [...stored, ...derived];
+    const keyOf = (e: Signal | Derived): FeedKey => ('source' in e ? e.key : e);
+    const page = entries.sort((a, b) => order(keyOf(a), keyOf(b))).slice(0, limit);
+    const wholes = new Map<DerivedInstantSource, Map<string | number, Signal>>();
+    for (const source of DERIVED_INSTANT_SOURCES) {
+      const keys = page.flatMap((e) => ('source' in e && e.source === source ? [e.key] : []));
+      if (keys.length === 0) continue;
+      wholes.set(source, new Map(this.whole(source, keys, zones).map((signal) => [signal.key, signal])));
+      yield;
+    }
+    return page.flatMap((e) => {
+      if (!('source' in e)) return [e];
+      const signal = wholes.get(e.source)?.get(e.key.key);
+      return signal ? [signal] : [];
+    });
   }
 
   /** What the signal was made from, as stored: the webhook body as received where there is one. */
@@ -121,7 +179,8 @@ export class FeedRepository {
     return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
   }
 
-  private derivedOlder(s: DerivedInstantSource, after: FeedKey | null, limit: number, zones: Zones): Signal[] {
+  /** The keys of the `limit` rows of a derived source after `after`, in feed order (light columns only). */
+  private derivedOlder(s: DerivedInstantSource, after: FeedKey | null, limit: number, zones: Zones): FeedKey[] {
     const rows = after
       ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
       : this.q.iterate<Row>(s.olderSql(false));
@@ -134,10 +193,11 @@ export class FeedRepository {
       // every later row is at most proxy + hi: older than the page's last, so the page is complete
       if (last && s.proxyOf(row) + s.hi < last.at) break;
     }
-    return this.whole(s, kept, zones);
+    return kept;
   }
 
-  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
+  /** The keys of the `limit` rows of a derived source before `before`, nearest first (light columns only). */
+  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones): FeedKey[] {
     const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
     const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
@@ -147,7 +207,7 @@ export class FeedRepository {
       const last = kept[limit - 1];
       if (last && s.proxyOf(row) + s.lo > last.at) break;
     }
-    return this.whole(s, kept, zones);
+    return kept;
   }
 
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
@@ -159,6 +219,14 @@ export class FeedRepository {
       const row = byKey.get(k.key);
       return row ? [s.toSignal(row, zones)] : [];
     });
+  }
+}
+
+/** Runs a generator of steps to its end: its result. */
+function toEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }
 

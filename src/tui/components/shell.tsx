@@ -8,6 +8,7 @@ import { ActivePane } from './active-pane.js';
 import { DemoBanner } from './demo-banner.js';
 import { GlobalKeys } from './global-keys.js';
 import { OverlayView } from './overlay-view.js';
+import { Prewarm } from './prewarm.js';
 import { StatusBar, useStatusLines } from './status-bar.js';
 import { TabBar } from './tab-bar.js';
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
@@ -42,6 +43,7 @@ export function Shell() {
   return (
     <Box flexDirection="column" width={columns}>
       <GlobalKeys />
+      <Prewarm cities={cities} height={bodyHeight} />
       <TabBar width={columns} />
       {banner ? <DemoBanner width={columns} host={status.host} /> : null}
       {overlay ? (

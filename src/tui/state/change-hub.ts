@@ -19,6 +19,7 @@ export class ChangeHub {
   /** Releases so far (for tests: a burst of commits is one release). */
   releases = 0;
   private detachOthers: (() => void) | undefined;
+  private readonly stoppers = new Set<() => void>();
 
   /**
    * `others`: the commits of the cache's other connections, when someone announces them (the session's thread, see
@@ -64,6 +65,12 @@ export class ChangeHub {
     this.poll = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    for (const stopper of this.stoppers) stopper();
+  }
+
+  /** Runs `stopper` when the hub stops (the monitor ends): the panes' background reads stop with it. */
+  onStop(stopper: () => void): void {
+    this.stoppers.add(stopper);
   }
 
   subscribe = (listener: () => void): (() => void) => {
