@@ -1,21 +1,74 @@
 import { FORECAST_LAYERS } from '../../contract/forecasts.js';
 import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable } from '../db/tables.js';
 import type { ForecastRow } from '../resources.js';
 import { NOW_UNBOUNDED } from './day-reads.js';
 
 /** The newest row of one forecast layer of a city fetched at or before an instant. Args: city, layer, instant. */
 export const FORECAST_AS_OF_SQL =
-  'SELECT json FROM forecasts WHERE city_id = ? AND layer = ? AND fetched_ms <= ? ORDER BY fetched_ms DESC LIMIT 1';
+  'SELECT fetched_ms, json FROM forecasts WHERE city_id = ? AND layer = ? AND fetched_ms <= ? ORDER BY fetched_ms DESC LIMIT 1';
+
+const HISTORY = historicalSqlTable('forecast_history');
+
+/**
+ * The newest `forecast_history` row of a city fetched within [from, to], by the time index (the desk publishes every
+ * city each hour, so the city's newest row is among the first dozen). Args: to, from, city.
+ */
+export const FORECAST_HISTORY_AS_OF_SQL = `SELECT t, json FROM ${HISTORY} INDEXED BY ${HISTORY}_t
+  WHERE t <= ? AND t >= ? AND city_id = ? ORDER BY t DESC LIMIT 1`;
+
+/**
+ * How far back `forecast_history` is searched for the desk's forecast as of an instant: the desk publishes hourly, so a
+ * day without a run is a gap in the cache, not a forecast still current; the bound keeps a city with no history rows
+ * from costing a walk of the whole table.
+ */
+export const FORECAST_HISTORY_LOOKBACK_MS = 24 * 3_600_000;
+
+/**
+ * A `forecast_history` row as the `svc_pro_forecast` layer it records (spec 2.4 names only `id`, `city_id` and
+ * `local_date`; the service writes the desk's run into it: `fetched_at`, `predicted_max_f`/`_c`, `sigma_f`/`_c`,
+ * `pacing_delta`, `hottest_model`). The layer's other fields (models, reasoning, hourly points) are not in it.
+ */
+export function historyForecastRow(row: Record<string, unknown>): ForecastRow {
+  const { id: _id, ...desk } = row;
+  return { ...desk, layer: 'svc_pro_forecast' } as unknown as ForecastRow;
+}
 
 /**
  * The newest row of each forecast layer of a city fetched at or before an instant: one seek a layer down the primary
- * key `(city_id, layer, fetched_ms)`, so as cheap for a past instant as for now.
+ * key `(city_id, layer, fetched_ms)`, so as cheap for a past instant as for now. The desk's layer may also be in
+ * `forecast_history` (filled by a backfill, where `forecasts` holds only what was polled): the newer of the two wins,
+ * and at the same fetched instant (the same run) the `forecasts` row, which is the whole layer. History rows older
+ * than the `forecasts` row, or than `FORECAST_HISTORY_LOOKBACK_MS` before the instant, are not looked at.
  */
 export function forecastsAsOf(q: CountedQueries, cityId: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
   const out: ForecastRow[] = [];
   for (const layer of FORECAST_LAYERS) {
-    const row = q.get<{ json: string }>(FORECAST_AS_OF_SQL, cityId, layer, atMs);
-    if (row) out.push(JSON.parse(row.json) as ForecastRow);
+    const row = q.get<{ fetched_ms: number; json: string }>(FORECAST_AS_OF_SQL, cityId, layer, atMs);
+    const history = layer === 'svc_pro_forecast' ? newerHistoryRow(q, cityId, atMs, row?.fetched_ms) : undefined;
+    if (history) out.push(historyForecastRow(JSON.parse(history) as Record<string, unknown>));
+    else if (row) out.push(JSON.parse(row.json) as ForecastRow);
   }
   return out;
+}
+
+/** The JSON of the city's newest `forecast_history` row at or before `atMs` and after `afterMs`, if any. */
+function newerHistoryRow(
+  q: CountedQueries,
+  cityId: string,
+  atMs: number,
+  afterMs: number | undefined,
+): string | undefined {
+  let to = atMs;
+  if (to >= NOW_UNBOUNDED) {
+    const newest = q.get<{ t: number | null }>(`SELECT max(t) AS t FROM ${HISTORY}`)?.t;
+    if (newest == null) return undefined;
+    to = newest;
+  }
+  const from = Math.max(
+    to - FORECAST_HISTORY_LOOKBACK_MS,
+    afterMs === undefined ? Number.MIN_SAFE_INTEGER : afterMs + 1,
+  );
+  if (from > to) return undefined;
+  return q.get<{ json: string }>(FORECAST_HISTORY_AS_OF_SQL, to, from, cityId)?.json;
 }

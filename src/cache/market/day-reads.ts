@@ -73,6 +73,39 @@ export const text = (v: unknown): string | null => (typeof v === 'string' && v !
 /** A row of `cityQuotePageSql`: its rowid and the quote's fields as json_extract gives them. */
 export type QuoteRow = Record<string, unknown> & { rid: number };
 
+/** DESIGN 4's lookback of the live history streams: a report can arrive this much later than its own time. */
+export const LATE_REPORT_MS = 2 * 3_600_000;
+
+/** Whether a venue holds a quote snapshotted after an instant: one probe of the time index. Args: instant. */
+export const quotedAfterSql = (venue: Venue): string => {
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  return `SELECT 1 AS later FROM ${name} INDEXED BY ${name}_t WHERE t > ? LIMIT 1`;
+};
+
+/** The newest id (lowest rid) of a venue's quotes snapshotted within (from, to], off the time index. Args: from, to. */
+export const quoteStartSql = (venue: Venue): string => {
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  return `SELECT min(rid) AS rid FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`;
+};
+
+/**
+ * Where a walk of a city's quotes as of a past instant starts: the rows snapshotted after it are stepped over
+ * without being read. The `(city_id, rid)` index holds no time, so the bound comes from the time index, read alone
+ * (no row opened): the newest id among the rows snapshotted within `LATE_REPORT_MS` before the instant. The service's
+ * ids follow its writes, so every row at or before the instant is at or past it, but for one written more than the
+ * lookback after its own time (the live streams would miss that one too). Rows after the instant that the walk then
+ * still meets are filtered out by `t`, as before. With nothing after the instant (the live screen, `NOW_UNBOUNDED`)
+ * there is nothing to step over: one probe of the index. Returns a bound for `rid > ?`.
+ */
+export function quoteWalkStart(q: CountedQueries, venue: Venue, atMs: number): number {
+  const none = Number.MIN_SAFE_INTEGER;
+  if (atMs >= NOW_UNBOUNDED) return none;
+  if (!q.get(quotedAfterSql(venue), atMs)) return none;
+  const row = q.get<{ rid: number | null }>(quoteStartSql(venue), atMs - LATE_REPORT_MS, atMs);
+  // nothing quoted in the lookback: every row of the city is walked, the later ones filtered out
+  return row?.rid == null ? none : row.rid - 1;
+}
+
 /** One keyset page of a city's quote rows on a venue after `after` (rid), snapshotted at or before `atMs`. */
 export const cityQuotePage = (
   q: CountedQueries,
@@ -108,7 +141,7 @@ export function dayQuotes(
   maxPages = 40,
 ): DayQuote[] {
   const newest = new Map<string, DayQuote>();
-  let after = Number.MIN_SAFE_INTEGER;
+  let after = quoteWalkStart(q, venue, atMs);
   for (let page = 0; page < maxPages; page++) {
     const rows = cityQuotePage(q, venue, cityId, after, atMs, QUOTE_PAGE);
     let older = false;
