@@ -4,7 +4,7 @@ import { type DayPhase, dayPhase } from '../domain/day-phase.js';
 import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
 import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
-import type { MarketDay } from './market-day.js';
+import { cityDay, type MarketDay } from './market-day.js';
 import { type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
 
 /** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
@@ -57,7 +57,12 @@ export function boardDay(day: MarketDay): BoardDay {
     date: day.date,
     localTime: clock.text,
     localMinutes: clock.minutes,
-    phase: dayPhase(day.atMs, city.tz, day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null),
+    phase: dayPhase(
+      day.atMs,
+      city.tz,
+      day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null,
+      cityDay(day.date, city.tz),
+    ),
     unit,
     shown: forecastIn(primary, unit),
     spread: range ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,
