@@ -85,15 +85,24 @@ export function runningHighCOf(metar: MetarDay): number | null {
 
 const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
 
-/** Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. */
-function sideEdges(p: number | null, quotes: [Venue, DayQuote | null][]): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
+/**
+ * Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. `offered`: which
+ * prices count as an offer of that side (the board shows every quoted price; the board's record buys only at one a
+ * share can be bought at).
+ */
+export function sideEdges(
+  p: number | null,
+  quotes: [Venue, DayQuote | null][],
+  offered: (price: number) => boolean = () => true,
+): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
   let yes: SideEdge | null = null;
   let no: SideEdge | null = null;
   for (const [venue, q] of quotes) {
     if (p === null || !q || q.yes_price === null || q.no_price === null) continue;
     const e = effectiveEdge(p, q.yes_price, q.no_price);
-    if (!yes || e.yes > yes.edge) yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
-    if (!no || e.no > no.edge) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
+    if (offered(q.yes_price) && (!yes || e.yes > yes.edge))
+      yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
+    if (offered(q.no_price) && (!no || e.no > no.edge)) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
   }
   return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }

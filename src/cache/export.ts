@@ -39,6 +39,7 @@ export const EXPORT_NAMES: readonly string[] = [
   'rejected-webhooks',
   // worked out by board/ (the CLI's export command), not read here
   'board',
+  'board-record',
 ];
 
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';

@@ -27,6 +27,8 @@ export {
   type SignalKind,
   type StrategyBelief,
 } from './feed/signal.js';
+export { RECORD_HOURS, RECORD_QUOTE_WINDOW_MS, type RecordDay, type RecordHour } from './history/board-record-days.js';
+export type { CacheSpan } from './history/cache-span.js';
 export { CALIBRATION_DATES } from './history/calibration-days.js';
 export {
   BROWSE_TABLES,

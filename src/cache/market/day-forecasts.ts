@@ -44,21 +44,39 @@ export function historyForecastRow(row: Record<string, unknown>): ForecastRow {
 export function forecastsAsOf(q: CountedQueries, cityId: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
   const out: ForecastRow[] = [];
   for (const layer of FORECAST_LAYERS) {
-    const row = q.get<{ fetched_ms: number; json: string }>(FORECAST_AS_OF_SQL, cityId, layer, atMs);
-    const history = layer === 'svc_pro_forecast' ? newerHistoryRow(q, cityId, atMs, row?.fetched_ms) : undefined;
-    if (history) out.push(historyForecastRow(JSON.parse(history) as Record<string, unknown>));
-    else if (row) out.push(JSON.parse(row.json) as ForecastRow);
+    const polled = q.get<{ fetched_ms: number; json: string }>(FORECAST_AS_OF_SQL, cityId, layer, atMs);
+    const poll = polled && { ms: polled.fetched_ms, row: () => JSON.parse(polled.json) as ForecastRow };
+    const history = layer === 'svc_pro_forecast' ? newerHistoryRow(q, cityId, atMs, poll?.ms) : undefined;
+    const desk = deskRowAt(poll, history, atMs);
+    if (desk) out.push(desk.row());
   }
   return out;
 }
 
-/** The JSON of the city's newest `forecast_history` row at or before `atMs` and after `afterMs`, if any. */
+/**
+ * The desk's forecast at an instant, of the newest poll (`forecasts`) and the newest `forecast_history` row at or
+ * before it: the history row when it is newer than the poll and within `FORECAST_HISTORY_LOOKBACK_MS`, else the poll
+ * (at the same fetched instant, the same run: the poll, which is the whole layer). The one place of the rule: the
+ * board's read (`forecastsAsOf`) and the board's record (history/board-record-days.ts) both choose by it.
+ */
+export function deskRowAt<T extends { ms: number }>(
+  poll: T | undefined,
+  history: T | undefined,
+  atMs: number,
+): T | undefined {
+  // as of the newest row (no instant), the lookback runs from the newest history row, which this one then is
+  const recent = atMs >= NOW_UNBOUNDED || (history !== undefined && history.ms >= atMs - FORECAST_HISTORY_LOOKBACK_MS);
+  const usable = history && history.ms <= atMs && recent;
+  return usable && (poll === undefined || history.ms > poll.ms) ? history : poll;
+}
+
+/** The city's newest `forecast_history` row at or before `atMs` and after `afterMs`, if any, as the desk's layer. */
 function newerHistoryRow(
   q: CountedQueries,
   cityId: string,
   atMs: number,
   afterMs: number | undefined,
-): string | undefined {
+): { ms: number; row: () => ForecastRow } | undefined {
   let to = atMs;
   if (to >= NOW_UNBOUNDED) {
     const newest = q.get<{ t: number | null }>(`SELECT max(t) AS t FROM ${HISTORY}`)?.t;
@@ -70,5 +88,6 @@ function newerHistoryRow(
     afterMs === undefined ? Number.MIN_SAFE_INTEGER : afterMs + 1,
   );
   if (from > to) return undefined;
-  return q.get<{ json: string }>(FORECAST_HISTORY_AS_OF_SQL, to, from, cityId)?.json;
+  const found = q.get<{ t: number; json: string }>(FORECAST_HISTORY_AS_OF_SQL, to, from, cityId);
+  return found && { ms: found.t, row: () => historyForecastRow(JSON.parse(found.json) as Record<string, unknown>) };
 }

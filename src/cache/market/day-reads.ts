@@ -160,25 +160,45 @@ export function dayQuotes(
   return [...newest.values()].sort((a, b) => a.id - b.id);
 }
 
+/** A METAR reading as read from history or a poll: its instant and its fields as json_extract gives them. */
+export interface MetarRow {
+  ms: number;
+  temp_f: unknown;
+  temp_c: unknown;
+}
+
 /**
- * Every METAR reading of a city's local day up to an instant (history and polls, one a distinct instant, history
- * first) and the running high. A reading without a number for `temp_f` cannot be charted and is left out; one without
- * `observed_at` has no place on the day's axis either.
+ * Readings of history and polls as one series, oldest first: one a distinct instant, history first. A reading
+ * without a number for `temp_f` cannot be charted and is left out.
  */
-export function metarDay(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
-  const endMs = Math.min(day.endMs, atMs + 1);
-  const read = (sql: string) =>
-    q.all<{ ms: number; temp_f: unknown; temp_c: unknown }>(sql, day.startMs, endMs, cityId);
+export function metarPoints(history: readonly MetarRow[], polled: readonly MetarRow[]): MetarPoint[] {
   const byMs = new Map<number, MetarPoint>();
-  for (const p of [...read(METAR_DAY_SQL), ...read(POLLED_METAR_DAY_SQL)]) {
+  for (const p of [...history, ...polled]) {
     const f = num(p.temp_f);
     if (f !== null && !byMs.has(p.ms)) byMs.set(p.ms, { ms: p.ms, temp_f: f, temp_c: num(p.temp_c) });
   }
-  const points = [...byMs.values()].sort((a, b) => a.ms - b.ms);
-  if (points.length === 0) return { points, high: null };
-  const cs = points.map((p) => p.temp_c).filter((c): c is number => c !== null);
-  return {
-    points,
-    high: { f: Math.max(...points.map((p) => p.temp_f)), c: cs.length ? Math.max(...cs) : null },
-  };
+  return [...byMs.values()].sort((a, b) => a.ms - b.ms);
+}
+
+/** The running high of readings in both units (°C among those that carry it); null without a reading. */
+export function metarHigh(points: readonly MetarPoint[]): MetarDay['high'] {
+  if (points.length === 0) return null;
+  let f = Number.NEGATIVE_INFINITY;
+  let c: number | null = null;
+  for (const p of points) {
+    if (p.temp_f > f) f = p.temp_f;
+    if (p.temp_c !== null && (c === null || p.temp_c > c)) c = p.temp_c;
+  }
+  return { f, c };
+}
+
+/**
+ * Every METAR reading of a city's local day up to an instant (history and polls, `metarPoints`) and the running
+ * high. A reading without `observed_at` has no place on the day's axis.
+ */
+export function metarDay(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
+  const endMs = Math.min(day.endMs, atMs + 1);
+  const read = (sql: string) => q.all<MetarRow>(sql, day.startMs, endMs, cityId);
+  const points = metarPoints(read(METAR_DAY_SQL), read(POLLED_METAR_DAY_SQL));
+  return { points, high: metarHigh(points) };
 }

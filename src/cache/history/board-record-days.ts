@@ -1,0 +1,263 @@
+import type { MarketUnit } from '../../contract/common.js';
+import { localDate } from '../../domain/city-time.js';
+import type { DeskAliases } from '../../domain/desk-forecast.js';
+import { localInstant } from '../../domain/market-times.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { deskRowAt, FORECAST_HISTORY_LOOKBACK_MS, historyForecastRow } from '../market/day-forecasts.js';
+import {
+  type DayQuote,
+  dayQuoteOf,
+  type MetarDay,
+  type MetarRow,
+  metarHigh,
+  metarPoints,
+  type QuoteRow,
+  type Venue,
+} from '../market/day-reads.js';
+import type { BrowseFilter } from './history.js';
+import { j, merged, placesOf, type Range, rowsIn, type SettledCityDay, settledCityDays, text } from './settled-days.js';
+
+/** DESIGN 4 "the board's record": every whole local hour from 09:00 to 16:00 of a settled day. */
+export const RECORD_HOURS = [9, 10, 11, 12, 13, 14, 15, 16] as const;
+
+/**
+ * "At that hour" for a venue's prices: its newest snapshot taken within the half hour before HH:00, (HH:00 - 30 min,
+ * HH:00]. The venues snapshot every half hour; an hour without one gives no trade, rather than a trade at an older
+ * price nobody could have had then.
+ */
+export const RECORD_QUOTE_WINDOW_MS = 30 * 60_000;
+
+/** What the board showed of a settled day at one whole local hour: the board as of HH:00 (DESIGN 4). */
+export interface RecordHour {
+  hour: number;
+  atMs: number;
+  /** The desk's run current then (forecasts or forecast_history, as the board reads it), if it is for this day. */
+  desk: DeskAliases | null;
+  /** The running METAR high then, in both units (history and polls, as the board reads it). */
+  high: MetarDay['high'];
+  /** Each venue's snapshot of the day's buckets at that hour (`RECORD_QUOTE_WINDOW_MS`); empty without one. */
+  quotes: Record<Venue, DayQuote[]>;
+}
+
+/** A settled city-day as the board's record reads it: how it settled, and the board at each hour. */
+export interface RecordDay {
+  city_id: string;
+  local_date: string;
+  unit: MarketUnit;
+  /** The whole degree it settled at, in the market's unit. */
+  settled: number;
+  hours: RecordHour[];
+}
+
+interface Day extends SettledCityDay {
+  hours: RecordHour[];
+}
+
+const key = (d: { city_id: string; local_date: string }) => `${d.city_id}|${d.local_date}`;
+const lastAt = (d: Day) => (d.hours[d.hours.length - 1] as RecordHour).atMs;
+const firstAt = (d: Day) => (d.hours[0] as RecordHour).atMs;
+
+/** The running high at each hour, from the day's readings up to HH:00: history and polls, as the board reads them. */
+function addHighs(q: CountedQueries, days: Day[]): void {
+  const history = rowsIn<MetarRow & { city_id: string; t: number }, Day>(
+    q,
+    'metar_observations_history',
+    `t AS ms, ${j('temp_f')} AS temp_f, ${j('temp_c')} AS temp_c`,
+    days,
+    (d) => [[d.startMs, lastAt(d)]],
+  );
+  const polled: (MetarRow & { city_id: string })[] = [];
+  for (const [from, to] of merged(days.map((d): Range => [d.startMs, lastAt(d)])))
+    polled.push(
+      ...q.all<MetarRow & { city_id: string }>(
+        `SELECT city_id, fetched_ms AS ms, temp_f, ${j('temp_c')} AS temp_c FROM current_obs INDEXED BY current_obs_fetched
+         WHERE fetched_ms >= ? AND fetched_ms <= ? AND source = 'metar_observations'`,
+        from,
+        to,
+      ),
+    );
+  const rowsOf = byDay(days, [...history, ...polled]);
+  for (const d of days) {
+    const rows = rowsOf.get(d) ?? { history: [], polled: [] };
+    const points = metarPoints(rows.history, rows.polled);
+    for (const h of d.hours) h.high = metarHigh(points.filter((p) => p.ms <= h.atMs));
+  }
+}
+
+/** Each reading sorted to the settled day of its city whose hours it falls in; history rows carry `t`. */
+function byDay(
+  days: readonly Day[],
+  rows: readonly (MetarRow & { city_id: string; t?: number })[],
+): Map<Day, { history: MetarRow[]; polled: MetarRow[] }> {
+  const dayOf = new Map(days.map((d) => [key(d), d]));
+  const tzOf = new Map(days.map((d) => [d.city_id, d.tz]));
+  const out = new Map<Day, { history: MetarRow[]; polled: MetarRow[] }>();
+  for (const r of rows) {
+    const tz = tzOf.get(r.city_id);
+    const d = tz === undefined ? undefined : dayOf.get(`${r.city_id}|${localDate(r.ms, tz)}`);
+    if (!d || r.ms > lastAt(d)) continue;
+    let lists = out.get(d);
+    if (!lists) {
+      lists = { history: [], polled: [] };
+      out.set(d, lists);
+    }
+    (r.t === undefined ? lists.polled : lists.history).push(r);
+  }
+  return out;
+}
+
+type Timed<T> = { ms: number; row: () => T };
+
+/**
+ * The desk's run at each hour, chosen as the board chooses it (market/day-forecasts.ts `deskRowAt`): the newest poll
+ * of the city at or before HH:00 (its polls around the days, and the one before them, by the primary key) against the
+ * newest `forecast_history` row then (those of the day's hours and the lookback before them, by the time index). It
+ * counts only when it is for the day itself, as on the board.
+ */
+function addDesks(q: CountedQueries, days: Day[]): void {
+  const layer = 'svc_pro_forecast';
+  const polls = new Map<string, Timed<DeskAliases & { local_date?: string }>[]>();
+  for (const [cityId, list] of groupBy(days, (d) => d.city_id)) {
+    const from = Math.min(...list.map(firstAt)) - FORECAST_HISTORY_LOOKBACK_MS;
+    const to = Math.max(...list.map(lastAt));
+    const before = q.all<{ fetched_ms: number; json: string }>(
+      'SELECT fetched_ms, json FROM forecasts WHERE city_id = ? AND layer = ? AND fetched_ms < ? ORDER BY fetched_ms DESC LIMIT 1',
+      cityId,
+      layer,
+      from,
+    );
+    const within = q.all<{ fetched_ms: number; json: string }>(
+      'SELECT fetched_ms, json FROM forecasts WHERE city_id = ? AND layer = ? AND fetched_ms >= ? AND fetched_ms <= ? ORDER BY fetched_ms',
+      cityId,
+      layer,
+      from,
+      to,
+    );
+    polls.set(
+      cityId,
+      [...before, ...within].map((r) => ({ ms: r.fetched_ms, row: () => JSON.parse(r.json) })),
+    );
+  }
+  const history = rowsIn<{ t: number; city_id: string; json: string }, Day>(
+    q,
+    'forecast_history',
+    'json',
+    days,
+    (d) => [[firstAt(d) - FORECAST_HISTORY_LOOKBACK_MS, lastAt(d)]],
+  );
+  const runs = groupBy(
+    history.map((r) => ({
+      city_id: r.city_id,
+      ms: r.t,
+      row: () => historyForecastRow(JSON.parse(r.json) as Record<string, unknown>) as DeskAliases,
+    })),
+    (r) => r.city_id,
+  );
+  for (const d of days) {
+    const own = polls.get(d.city_id) ?? [];
+    const ran = runs.get(d.city_id) ?? [];
+    for (const h of d.hours) {
+      const desk = deskRowAt(newestAt(own, h.atMs), newestAt(ran, h.atMs), h.atMs)?.row() as
+        | (DeskAliases & { local_date?: unknown })
+        | undefined;
+      h.desk = desk && desk.local_date === d.local_date ? desk : null;
+    }
+  }
+}
+
+/** The newest of time-ordered entries at or before an instant. */
+function newestAt<T extends { ms: number }>(sorted: readonly T[], atMs: number): T | undefined {
+  let found: T | undefined;
+  for (const e of sorted) {
+    if (e.ms > atMs) break;
+    found = e;
+  }
+  return found;
+}
+
+function groupBy<T>(list: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of list) {
+    const k = keyOf(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/**
+ * Each venue's snapshot of each day at each hour: the rows of the day's market taken within the hour's window, by
+ * rowsIn (only those windows are read), and of them the newest snapshot's, lowest id first (the venue's order).
+ */
+function addQuotes(q: CountedQueries, venue: Venue, days: Day[]): void {
+  const rows = rowsIn<QuoteRow & { t: number; city_id: string }, Day>(
+    q,
+    `${venue}_buckets_history`,
+    `rid, ${j('local_date')} AS local_date, ${j('bucket_slug')} AS bucket_slug, ${j('bucket_label')} AS bucket_label,
+     ${j('yes_price')} AS yes_price, ${j('no_price')} AS no_price, ${j('snapshot_at')} AS snapshot_at`,
+    days,
+    (d) => d.hours.map((h): Range => [h.atMs - RECORD_QUOTE_WINDOW_MS + 1, h.atMs]),
+  );
+  const dayOf = new Map(days.map((d) => [key(d), d]));
+  const newest = new Map<RecordHour, { t: number; rows: QuoteRow[] }>();
+  for (const r of rows) {
+    const date = text(r.local_date);
+    const d = date === null ? undefined : dayOf.get(`${r.city_id}|${date}`);
+    const h = d?.hours.find((x) => r.t <= x.atMs && r.t > x.atMs - RECORD_QUOTE_WINDOW_MS);
+    if (!h) continue;
+    const held = newest.get(h);
+    if (held && held.t > r.t) continue;
+    if (held && held.t === r.t) held.rows.push(r);
+    else newest.set(h, { t: r.t, rows: [r] });
+  }
+  for (const [h, snap] of newest) h.quotes[venue] = snap.rows.map(dayQuoteOf).sort((a, b) => a.id - b.id);
+}
+
+/**
+ * What the board's record (board/board-record.ts) is computed from: every settled city-day the filter matches
+ * (settled-days.ts: the whole cache, not only the calibration's newest dates), each with the board as of each whole
+ * hour from 09:00 to 16:00 local: the desk's run, the running high and both venues' snapshots then. Every read is
+ * bounded by those days' own hours.
+ *
+ * `known` holds days read before (the caller keeps it while its view is open): a day found there, settled at the same
+ * value, is not read again, so a re-read after a change costs the settled days' list and the days newly settled.
+ */
+export function boardRecordDays(
+  q: CountedQueries,
+  filter: BrowseFilter,
+  venues: readonly Venue[] = ['mkta', 'mktb'],
+  known?: Map<string, RecordDay>,
+): RecordDay[] {
+  const days = settledCityDays(q, filter, placesOf(q, filter.cityId));
+  const fresh: Day[] = days
+    .filter((d) => known?.get(key(d))?.settled !== d.settled)
+    .map((d) => ({
+      ...d,
+      hours: RECORD_HOURS.map((hour) => ({
+        hour,
+        atMs: localInstant(d.local_date, hour, 0, d.tz),
+        desk: null,
+        high: null,
+        quotes: { mkta: [], mktb: [] },
+      })),
+    }));
+  if (fresh.length > 0) {
+    addHighs(q, fresh);
+    addDesks(q, fresh);
+    for (const venue of venues) addQuotes(q, venue, fresh);
+    for (const { city_id, local_date, unit, settled, hours } of fresh)
+      known?.set(key({ city_id, local_date }), { city_id, local_date, unit, settled, hours });
+  }
+  const freshByKey = new Map(fresh.map((d) => [key(d), d]));
+  return days.map((d) => {
+    const read = known?.get(key(d)) ?? (freshByKey.get(key(d)) as Day);
+    return {
+      city_id: read.city_id,
+      local_date: read.local_date,
+      unit: read.unit,
+      settled: read.settled,
+      hours: read.hours,
+    };
+  });
+}
