@@ -1,5 +1,6 @@
 import { benchAccountPages } from './account-pages.js';
 import { benchLiveStreams } from './live-streams.js';
+import { benchReplay } from './replay.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSyncDrain } from './sync-drain.js';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'tui-render': () => benchTuiRender(),
   'live-streams': () => benchLiveStreams(),
   'account-pages': () => benchAccountPages(),
+  replay: () => benchReplay(),
 };
 
 const wanted = process.argv.slice(2);
@@ -90,6 +92,20 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       'peak RSS of the monitor, big vs empty',
       `${result.peak_rss_mb.big.join(', ')} vs ${result.peak_rss_mb.empty.join(', ')} MB`,
       String(Math.max(...result.peak_rss_mb.big)),
+    ]);
+  } else if (name === 'replay') {
+    const { step, record } = result;
+    rows.push([
+      name,
+      `a step of time travel (${step.steps} half hours of ${step.day}) vs the live board, ${result.cities} cities`,
+      `median ${step.step_median_ms} vs ${step.live_median_ms} ms`,
+      String(step.ratio),
+    ]);
+    rows.push([
+      name,
+      `board's record, ${record.settled_days} settled days (${record.quoted_days} quoted) x 8 h, ${record.trades} trades, vs raw scan of its ${record.snapshot_rows} snapshot rows`,
+      `median ${record.record_median_ms} vs ${record.scan_median_ms} ms`,
+      String(record.ratio),
     ]);
   } else if (name === 'account-pages') {
     rows.push([

@@ -1,5 +1,4 @@
 import type { MarketUnit } from '../../contract/common.js';
-import { localDate } from '../../domain/city-time.js';
 import type { DeskAliases } from '../../domain/desk-forecast.js';
 import { localInstant } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
@@ -8,6 +7,7 @@ import {
   type DayQuote,
   dayQuoteOf,
   type MetarDay,
+  type MetarPoint,
   type MetarRow,
   metarHigh,
   metarPoints,
@@ -80,7 +80,12 @@ function addHighs(q: CountedQueries, days: Day[]): void {
   for (const d of days) {
     const rows = rowsOf.get(d) ?? { history: [], polled: [] };
     const points = metarPoints(rows.history, rows.polled);
-    for (const h of d.hours) h.high = metarHigh(points.filter((p) => p.ms <= h.atMs));
+    // the hours in time order, each high that of the readings up to it
+    let upTo = 0;
+    for (const h of d.hours) {
+      while (upTo < points.length && (points[upTo] as MetarPoint).ms <= h.atMs) upTo++;
+      h.high = metarHigh(points.slice(0, upTo));
+    }
   }
 }
 
@@ -89,13 +94,21 @@ function byDay(
   days: readonly Day[],
   rows: readonly (MetarRow & { city_id: string; t?: number })[],
 ): Map<Day, { history: MetarRow[]; polled: MetarRow[] }> {
-  const dayOf = new Map(days.map((d) => [key(d), d]));
-  const tzOf = new Map(days.map((d) => [d.city_id, d.tz]));
+  // each city's days in time order, searched by halves: a reading falls in at most one day's hours
+  const byCity = groupBy(days, (d) => d.city_id);
+  for (const list of byCity.values()) list.sort((a, b) => a.startMs - b.startMs);
   const out = new Map<Day, { history: MetarRow[]; polled: MetarRow[] }>();
   for (const r of rows) {
-    const tz = tzOf.get(r.city_id);
-    const d = tz === undefined ? undefined : dayOf.get(`${r.city_id}|${localDate(r.ms, tz)}`);
-    if (!d || r.ms > lastAt(d)) continue;
+    const list = byCity.get(r.city_id) ?? [];
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((list[mid] as Day).startMs <= r.ms) lo = mid;
+      else hi = mid - 1;
+    }
+    const d = list[lo];
+    if (!d || r.ms < d.startMs || r.ms > lastAt(d)) continue;
     let lists = out.get(d);
     if (!lists) {
       lists = { history: [], polled: [] };
@@ -191,25 +204,27 @@ function groupBy<T>(list: readonly T[], keyOf: (item: T) => string): Map<string,
  * rowsIn (only those windows are read), and of them the newest snapshot's, lowest id first (the venue's order).
  */
 function addQuotes(q: CountedQueries, venue: Venue, days: Day[]): void {
-  const rows = rowsIn<QuoteRow & { t: number; city_id: string }, Day>(
+  // the rows' JSON parsed here rather than six json_extract calls a row in SQL (market.ts's quotes says why)
+  const rows = rowsIn<{ t: number; city_id: string; rid: number; json: string }, Day>(
     q,
     `${venue}_buckets_history`,
-    `rid, ${j('local_date')} AS local_date, ${j('bucket_slug')} AS bucket_slug, ${j('bucket_label')} AS bucket_label,
-     ${j('yes_price')} AS yes_price, ${j('no_price')} AS no_price, ${j('snapshot_at')} AS snapshot_at`,
+    'rid, json',
     days,
     (d) => d.hours.map((h): Range => [h.atMs - RECORD_QUOTE_WINDOW_MS + 1, h.atMs]),
   );
   const dayOf = new Map(days.map((d) => [key(d), d]));
   const newest = new Map<RecordHour, { t: number; rows: QuoteRow[] }>();
-  for (const r of rows) {
-    const date = text(r.local_date);
-    const d = date === null ? undefined : dayOf.get(`${r.city_id}|${date}`);
-    const h = d?.hours.find((x) => r.t <= x.atMs && r.t > x.atMs - RECORD_QUOTE_WINDOW_MS);
+  for (const { t, city_id, rid, json } of rows) {
+    const quote = JSON.parse(json) as Record<string, unknown>;
+    const date = text(quote.local_date);
+    const d = date === null ? undefined : dayOf.get(`${city_id}|${date}`);
+    const h = d?.hours.find((x) => t <= x.atMs && t > x.atMs - RECORD_QUOTE_WINDOW_MS);
     if (!h) continue;
     const held = newest.get(h);
-    if (held && held.t > r.t) continue;
-    if (held && held.t === r.t) held.rows.push(r);
-    else newest.set(h, { t: r.t, rows: [r] });
+    if (held && held.t > t) continue;
+    quote.rid = rid;
+    if (held && held.t === t) held.rows.push(quote as QuoteRow);
+    else newest.set(h, { t, rows: [quote as QuoteRow] });
   }
   for (const [h, snap] of newest) h.quotes[venue] = snap.rows.map(dayQuoteOf).sort((a, b) => a.id - b.id);
 }

@@ -49,11 +49,11 @@ export function merged(ranges: readonly Range[]): Range[] {
 }
 
 /**
- * Rows of a historical table within the spans of each day, of its own city, oldest first a city at a time. The time
- * index holds no city, so the spans of all cities are merged into ranges, and each range read in two seeks: the ids its
- * instants hold, from the time index alone (no row is opened), then each city's rows within those ids and its own
- * spans by the `(city_id, rid)` index. Only the wanted rows are read out, however much history, how many other days,
- * hours or cities the cache holds.
+ * Rows of a historical table within the spans of each day, of its own city, a city at a time, oldest first. The time
+ * index holds no city, so each of a city's spans (merged where they meet) is read in two seeks: the ids its instants
+ * hold, from the time index alone (no row is opened; cities of one zone share the spans, and so this read), then the
+ * city's rows within those ids and the span by the `(city_id, rid)` index. Only the wanted rows are read out, however
+ * much history, how many other days, hours or cities the cache holds.
  */
 export function rowsIn<T, D extends { city_id: string }>(
   q: CountedQueries,
@@ -65,37 +65,37 @@ export function rowsIn<T, D extends { city_id: string }>(
   const name = historicalSqlTable(table);
   const out: T[] = [];
   const byCity = new Map<string, Range[]>();
-  for (const d of days) {
-    const ranges = byCity.get(d.city_id);
-    if (ranges) ranges.push(...spans(d));
-    else byCity.set(d.city_id, [...spans(d)]);
-  }
-  // each city's own ranges in time order, walked once alongside the merged ranges (both are sorted)
-  const cities = [...byCity].map(([city, ranges]) => ({ city, ranges: merged(ranges), next: 0 }));
-  for (const [from, to] of merged(days.flatMap(spans))) {
-    const ids = q.get<{ lo: number | null; hi: number | null }>(
-      `SELECT min(rid) AS lo, max(rid) AS hi FROM ${name} INDEXED BY ${name}_t WHERE t >= ? AND t <= ?`,
-      from,
-      to,
-    );
-    for (const c of cities) {
-      for (; c.next < c.ranges.length && (c.ranges[c.next] as Range)[0] <= to; c.next++) {
-        const [own, ownTo] = c.ranges[c.next] as Range;
-        if (ids?.lo == null || ids.hi == null) continue;
-        out.push(
-          ...q.all<T>(
-            `SELECT t, city_id, ${columns} FROM ${name} INDEXED BY ${name}_city
-             WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ? ORDER BY t`,
-            c.city,
-            ids.lo,
-            ids.hi,
-            own,
-            ownTo,
-          ),
-        );
-      }
+  for (const d of days) byCity.set(d.city_id, [...(byCity.get(d.city_id) ?? []), ...spans(d)]);
+  const ids = new Map<string, { lo: number | null; hi: number | null } | undefined>();
+  const idsIn = ([from, to]: Range) => {
+    const key = `${from}|${to}`;
+    if (!ids.has(key))
+      ids.set(
+        key,
+        q.get<{ lo: number | null; hi: number | null }>(
+          `SELECT min(rid) AS lo, max(rid) AS hi FROM ${name} INDEXED BY ${name}_t WHERE t >= ? AND t <= ?`,
+          from,
+          to,
+        ),
+      );
+    return ids.get(key);
+  };
+  for (const [city, ranges] of byCity)
+    for (const range of merged(ranges)) {
+      const within = idsIn(range);
+      if (within?.lo == null || within.hi == null) continue;
+      out.push(
+        ...q.all<T>(
+          `SELECT t, city_id, ${columns} FROM ${name} INDEXED BY ${name}_city
+           WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ? ORDER BY t`,
+          city,
+          within.lo,
+          within.hi,
+          range[0],
+          range[1],
+        ),
+      );
     }
-  }
   return out;
 }
 
