@@ -42,6 +42,19 @@ describe('the as-of reads’ plans', () => {
     }
   });
 
+  it('find the cache’s span at the ends of the time indexes, no row opened', () => {
+    expect(plan('SELECT min(t) AS v FROM h_mkta_buckets_history')).toEqual([
+      'SEARCH h_mkta_buckets_history USING COVERING INDEX h_mkta_buckets_history_t',
+    ]);
+    expect(plan('SELECT max(locked_ms) AS v FROM fusion_locks')).toEqual([
+      'SEARCH fusion_locks USING COVERING INDEX fusion_locks_order',
+    ]);
+    // the monitor's own rows by their key, the rowid: the walk in rowid order stops at its first row (no sort step)
+    expect(plan('SELECT received_ms AS v FROM webhook_events ORDER BY seq DESC LIMIT 1')).toEqual([
+      'SCAN webhook_events',
+    ]);
+  });
+
   it('seek the desk’s newest history row by time, within its lookback', () => {
     expect(plan(FORECAST_HISTORY_AS_OF_SQL, 0, 1, 'nyc')).toEqual([
       'SEARCH h_forecast_history USING INDEX h_forecast_history_t (t>? AND t<?)',

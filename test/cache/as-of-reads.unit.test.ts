@@ -60,6 +60,8 @@ describe('market reads as of an instant', () => {
     ]);
     // a history row more than a day before the instant is not the desk's current forecast
     expect(desk(at('16:00', '2026-11-25'))).toEqual([`${DAY}T13:05:00Z`, 11, 1]);
+    // as of the newest row (no instant): the newest run, from history
+    expect(desk(Number.MAX_SAFE_INTEGER)).toEqual([`${DAY}T15:05:00Z`, 12.5, 0.8]);
   });
 
   it('a lock resolved after the instant is unresolved at it; none before its lock time', () => {
