@@ -75,7 +75,10 @@ export async function benchReplay(): Promise<object> {
     const cities = cache.resources.cities();
     const day = addDays(new Date(BENCH_START).toISOString().slice(0, 10), -10);
     const dayStart = Date.parse(`${day}T00:00:00Z`);
-    const step = (i: number) => readBoard(cache, cities, dayStart + i * HALF_HOUR, {}, new Map(), { date: day });
+    const step = (i: number) => {
+      const at = dayStart + i * HALF_HOUR;
+      return readBoard(cache, cities, at, {}, new Map(), { date: day, asOf: at });
+    };
     const live = () => readBoard(cache, cities, BENCH_START, {}, new Map());
     // warm: the statements prepared, the pages the reads touch in the page cache
     for (let i = 0; i < 4; i++) {

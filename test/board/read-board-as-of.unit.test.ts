@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => cache.close());
 
-const row = (atMs: number, date?: string) => readBoard(cache, [NYC], atMs, {}, new Map(), { date })[0];
+const row = (atMs: number, date?: string) => readBoard(cache, [NYC], atMs, {}, new Map(), { date, asOf: atMs })[0];
 
 describe('the board as of an instant', () => {
   it('moves through the day: local time, running high, prices, phase, positions and the kill', () => {
@@ -39,6 +39,14 @@ describe('the board as of an instant', () => {
     const four = row(at('21:00'));
     expect([four?.phase, four?.flags]).toEqual(['peak', ['BREAKTHROUGH']]);
     expect(row(at('22:00'))?.phase).toBe('passed');
+  });
+
+  it('live (no instant for the book): the positions and kills as they stand, whatever the board’s clock says', () => {
+    // at 18:59Z the two records and the pick were open (leg A of the pick dead); read as they stand, the records are
+    // settled, the pick killed (its kill acknowledged): nothing of the day is open, no flag
+    expect([row(at('18:59'))?.positions, row(at('18:59'))?.flags]).toEqual([3, ['DEAD']]);
+    const live = readBoard(cache, [NYC], at('18:59'), {}, new Map())[0];
+    expect([live?.positions, live?.flags]).toEqual([0, []]);
   });
 
   it('a chosen day after its midnight: passed until its lock resolved, then settled', () => {
