@@ -52,6 +52,14 @@ describe('market reads as of an instant', () => {
     expect(desk(at('13:05'))).toEqual([`${DAY}T13:05:00Z`, 11, 1]);
     expect(desk(at('14:59'))).toEqual([`${DAY}T14:05:00Z`, 12, 1]);
     expect(desk(at('15:05'))).toEqual([`${DAY}T15:05:00Z`, 12.5, 0.8]);
+    // a run read from history carries no models, reasoning or hourly points: empty, and says where it came from
+    expect(cache.market.forecasts('nyc', at('15:05'))[0]).toMatchObject({
+      models_used: [],
+      reasoning: '',
+      hourly: [],
+      pacing_source: 'forecast_history',
+      hottest_model: 'gfs',
+    });
     // the other layers come from forecasts only
     expect(cache.market.forecasts('nyc', at('15:05')).map((r) => r.layer)).toEqual([
       'svc_pro_forecast',

@@ -27,11 +27,14 @@ export const FORECAST_HISTORY_LOOKBACK_MS = 24 * 3_600_000;
 /**
  * A `forecast_history` row as the `svc_pro_forecast` layer it records (spec 2.4 names only `id`, `city_id` and
  * `local_date`; the service writes the desk's run into it: `fetched_at`, `predicted_max_f`/`_c`, `sigma_f`/`_c`,
- * `pacing_delta`, `hottest_model`). The layer's other fields (models, reasoning, hourly points) are not in it.
+ * `pacing_delta`, `hottest_model`). The layer's lists and text that it does not carry (the models used, the
+ * reasoning, the hourly points) are empty, so a screen shows "none" rather than fail on a missing list; its
+ * `pacing_source` says where the run was read from.
  */
 export function historyForecastRow(row: Record<string, unknown>): ForecastRow {
   const { id: _id, ...desk } = row;
-  return { ...desk, layer: 'svc_pro_forecast' } as unknown as ForecastRow;
+  const absent = { models_used: [], reasoning: '', hourly: [], pacing_source: 'forecast_history' };
+  return { ...absent, ...desk, layer: 'svc_pro_forecast' } as unknown as ForecastRow;
 }
 
 /**
