@@ -93,11 +93,22 @@ export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edg
   return out;
 }
 
-/** Every trade of the record over settled days, day by day and hour by hour. */
+/** A day's trades as last worked out, by the day read (the cache hands a kept day back as the same object). */
+const worked = new WeakMap<RecordDay, { rules: string; trades: BoardRecordTrade[] }>();
+
+/**
+ * Every trade of the record over settled days, day by day and hour by hour. A day read before and kept (History's
+ * `known`) is not priced again under the same rules.
+ */
 export function recordTrades(days: readonly RecordDay[], rules: RecordRules): BoardRecordTrade[] {
   return days.flatMap((day) => {
     const market = cityMarket({ city_id: day.city_id }, rules.settlement, day.unit);
-    return day.hours.flatMap((hour) => hourTrades(day, hour, market, rules.edgeMin));
+    const key = `${rules.edgeMin}|${market.rule}`;
+    const kept = worked.get(day);
+    if (kept?.rules === key) return kept.trades;
+    const trades = day.hours.flatMap((hour) => hourTrades(day, hour, market, rules.edgeMin));
+    worked.set(day, { rules: key, trades });
+    return trades;
   });
 }
 

@@ -257,22 +257,17 @@ export function boardRecordDays(
         quotes: { mkta: [], mktb: [] },
       })),
     }));
+  const read = new Map<string, RecordDay>();
   if (fresh.length > 0) {
     addHighs(q, fresh);
     addDesks(q, fresh);
     for (const venue of venues) addQuotes(q, venue, fresh);
-    for (const { city_id, local_date, unit, settled, hours } of fresh)
-      known?.set(key({ city_id, local_date }), { city_id, local_date, unit, settled, hours });
+    for (const { city_id, local_date, unit, settled, hours } of fresh) {
+      const day = { city_id, local_date, unit, settled, hours };
+      read.set(key(day), day);
+      known?.set(key(day), day);
+    }
   }
-  const freshByKey = new Map(fresh.map((d) => [key(d), d]));
-  return days.map((d) => {
-    const read = known?.get(key(d)) ?? (freshByKey.get(key(d)) as Day);
-    return {
-      city_id: read.city_id,
-      local_date: read.local_date,
-      unit: read.unit,
-      settled: read.settled,
-      hours: read.hours,
-    };
-  });
+  // a day kept is handed back as the same object: a caller can keep what it worked out of it (board-record.ts)
+  return days.map((d) => (read.get(key(d)) ?? known?.get(key(d))) as RecordDay);
 }
