@@ -14,7 +14,7 @@ const HALF_HOUR = 1_800_000;
 /** Steps of time travel timed: a whole day, 10 days back, each against the live board read beside it. */
 const STEPS = 48;
 /** Rounds of the whole board's record and of the raw scan, interleaved; their medians are compared. */
-const RECORD_ROUNDS = 5;
+const RECORD_ROUNDS = 9;
 const EDGE_MIN = 0.08;
 
 const median = (values: readonly number[]): number => {

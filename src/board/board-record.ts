@@ -51,6 +51,8 @@ export interface RecordRules {
  * offers no edge on it), a bucket without a p or a readable label, and nothing on a venue without a snapshot then.
  */
 export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edgeMin: number): BoardRecordTrade[] {
+  // nothing quoted, or no forecast to price with: no edge to take
+  if (hour.desk === null || hour.quotes.mkta.length + hour.quotes.mktb.length === 0) return [];
   const priced = priceDay({
     market,
     forecast: highForecastOf(hour.desk),

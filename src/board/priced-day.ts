@@ -86,6 +86,21 @@ export function runningHighCOf(metar: MetarDay): number | null {
 const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
 
 /**
+ * Labels read, kept: a venue lists the same few dozen labels all day, every day, and the board's record prices
+ * thousands of snapshots of them. Bounded: cleared past a few thousand.
+ */
+const labels = new Map<string, ReturnType<typeof parseBucketLabel>>();
+function labelOf(label: string): ReturnType<typeof parseBucketLabel> {
+  let parsed = labels.get(label);
+  if (parsed === undefined) {
+    if (labels.size >= 5000) labels.clear();
+    parsed = parseBucketLabel(label);
+    labels.set(label, parsed);
+  }
+  return parsed;
+}
+
+/**
  * Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. `offered`: which
  * prices count as an offer of that side (the board shows every quoted price; the board's record buys only at one a
  * share can be bought at).
@@ -119,7 +134,7 @@ export function priceDay(v: PricingInput): PricedDay {
   const b = new Map(v.mktb.map((q) => [keyOf(q), q]));
   const keys = [...new Set([...a.keys(), ...b.keys()])];
   const read = (label: string | null): Bucket | null => {
-    const parsed = label === null ? null : parseBucketLabel(label);
+    const parsed = label === null ? null : labelOf(label);
     return parsed && parsed.unit === market.unit ? parsed : null;
   };
   const rows = keys.length

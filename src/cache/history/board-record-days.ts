@@ -2,6 +2,7 @@ import type { MarketUnit } from '../../contract/common.js';
 import type { DeskAliases } from '../../domain/desk-forecast.js';
 import { localInstant } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
+import { historicalSqlTable } from '../db/tables.js';
 import { deskRowAt, FORECAST_HISTORY_LOOKBACK_MS, historyForecastRow } from '../market/day-forecasts.js';
 import {
   type DayQuote,
@@ -27,7 +28,10 @@ export const RECORD_HOURS = [9, 10, 11, 12, 13, 14, 15, 16] as const;
  */
 export const RECORD_QUOTE_WINDOW_MS = 30 * 60_000;
 
-/** What the board showed of a settled day at one whole local hour: the board as of HH:00 (DESIGN 4). */
+/**
+ * What the board showed of a settled day at one whole local hour: the board as of HH:00 (DESIGN 4). Of a day no venue
+ * quoted at any of these hours (no trade can come of it) only that is read: its desk and high stay null.
+ */
 export interface RecordHour {
   hour: number;
   atMs: number;
@@ -121,6 +125,15 @@ function byDay(
 
 type Timed<T> = { ms: number; row: () => T };
 
+/** A row parsed when first asked for, once: an hour's run is usually the hour before's too. */
+function once<T>(parse: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= parse();
+    return value;
+  };
+}
+
 /**
  * The desk's run at each hour, chosen as the board chooses it (market/day-forecasts.ts `deskRowAt`): the newest poll
  * of the city at or before HH:00 (its polls around the days, and the one before them, by the primary key) against the
@@ -148,7 +161,7 @@ function addDesks(q: CountedQueries, days: Day[]): void {
     );
     polls.set(
       cityId,
-      [...before, ...within].map((r) => ({ ms: r.fetched_ms, row: () => JSON.parse(r.json) })),
+      [...before, ...within].map((r) => ({ ms: r.fetched_ms, row: once(() => JSON.parse(r.json)) })),
     );
   }
   const history = rowsIn<{ t: number; city_id: string; json: string }, Day>(
@@ -162,7 +175,7 @@ function addDesks(q: CountedQueries, days: Day[]): void {
     history.map((r) => ({
       city_id: r.city_id,
       ms: r.t,
-      row: () => historyForecastRow(JSON.parse(r.json) as Record<string, unknown>) as DeskAliases,
+      row: once(() => historyForecastRow(JSON.parse(r.json) as Record<string, unknown>) as DeskAliases),
     })),
     (r) => r.city_id,
   );
@@ -200,31 +213,39 @@ function groupBy<T>(list: readonly T[], keyOf: (item: T) => string): Map<string,
 }
 
 /**
- * Each venue's snapshot of each day at each hour: the rows of the day's market taken within the hour's window, by
- * rowsIn (only those windows are read), and of them the newest snapshot's, lowest id first (the venue's order).
+ * Each venue's snapshot of each day at each hour: the rows taken within the hour's window, of the day's market, and of
+ * them the newest snapshot's, lowest id first (the venue's order). A window is read once for every city whose hour it
+ * is, by the time index (the cities of a zone share their hours, and the venues snapshot every city at once); the
+ * rows of other cities in it are passed over unparsed. Only those windows are read.
  */
 function addQuotes(q: CountedQueries, venue: Venue, days: Day[]): void {
-  // the rows' JSON parsed here rather than six json_extract calls a row in SQL (market.ts's quotes says why)
-  const rows = rowsIn<{ t: number; city_id: string; rid: number; json: string }, Day>(
-    q,
-    `${venue}_buckets_history`,
-    'rid, json',
-    days,
-    (d) => d.hours.map((h): Range => [h.atMs - RECORD_QUOTE_WINDOW_MS + 1, h.atMs]),
-  );
-  const dayOf = new Map(days.map((d) => [key(d), d]));
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  const windows = new Map<number, Map<string, { d: Day; h: RecordHour }>>();
+  for (const d of days)
+    for (const h of d.hours) {
+      const cities = windows.get(h.atMs) ?? new Map<string, { d: Day; h: RecordHour }>();
+      cities.set(d.city_id, { d, h });
+      windows.set(h.atMs, cities);
+    }
   const newest = new Map<RecordHour, { t: number; rows: QuoteRow[] }>();
-  for (const { t, city_id, rid, json } of rows) {
-    const quote = JSON.parse(json) as Record<string, unknown>;
-    const date = text(quote.local_date);
-    const d = date === null ? undefined : dayOf.get(`${city_id}|${date}`);
-    const h = d?.hours.find((x) => t <= x.atMs && t > x.atMs - RECORD_QUOTE_WINDOW_MS);
-    if (!h) continue;
-    const held = newest.get(h);
-    if (held && held.t > t) continue;
-    quote.rid = rid;
-    if (held && held.t === t) held.rows.push(quote as QuoteRow);
-    else newest.set(h, { t, rows: [quote as QuoteRow] });
+  for (const [at, cities] of windows) {
+    const rows = q.all<{ t: number; city_id: string; rid: number; json: string }>(
+      `SELECT t, city_id, rid, json FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
+      at - RECORD_QUOTE_WINDOW_MS,
+      at,
+    );
+    for (const { t, city_id, rid, json } of rows) {
+      const wanted = cities.get(city_id);
+      if (!wanted) continue;
+      // the rows' JSON parsed here rather than six json_extract calls a row in SQL (market.ts's quotes says why)
+      const quote = JSON.parse(json) as Record<string, unknown>;
+      if (text(quote.local_date) !== wanted.d.local_date) continue;
+      const held = newest.get(wanted.h);
+      if (held && held.t > t) continue;
+      quote.rid = rid;
+      if (held && held.t === t) held.rows.push(quote as QuoteRow);
+      else newest.set(wanted.h, { t, rows: [quote as QuoteRow] });
+    }
   }
   for (const [h, snap] of newest) h.quotes[venue] = snap.rows.map(dayQuoteOf).sort((a, b) => a.id - b.id);
 }
@@ -259,9 +280,11 @@ export function boardRecordDays(
     }));
   const read = new Map<string, RecordDay>();
   if (fresh.length > 0) {
-    addHighs(q, fresh);
-    addDesks(q, fresh);
     for (const venue of venues) addQuotes(q, venue, fresh);
+    // a day no venue quoted at any of its hours can make no trade: its forecasts and readings are not read
+    const quoted = fresh.filter((d) => d.hours.some((h) => venues.some((v) => h.quotes[v].length > 0)));
+    addHighs(q, quoted);
+    addDesks(q, quoted);
     for (const { city_id, local_date, unit, settled, hours } of fresh) {
       const day = { city_id, local_date, unit, settled, hours };
       read.set(key(day), day);

@@ -100,11 +100,31 @@ export const quoteStartSql = (venue: Venue): string => {
 export function quoteWalkStart(q: CountedQueries, venue: Venue, atMs: number): number {
   const none = Number.MIN_SAFE_INTEGER;
   if (atMs >= NOW_UNBOUNDED) return none;
-  if (!q.get(quotedAfterSql(venue), atMs)) return none;
-  const row = q.get<{ rid: number | null }>(quoteStartSql(venue), atMs - LATE_REPORT_MS, atMs);
-  // nothing quoted in the lookback: every row of the city is walked, the later ones filtered out
-  return row?.rid == null ? none : row.rid - 1;
+  // kept for the instant while the venue's newest id is the same (a row written since, late or not, has a newer id):
+  // a board reads it for every city
+  const newest = q.get<{ rid: number | null }>(newestQuoteSql(venue))?.rid ?? null;
+  const memo = starts.get(q) ?? new Map<string, number>();
+  starts.set(q, memo);
+  const key = `${venue}|${atMs}|${newest}`;
+  const kept = memo.get(key);
+  if (kept !== undefined) return kept;
+  let start = none;
+  if (q.get(quotedAfterSql(venue), atMs)) {
+    const row = q.get<{ rid: number | null }>(quoteStartSql(venue), atMs - LATE_REPORT_MS, atMs);
+    // nothing quoted in the lookback: every row of the city is walked, the later ones filtered out
+    if (row?.rid != null) start = row.rid - 1;
+  }
+  if (memo.size >= 16) memo.clear();
+  memo.set(key, start);
+  return start;
 }
+
+/** The walks' starts by instant, a few for each cache's connection (its CountedQueries). */
+const starts = new WeakMap<CountedQueries, Map<string, number>>();
+
+/** The newest id a venue holds (its lowest rid): one step to the first row of the table's b-tree. */
+const newestQuoteSql = (venue: Venue): string =>
+  `SELECT min(rid) AS rid FROM ${historicalSqlTable(`${venue}_buckets_history`)}`;
 
 /** One keyset page of a city's quote rows on a venue after `after` (rid), snapshotted at or before `atMs`. */
 export const cityQuotePage = (
