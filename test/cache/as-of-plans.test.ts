@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountedQueries } from '../../src/cache/db/counted-queries.js';
 import { type Cache, openCache } from '../../src/cache/index.js';
@@ -91,8 +92,8 @@ describe('a past day’s quotes with a month of quotes after it', () => {
     const before = cache.readStats.rows;
     const snapshot = cache.market.newestSnapshot('mkta', 'nyc', '2026-10-01', atMs);
     expect(snapshot.map((q) => q.yes_price)).toEqual(Array(11).fill(0.24));
-    // the start's probe and bound (2 rows), then one page of the walk
-    expect(cache.readStats.rows - before).toBeLessThanOrEqual(2 + SNAPSHOT_PAGE);
+    // the venue's newest id, the start's probe and bound (3 rows), then one page of the walk
+    expect(cache.readStats.rows - before).toBeLessThanOrEqual(3 + SNAPSHOT_PAGE);
     // the walk starts at the newest row snapshotted within the two hours before the instant: slot 24's last bucket,
     // id 25 * 11 = 275 (rid -275); the 15,565 rows after it are never stepped through
     const start = readCacheFile(cache, (db) => quoteWalkStart(new CountedQueries(statementCache(db)), 'mkta', atMs));
@@ -102,5 +103,22 @@ describe('a past day’s quotes with a month of quotes after it', () => {
       quoteWalkStart(new CountedQueries(statementCache(db)), 'mkta', Date.parse('2026-10-31T05:00:00Z')),
     );
     expect(now).toBe(Number.MIN_SAFE_INTEGER);
+
+    // kept for the instant while nothing is written: a late report of 17:05Z (id 15,841) moves the start to it
+    const db = new Database(cache.file, { readonly: true });
+    try {
+      const q = new CountedQueries(statementCache(db));
+      expect(quoteWalkStart(q, 'mkta', atMs)).toBe(-276);
+      const before = q.stats.queries;
+      expect(quoteWalkStart(q, 'mkta', atMs)).toBe(-276);
+      // one probe of the newest id, no index scan
+      expect(q.stats.queries - before).toBe(1);
+      cache.resources.upsertHistorical('mkta_buckets_history', [
+        { ...rows[0], id: 15_841, snapshot_at: '2026-10-01T17:05:00Z' } as HistoricalRow,
+      ]);
+      expect(quoteWalkStart(q, 'mkta', atMs)).toBe(-15_842);
+    } finally {
+      db.close();
+    }
   });
 });
