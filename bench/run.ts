@@ -1,6 +1,7 @@
 import { benchAccountPages } from './account-pages.js';
 import { benchListenerPressure } from './listener-pressure.js';
 import { benchLiveStreams } from './live-streams.js';
+import { benchReplay } from './replay.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSoak } from './soak.js';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'listener-pressure': () => benchListenerPressure(),
   // ten minutes each of the live monitor and the demo: run only when named (`npm run bench -- soak`)
   soak: () => benchSoak(),
+  replay: () => benchReplay(),
 };
 /** Benches too long for a plain `npm run bench`. */
 const ON_REQUEST = new Set(['soak']);
@@ -140,6 +142,20 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(m.peak_rss_mb),
       ]);
     }
+  } else if (name === 'replay') {
+    const { step, record } = result;
+    rows.push([
+      name,
+      `a step of time travel (${step.steps} half hours of ${step.day}) vs the live board, ${result.cities} cities`,
+      `median ${step.step_median_ms} vs ${step.live_median_ms} ms`,
+      String(step.ratio),
+    ]);
+    rows.push([
+      name,
+      `board's record, ${record.settled_days} settled days (${record.quoted_days} quoted) x 8 h, ${record.trades} trades, vs raw scan of its ${record.snapshot_rows} snapshot rows`,
+      `median ${record.record_median_ms} vs ${record.scan_median_ms} ms`,
+      String(record.ratio),
+    ]);
   } else if (name === 'account-pages') {
     rows.push([
       name,

@@ -1,5 +1,5 @@
 import type { MarketUnit } from '../contract/common.js';
-import { zoneOffsetMs } from '../domain/city-time.js';
+import { localDay, zoneOffsetMs } from '../domain/city-time.js';
 import { type DayPhase, dayPhase } from '../domain/day-phase.js';
 import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
 import { isBreakthrough } from '../domain/held-buckets.js';
@@ -57,7 +57,12 @@ export function boardDay(day: MarketDay): BoardDay {
     date: day.date,
     localTime: clock.text,
     localMinutes: clock.minutes,
-    phase: dayPhase(day.atMs, city.tz, day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null),
+    phase: dayPhase(
+      day.atMs,
+      city.tz,
+      day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null,
+      localDay(day.date, city.tz),
+    ),
     unit,
     shown: forecastIn(primary, unit),
     spread: range ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,

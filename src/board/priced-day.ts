@@ -85,15 +85,39 @@ export function runningHighCOf(metar: MetarDay): number | null {
 
 const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
 
-/** Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. */
-function sideEdges(p: number | null, quotes: [Venue, DayQuote | null][]): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
+/**
+ * Labels read, kept: a venue lists the same few dozen labels all day, every day, and the board's record prices
+ * thousands of snapshots of them. Bounded: cleared past a few thousand.
+ */
+const labels = new Map<string, ReturnType<typeof parseBucketLabel>>();
+function labelOf(label: string): ReturnType<typeof parseBucketLabel> {
+  let parsed = labels.get(label);
+  if (parsed === undefined) {
+    if (labels.size >= 5000) labels.clear();
+    parsed = parseBucketLabel(label);
+    labels.set(label, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. `offered`: which
+ * prices count as an offer of that side (the board shows every quoted price; the board's record buys only at one a
+ * share can be bought at).
+ */
+export function sideEdges(
+  p: number | null,
+  quotes: [Venue, DayQuote | null][],
+  offered: (price: number) => boolean = () => true,
+): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
   let yes: SideEdge | null = null;
   let no: SideEdge | null = null;
   for (const [venue, q] of quotes) {
     if (p === null || !q || q.yes_price === null || q.no_price === null) continue;
     const e = effectiveEdge(p, q.yes_price, q.no_price);
-    if (!yes || e.yes > yes.edge) yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
-    if (!no || e.no > no.edge) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
+    if (offered(q.yes_price) && (!yes || e.yes > yes.edge))
+      yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
+    if (offered(q.no_price) && (!no || e.no > no.edge)) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
   }
   return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }
@@ -110,7 +134,7 @@ export function priceDay(v: PricingInput): PricedDay {
   const b = new Map(v.mktb.map((q) => [keyOf(q), q]));
   const keys = [...new Set([...a.keys(), ...b.keys()])];
   const read = (label: string | null): Bucket | null => {
-    const parsed = label === null ? null : parseBucketLabel(label);
+    const parsed = label === null ? null : labelOf(label);
     return parsed && parsed.unit === market.unit ? parsed : null;
   };
   const rows = keys.length

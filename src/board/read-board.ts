@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/index.js';
+import { type Cache, POSITION_LIMIT } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays, localDate } from '../domain/city-time.js';
@@ -29,11 +29,25 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
   ]);
 }
 
+/** What time travel adds to a read of the board: the day it shows, and the instant the book is read at. */
+export interface BoardReplay {
+  /** The market day shown in every city (time travel's chosen day, past its midnight too); default: each city's own. */
+  date?: string;
+  /**
+   * The instant the open positions and the unacknowledged kills are read at (time travel's: the same as `atMs`).
+   * Without it they are read as they stand, the newest the cache holds: the live board's book, whose rows other
+   * clocks stamp (a kill's receipt by the listener's, an acknowledgement by the TUI's) than the market clock the board
+   * shows (the demo's world clock), so none is hidden for being stamped a moment ahead of it.
+   */
+  asOf?: number;
+}
+
 /**
- * Every city's row of the board for its own local day, as of `atMs` (now, for the live board). Each read is bounded
- * by the city-day and the instant (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows
- * by keyset), its METAR readings, its lock by the city index; the open positions and the unacknowledged kills are
- * read once for all cities (as they stand now: time travel bounds them next). `memo` keeps the rows of the last read.
+ * Every city's row of the board as of `atMs` (now, for the live board; DESIGN 4 "the board as of an instant"), for
+ * its own local day then, or for `replay.date` in every city. Each read is bounded by the city-day and the instant
+ * (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows by keyset), its METAR readings,
+ * its lock by the city index; the positions open and the kills unacknowledged (at `replay.asOf`) are read once for
+ * all cities. `memo` keeps the rows of the last read.
  */
 export function readBoard(
   cache: Cache,
@@ -41,14 +55,17 @@ export function readBoard(
   atMs: number,
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
+  { date, asOf }: BoardReplay = {},
 ): BoardRow[] {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone
-  const open = cache.positions.open(addDays(new Date(atMs).toISOString().slice(0, 10), -1));
-  const kills = new Set(cache.alerts.unacknowledgedKillDays().map((k) => `${k.city_id}|${k.market_date}`));
+  // a market is live until its city's day is over: yesterday in UTC covers every zone (the chosen day's, with one)
+  const utc = new Date(atMs).toISOString().slice(0, 10);
+  const since = addDays(date !== undefined && date < utc ? date : utc, -1);
+  const open = cache.positions.open(since, POSITION_LIMIT, asOf);
+  const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
   const minute = Math.floor(atMs / 60_000);
   return cities.map((city) => {
     const id = city.city_id;
-    const day = readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement });
+    const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
     const book = dayBook(open, id, day.date);
     const held: DayBook = { book, holdings: holdingsOf(book, id, day.date), killed: kills.has(`${id}|${day.date}`) };
     const key = fingerprint(day, held, minute);

@@ -1,8 +1,21 @@
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import type { StrategyRecord } from '../../contract/strategies.js';
+import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
+
+/** No bound: every signal the cache holds. */
+const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/** A record or lock as served; `then`: as it stood at the instant the feed is read at, when that differs. */
+function asServed(what: string, json: string, then: object | undefined): SignalPayload {
+  return then === undefined
+    ? { label: `${what} as served`, text: json }
+    : { label: `${what} as it stood then (settled since)`, text: JSON.stringify(then) };
+}
 
 /** A stored text behind a signal, for its detail view. */
 export interface SignalPayload {
@@ -15,33 +28,40 @@ type Row = Record<string, unknown>;
 /**
  * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
  * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
- * are merged here; so a page costs about `limit` rows a source however many rows the tables hold.
+ * are merged here; so a page costs about `limit` rows a source however many rows the tables hold. Every read takes
+ * an instant (`atMs`, now by default; DESIGN 4 "the board as of an instant"): a signal after it does not exist (the
+ * instant bounds each source's index like a cursor), and a strategy record settled after it shows open.
  */
 export class FeedRepository {
   constructor(private readonly q: CountedQueries) {}
 
-  /** Up to `limit` signals after `after` in feed order (null: from the newest). */
-  older(after: FeedKey | null, limit: number): Signal[] {
+  /** Up to `limit` signals after `after` in feed order (null: from the newest), as of `atMs`. */
+  older(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
     if (limit <= 0) return [];
     const zones = this.zones();
     const all: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, after, limit, 'older', zones));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedOlder(source, after, limit, zones));
+    for (const source of STORED_INSTANT_SOURCES)
+      all.push(...this.storedInstant(source, after, limit, 'older', zones, atMs));
+    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedOlder(source, after, limit, zones, atMs));
     return all.sort(compareFeed).slice(0, limit);
   }
 
-  /** Up to `limit` signals before `before` in feed order, nearest first. */
-  newer(before: FeedKey, limit: number): Signal[] {
+  /** Up to `limit` signals before `before` in feed order, nearest first, as of `atMs`. */
+  newer(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
     if (limit <= 0) return [];
     const zones = this.zones();
     const all: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES) all.push(...this.storedInstant(source, before, limit, 'newer', zones));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedNewer(source, before, limit, zones));
+    for (const source of STORED_INSTANT_SOURCES)
+      all.push(...this.storedInstant(source, before, limit, 'newer', zones, atMs));
+    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedNewer(source, before, limit, zones, atMs));
     return all.sort((a, b) => compareFeed(b, a)).slice(0, limit);
   }
 
-  /** What the signal was made from, as stored: the webhook body as received where there is one. */
-  payloads(signal: Signal): SignalPayload[] {
+  /**
+   * What the signal was made from, as stored: the webhook body as received where there is one. As of `atMs`, a
+   * strategy record or lock settled since is shown as it stood then (no outcome).
+   */
+  payloads(signal: Signal, atMs = NOW_UNBOUNDED): SignalPayload[] {
     switch (signal.kind) {
       case 'pick':
       case 'addon':
@@ -74,12 +94,18 @@ export class FeedRepository {
       case 'lock':
       case 'lock-resolved': {
         const json = this.q.get<{ json: string }>('SELECT json FROM fusion_locks WHERE id = ?', signal.ref)?.json;
-        return json ? [{ label: 'fusion lock as served', text: json }] : [];
+        if (!json) return [];
+        const lock = JSON.parse(json) as FusionLock;
+        const then = lockAsOf(lock, marketSettlesAt(lock.local_date, signal.tz ?? 'UTC'), atMs);
+        return [asServed('fusion lock', json, then === lock ? undefined : then)];
       }
       default: {
         const sql = `SELECT json FROM ${strategySqlTable(signal.kind)} WHERE id = ?`;
         const json = this.q.get<{ json: string }>(sql, Number(signal.ref))?.json;
-        return json ? [{ label: `${signal.kind} record as served`, text: json }] : [];
+        if (!json) return [];
+        const record = JSON.parse(json) as StrategyRecord;
+        const then = recordAsOf(record, signal.tz ?? 'UTC', atMs);
+        return [asServed(`${signal.kind} record`, json, then === record ? undefined : then)];
       }
     }
   }
@@ -98,9 +124,10 @@ export class FeedRepository {
     limit: number,
     direction: 'older' | 'newer',
     zones: Zones,
+    atMs: number,
   ): Signal[] {
     const older = direction === 'older';
-    const args: unknown[] = [];
+    const args: unknown[] = [atMs];
     let bound = '';
     if (cursor) {
       const [strict, loose] = older ? ['<', '<='] : ['>', '>='];
@@ -116,48 +143,59 @@ export class FeedRepository {
       }
     }
     const order = older ? 'DESC' : 'ASC';
-    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} IS NOT NULL${bound}
+    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} <= ?${bound}
       ORDER BY ${s.ms} ${order}, ${s.key} ${order} LIMIT ?`;
     return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
   }
 
-  private derivedOlder(s: DerivedInstantSource, after: FeedKey | null, limit: number, zones: Zones): Signal[] {
-    const rows = after
-      ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
-      : this.q.iterate<Row>(s.olderSql(false));
+  private derivedOlder(
+    s: DerivedInstantSource,
+    after: FeedKey | null,
+    limit: number,
+    zones: Zones,
+    atMs: number,
+  ): Signal[] {
+    // no row after the instant can make the page: its proxy bounds the scan as a cursor's does
+    const newest = Math.min(after ? after.at : Number.POSITIVE_INFINITY, atMs);
+    const rows =
+      newest < NOW_UNBOUNDED
+        ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(newest - s.lo))
+        : this.q.iterate<Row>(s.olderSql(false));
     const kept: FeedKey[] = [];
     for (const row of rows) {
       const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if (after && compareFeed(after, key) >= 0) continue;
+      if ((after && compareFeed(after, key) >= 0) || key.at > atMs) continue;
       keep(kept, key, limit, compareFeed);
       const last = kept[limit - 1];
       // every later row is at most proxy + hi: older than the page's last, so the page is complete
       if (last && s.proxyOf(row) + s.hi < last.at) break;
     }
-    return this.whole(s, kept, zones);
+    return this.whole(s, kept, zones, atMs);
   }
 
-  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones): Signal[] {
+  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones, atMs: number): Signal[] {
     const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
     const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
+      // every later row is at least proxy + lo: after the instant, so nothing further exists yet
+      if (s.proxyOf(row) + s.lo > atMs) break;
       const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if (compareFeed(key, before) >= 0) continue;
+      if (compareFeed(key, before) >= 0 || key.at > atMs) continue;
       keep(kept, key, limit, nearestFirst);
       const last = kept[limit - 1];
       if (last && s.proxyOf(row) + s.lo > last.at) break;
     }
-    return this.whole(s, kept, zones);
+    return this.whole(s, kept, zones, atMs);
   }
 
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
-  private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones): Signal[] {
+  private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones, atMs: number): Signal[] {
     if (kept.length === 0) return [];
     const rows = this.q.all<Row>(s.rowsSql(kept.length), ...kept.map((k) => k.key));
     const byKey = new Map(rows.map((row) => [s.keyOf(row), row]));
     return kept.flatMap((k) => {
       const row = byKey.get(k.key);
-      return row ? [s.toSignal(row, zones)] : [];
+      return row ? [s.toSignal(row, zones, atMs)] : [];
     });
   }
 }
