@@ -48,7 +48,8 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
     if (!quote) continue;
     const edge = position.side === 'YES' ? quote.prob - quote.yes : 1 - quote.prob - quote.no;
     if (edge < EXIT_EDGE) {
-      const price = position.side === 'YES' ? quote.yes : quote.no;
+      // a sale gets the bid: what the other side costs, taken from 1
+      const price = round(1 - (position.side === 'YES' ? quote.no : quote.yes), 3);
       close(ctx, city, position, 'SELL', price, ms, `edge faded to ${round(edge * 100, 1)} pts`);
     }
   }

@@ -14,13 +14,13 @@ import { derivedUuid, hash32 } from './noise.js';
 const STAKE = 5;
 const SLIPPAGE_BPS = 200;
 /**
- * The engine's two books, each opening one primary pick a city a day: `overnight` when the day's market opens, on
- * the day-ahead forecast, and `morning` at 09:00 on the forecast the morning's readings have sharpened. Each hedges
+ * The engine's two books, each opening one primary pick a city a day: `overnight` as the day's market opens (00:00),
+ * on the day-ahead forecast, and `morning` at 09:00 on the forecast the morning's readings have sharpened. Each hedges
  * through its `hedgeUntilHour` (its last check is in that local hour); after that what the afternoon brings is the
  * pick's own risk.
  */
 export const INSURANCE_BOOKS = [
-  { book: 'overnight', hour: 0, minute: 1, hedgeUntilHour: 6 },
+  { book: 'overnight', hour: 0, minute: 0, hedgeUntilHour: 6 },
   { book: 'morning', hour: 9, minute: 0, hedgeUntilHour: 13 },
 ] as const;
 type Book = (typeof INSURANCE_BOOKS)[number];
@@ -40,11 +40,12 @@ export interface InsurancePick extends StoredPick {
 }
 
 /**
- * The insurance engine. At each book's hour (`INSURANCE_BOOKS`) it opens a primary pick: YES on the bucket holding the
- * primary forecast (leg A) and on its neighbour on the forecast's side (leg B). Hourly through the book's hedging hour it
- * hedges once with leg C if the forecast has left both buckets. Hourly all day it kills the pick once every leg it
- * holds is lost: the running METAR high has passed them (DESIGN 4's settlement rule), or the day has peaked below
- * them and the desk gives them less than `GIVE_UP_BELOW`. A pick that outlives its day is closed without an event.
+ * The insurance engine. At each book's hour (`INSURANCE_BOOKS`) it opens a primary pick: YES on the bucket holding
+ * the primary forecast (leg A) and on its neighbour on the forecast's side (leg B). Hourly through the book's hedging
+ * hour it hedges once with leg C if the forecast has left both buckets. Hourly all day it kills the pick once every
+ * leg it holds is lost: the running METAR high has passed them (DESIGN 4's settlement rule), or the day has peaked
+ * below them and the desk gives them less than `GIVE_UP_BELOW`. A pick that outlives its day is closed without an
+ * event.
  */
 export function openInsurancePick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const forecast = ctx.desk.primary(city, ms);
@@ -109,7 +110,9 @@ function killIfLost(ctx: WorldContext, city: CityAsset, pick: InsurancePick, ms:
   let reason: string;
   if (held.every((l) => bucketIsDead(bucketOf(l), market, highC))) {
     const top = held.reduce((a, b) => (b.bucket_high > a.bucket_high ? b : a));
-    reason = `${highText} is above ${top.bucket_high}°${unit}, the top of the highest leg ${top.leg} (${top.bucket_label})`;
+    reason =
+      `${highText} is above ${top.bucket_high}°${unit}, ` +
+      `the top of the highest leg ${top.leg} (${top.bucket_label})`;
   } else {
     if (localHour(ms, city.tz) < city.climate.peak_hour + 1) return false;
     const forecast = ctx.desk.primary(city, ms);

@@ -61,9 +61,12 @@ export class Markets {
     );
   }
 
-  /** The bucket a forecast (degrees C) points at in that day's market. */
+  /**
+   * The bucket a forecast (degrees C) points at in that day's market, read from the forecast as it is published (to
+   * the hundredth of a degree), so a client rounding the published value finds the same bucket.
+   */
   forecastBucket(city: CityAsset, date: string, forecastC: number): Bucket {
-    return bucketFor(this.event(city, date).buckets, toMarketUnit(forecastC, city.market_unit));
+    return bucketFor(this.event(city, date).buckets, toMarketUnit(round(forecastC), city.market_unit));
   }
 
   /** Did the product's day-ahead forecast pick the bucket the day settled in? */

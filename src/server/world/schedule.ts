@@ -3,11 +3,12 @@ import { addDays, instantAtLocal, localDate } from '../../domain/city-time.js';
 import { INSURANCE_BOOKS } from './insurance-engine.js';
 
 /**
- * What happens in the world and when. Observations, forecasts and market snapshots every half hour (the desk and
- * the venues revise on each METAR report, so neither the newest forecast nor the newest price predates the newest
- * reading, and a board sets the three side by side), the insurance check at :20, the edge engine at :35 (all UTC); strategy picks and settlement one minute after local
- * midnight, insurance picks at each book's hour (00:01 and 09:00 local), svc-max picks at 11:00 local, fusion locks at the local peak hour.
- * The insurance kinds come last so that, at a shared instant, they see that instant's observations and prices.
+ * What happens in the world and when. Observations, forecasts and market snapshots every half hour (the desk and the
+ * venues revise on each METAR report, so neither the newest forecast nor the newest price predates the newest reading,
+ * and a board sets the three side by side), the insurance check at :20, the edge engine at :35 (all UTC); strategy
+ * picks and settlement one minute after local midnight, insurance picks at each book's hour (00:00 and 09:00 local,
+ * after that instant's snapshot), svc-max picks at 11:00 local, fusion locks at the local peak hour. The insurance
+ * kinds come last so that, at a shared instant, they see that instant's observations and prices.
  */
 export const JOB_KINDS = [
   'observe',

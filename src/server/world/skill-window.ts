@@ -1,6 +1,6 @@
 import { addDays } from '../../domain/city-time.js';
 
-/** How far back every rolling figure of the world looks: model weights and biases, the desk's record and pacing, hit rates. */
+/** How far back every rolling figure of the world looks: model weights and biases, the desk's record, hit rates. */
 export const SKILL_WINDOW_DAYS = 30;
 
 const windows = new Map<string, readonly string[]>();

@@ -125,7 +125,7 @@ export class Weather {
     return day;
   }
 
-  /** The sample of a half-hour slot at `ms` (its start, where METAR reads it, is kept: the world asks again and again). */
+  /** The sample of a half-hour slot at `ms`; at the slot's start, where METAR reads it, it is kept (asked often). */
   private sampleC(city: CityAsset, slot: number, ms: number): number {
     const at = () =>
       this.curveC(city, localDate(ms, city.tz), localHour(ms, city.tz)) +
