@@ -6,6 +6,7 @@ import { benchSyncDrain } from './sync-drain.js';
 import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchWebhookIntake } from './webhook-intake.js';
+import { benchWorld } from './world.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'tui-render': () => benchTuiRender(),
   'live-streams': () => benchLiveStreams(),
   'account-pages': () => benchAccountPages(),
+  world: () => benchWorld(),
 };
 
 const wanted = process.argv.slice(2);
@@ -91,6 +93,20 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `${result.peak_rss_mb.big.join(', ')} vs ${result.peak_rss_mb.empty.join(', ')} MB`,
       String(Math.max(...result.peak_rss_mb.big)),
     ]);
+  } else if (name === 'world') {
+    rows.push([
+      name,
+      `first start's 30-day fill (seed 1, ${result.rows} rows) vs the same rows inserted raw`,
+      `${result.fill_ms} ms vs ${result.raw_insert_ms} ms`,
+      String(result.ratio),
+    ]);
+    if (result.baseline)
+      rows.push([
+        name,
+        `the fill vs the fill of ${result.baseline.root} (${result.baseline.rows} rows), same run`,
+        `${result.fill_ms} ms vs ${result.baseline.fill_ms} ms`,
+        String(result.baseline.fill_ratio_to_baseline),
+      ]);
   } else if (name === 'account-pages') {
     rows.push([
       name,

@@ -80,7 +80,16 @@ export interface WorldFigures {
   desk: DeskBand[];
   yescore: { n: number; hitRate: number };
   favouriteAtNoon: Record<string, { n: number; median: number }>;
-  insurance: { kills: number; addons: number; minKills48h: number; minAddons48h: number; windowFrom: string };
+  insurance: {
+    kills: number;
+    addons: number;
+    minKills48h: number;
+    minAddons48h: number;
+    /** The longest a trader starting at some half hour of the 30 days waits for the next kill, hours. */
+    longestWaitForKillH: number;
+    /** Share of the half-hour start instants with a kill within 20 simulated hours (the demo's 10 minutes at x120). */
+    killWithin20h: number;
+  };
   deciles: Record<string, Decile[]>;
   overround: Record<string, number>;
   books: Book[];
@@ -218,7 +227,10 @@ function favourites(settled: readonly Day[], quotes: Record<string, any[]>): Wor
   );
 }
 
-/** Kills and addons in the fewest of any 48 hours, the window sliding by half an hour from `fromMs`. */
+/**
+ * Kills and addons in the fewest of any 48 hours, the window sliding by half an hour from `fromMs`; and how long a
+ * trader starting at any of those half hours waits for the next kill.
+ */
 function insurance(events: readonly WorldEvent[], fromMs: number): WorldFigures['insurance'] {
   const times = (type: string) =>
     events
@@ -228,18 +240,18 @@ function insurance(events: readonly WorldEvent[], fromMs: number): WorldFigures[
   const kills = times('insurance.pick.killed');
   const addons = times('insurance.addon.created');
   const last = Math.max(...events.map((e) => Date.parse(e.created_at)));
-  const fewest = (at: number[]) => {
-    let min = Number.POSITIVE_INFINITY;
-    for (let from = fromMs; from + WINDOW <= last; from += HOUR / 2)
-      min = Math.min(min, at.filter((t) => t >= from && t < from + WINDOW).length);
-    return min;
-  };
+  const starts: number[] = [];
+  for (let from = fromMs; from + WINDOW <= last; from += HOUR / 2) starts.push(from);
+  const fewest = (at: number[]) =>
+    Math.min(...starts.map((from) => at.filter((t) => t >= from && t < from + WINDOW).length));
+  const waits = starts.map((from) => (kills.find((t) => t >= from) ?? Number.POSITIVE_INFINITY) - from);
   return {
     kills: kills.length,
     addons: addons.length,
     minKills48h: fewest(kills),
     minAddons48h: fewest(addons),
-    windowFrom: isoUtc(fromMs),
+    longestWaitForKillH: Math.max(...waits) / HOUR,
+    killWithin20h: waits.filter((w) => w <= 20 * HOUR).length / waits.length,
   };
 }
 
@@ -421,6 +433,13 @@ export function figuresTables(bySeed: readonly { seed: number; figures: WorldFig
       'kills / addons over the 30 days',
       '',
       ...bySeed.map(({ figures: f }) => `${f.insurance.kills} / ${f.insurance.addons}`),
+    ]),
+    row([
+      'start instants with a kill within 20 h (longest wait)',
+      '',
+      ...bySeed.map(
+        ({ figures: f }) => `${pct(f.insurance.killWithin20h)} (${f.insurance.longestWaitForKillH.toFixed(1)} h)`,
+      ),
     ]),
     ...VENUES.map((venue) =>
       row([
