@@ -8,6 +8,12 @@ import { dataDir } from './paths.js';
 /** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
 export const DEMO_SPEED = 120;
 
+/** `SVC_DEMO_SPEED` (simulated seconds a real second, positive) runs the demo's world at another pace: tests use it. */
+const demoSpeed = (): number => {
+  const speed = Number(process.env.SVC_DEMO_SPEED);
+  return Number.isFinite(speed) && speed > 0 ? speed : DEMO_SPEED;
+};
+
 /** Requests a minute the demo's own key may make: ten times DESIGN 4's default. */
 export const DEMO_RATE_LIMIT = 6_000;
 
@@ -33,7 +39,7 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   const service = await startDemoWorld({
     dataDir: join(dir, 'server'),
     port: 0,
-    speed: DEMO_SPEED,
+    speed: demoSpeed(),
     apiKey,
     allowPrivateWebhooks: true,
     // the demo's service is the monitor's own: its first start drains 30 days of history (about 300 pages), which at
