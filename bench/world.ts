@@ -24,7 +24,7 @@ interface Fill {
 /** Fills a world with the code of a checkout (`root`) in a process of its own; see fixtures/fill-world.ts. */
 function fill(root: string, seed: number): Promise<Fill> {
   const script = join(HERE, 'fixtures', 'fill-world.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, root, String(seed), String(BENCH_START)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, root, String(seed), new Date(BENCH_START).toISOString()], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

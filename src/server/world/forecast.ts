@@ -27,7 +27,8 @@ export interface PrimaryForecast {
   /** How far the models (each less its bias) disagree in the current run: how unsettled the day looks. */
   spreadC: number;
   runningMaxC: number | null;
-  hourly: { h: string; t: number }[];
+  /** The curve the forecast expects through the day (local hour -> degrees C), before pacing. */
+  expectedAt: (hour: number) => number;
 }
 
 /** The three forecast layers the service publishes, computed for a city at an instant. */
@@ -97,12 +98,8 @@ export class ForecastDesk {
     pacingC = round(pacingC, 2);
     const runningMaxC = this.weather.runningMaxC(city, date, ms);
     const muC = Math.max(stillToComeC, runningMaxC ?? Number.NEGATIVE_INFINITY);
-    const hourly = Array.from({ length: 24 }, (_, h) => ({
-      h: `${String(h).padStart(2, '0')}:00`,
-      t: round(expectedAt(h) + pacingC, 1),
-    }));
     const spreadC = this.models.spreadC(city, date, ms);
-    return { date, muC: round(muC, 2), pacingC, ensembleC, correctedC, spreadC, runningMaxC, hourly };
+    return { date, muC: round(muC, 2), pacingC, ensembleC, correctedC, spreadC, runningMaxC, expectedAt };
   }
 
   /**
@@ -156,7 +153,11 @@ export class ForecastDesk {
       pacing_source: PACING_SOURCE,
       hottest_model: hottest.model,
       models_used: weights.map((w) => ({ model: w.model, weight: round(w.weight, 4), mae: round(w.mae, 2) })),
-      hourly: p.hourly,
+      // the expected curve, paced: only what is published needs it
+      hourly: Array.from({ length: 24 }, (_, h) => ({
+        h: `${String(h).padStart(2, '0')}:00`,
+        t: round(p.expectedAt(h) + p.pacingC, 1),
+      })),
       hourly_unit: 'C',
       reasoning: this.reasoning(city, p, hottest.model, round(cToF(hottest.tmaxC), 1)),
       fetched_at: isoUtc(ms),

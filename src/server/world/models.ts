@@ -54,6 +54,12 @@ export class Models {
    */
   modelTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, issuedMs: number): number {
     const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
+    return this.remember(`tmax|${model.model}|${city.city_id}|${date}|${run}`, () =>
+      this.runTmaxC(model, city, date, run),
+    );
+  }
+
+  private runTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, run: number): number {
     const peak = this.remember(`peak|${city.city_id}|${date}`, () =>
       instantAtLocal(date, city.climate.peak_hour, 0, city.tz),
     );
