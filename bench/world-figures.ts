@@ -394,7 +394,7 @@ export function figuresTables(bySeed: readonly { seed: number; figures: WorldFig
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const head = (cols: string[]) => [row(cols), row(cols.map(() => '---'))];
   const lines: string[] = [
-    ...head(['figure (30 settled days, 13 cities)', 'band', ...seeds]),
+    ...head([`figure (${bySeed[0]?.figures.days} settled days, 13 cities)`, 'band', ...seeds]),
     ...HOUR_BANDS.map((band, i) =>
       row([
         `desk's RMSE at ${bandName(band)} local (mean sigma_c)`,

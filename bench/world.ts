@@ -24,10 +24,14 @@ interface Fill {
 /** Fills a world with the code of a checkout (`root`) in a process of its own; see fixtures/fill-world.ts. */
 function fill(root: string, seed: number): Promise<Fill> {
   const script = join(HERE, 'fixtures', 'fill-world.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, root, String(seed), new Date(BENCH_START).toISOString()], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, root, String(seed), new Date(BENCH_START).toISOString()],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
