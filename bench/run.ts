@@ -9,6 +9,7 @@ import { benchSyncDrain } from './sync-drain.js';
 import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchWebhookIntake } from './webhook-intake.js';
+import { benchWorld } from './world.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   // ten minutes each of the live monitor and the demo: run only when named (`npm run bench -- soak`)
   soak: () => benchSoak(),
   replay: () => benchReplay(),
+  world: () => benchWorld(),
 };
 /** Benches too long for a plain `npm run bench`. */
 const ON_REQUEST = new Set(['soak']);
@@ -156,6 +158,20 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `median ${record.record_median_ms} vs ${record.scan_median_ms} ms`,
       String(record.ratio),
     ]);
+  } else if (name === 'world') {
+    rows.push([
+      name,
+      `first start's 30-day fill (seed 1, ${result.rows} rows) vs the same rows inserted raw`,
+      `${result.fill_ms} ms vs ${result.raw_insert_ms} ms`,
+      String(result.ratio),
+    ]);
+    if (result.baseline)
+      rows.push([
+        name,
+        `the fill vs the fill of ${result.baseline.root} (${result.baseline.rows} rows), same run`,
+        `${result.fill_ms} ms vs ${result.baseline.fill_ms} ms`,
+        String(result.baseline.fill_ratio_to_baseline),
+      ]);
   } else if (name === 'account-pages') {
     rows.push([
       name,
