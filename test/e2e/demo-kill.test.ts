@@ -71,11 +71,15 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   const kill = await waitUntil('a kill from the demo world', () => firstKill(serverDir), (20 * HOUR) / SPEED + 60_000);
   expect(Date.parse(kill.created_at) - TEMPLATE_START).toBeLessThanOrEqual(20 * HOUR);
 
-  // on the desktop: the kill's title and what to do first, critical
-  const title = `KILL ${kill.city} ${kill.date}`;
-  const call = await waitUntil('the kill on the desktop', () => notify.calls().find((c) => c[0] === title), 60_000);
+  // on the desktop: what happened and the city's name in the title, what to do first and the day below, critical
+  const name = loadCities().find((c) => c.city_id === kill.city)?.city_name as string;
+  const call = await waitUntil(
+    'the kill on the desktop',
+    () => notify.calls().find((c) => c[0] === `Kill · ${name}`),
+    60_000,
+  );
   expect(call?.[1]).toMatch(
-    /^SELL AT MARKET: legs A .+, B .+\. .*METAR high so far .*every leg loses, sell at market$/,
+    new RegExp(`^SELL AT MARKET: legs A .+, B .+\\. .*: every leg loses, sell at market \\(${kill.date}\\)$`),
   );
   expect(call).toContain('critical');
 
@@ -86,7 +90,6 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   await tui.waitFor(new RegExp(`!! KILL .*KILL ${kill.city}`));
 
   // on the board: the killed pick's city-day flagged in words
-  const name = loadCities().find((c) => c.city_id === kill.city)?.city_name as string;
   tui.press('1');
   await tui.waitFor('[1 Board]');
   await tui.waitFor(new RegExp(`${name} .* KILL`), 60_000);
