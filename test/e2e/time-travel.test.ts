@@ -62,7 +62,7 @@ describe('time travel in a pseudo-terminal', () => {
   it('--at starts there: the banner, stepping moves the local time and the running high, a kill at its receipt, the day pinned to settled, Esc back to now', async () => {
     // 08:30Z is 09:30 in Paris: the 07:00Z reading of 8 °C so far, before 10:00: early
     const tui = monitor('--at', '2026-11-20T08:30:00Z');
-    await tui.waitFor('REPLAY 2026-11-20 09:30  Paris UTC+1 · market day 2026-11-20 · paused x60');
+    await tui.waitFor('REPLAY 2026-11-20 09:30  Paris UTC+1 · paused x60');
     await parisRow(tui, /09:30 early .* 8\.0 \+/);
     // 09:00Z: 10 °C read then, and 10:00 local: peak
     tui.press(RIGHT);

@@ -16,8 +16,8 @@ export const REPLAY_HINTS = [
 ].join(' · ');
 
 /**
- * On top while replaying: `REPLAY <local time>` in the selected city's zone, the market day pinned, whether it plays
- * and how fast, and the keys. Says in words that nothing below is live.
+ * On top while replaying: `REPLAY <local time>` in the selected city's zone, the market day pinned when it is another
+ * date than the one shown, whether it plays and how fast, and the keys. Says in words that nothing below is live.
  */
 export const ReplayBanner = memo(function ReplayBanner({
   width,
@@ -29,9 +29,12 @@ export const ReplayBanner = memo(function ReplayBanner({
   city: City | undefined;
 }) {
   const tz = city?.tz ?? 'UTC';
+  const local = localStamp(replay.atMs, tz);
   const l: Line = [
-    { text: ` REPLAY ${localStamp(replay.atMs, tz)} `, tone: 'accent', bold: true, inverse: true },
-    seg(` ${city ? `${city.city_name} ` : ''}${offsetLabel(replay.atMs, tz)} · market day ${replay.date} · `, 'accent'),
+    { text: ` REPLAY ${local} `, tone: 'accent', bold: true, inverse: true },
+    seg(` ${city ? `${city.city_name} ` : ''}${offsetLabel(replay.atMs, tz)} · `, 'accent'),
+    // the day pinned, when it is not the local date shown (past its midnight: passed, then settled)
+    seg(local.startsWith(replay.date) ? '' : `market day ${replay.date} · `, 'accent'),
     seg(replay.playing ? `playing x${replay.speed}` : `paused x${replay.speed}`, 'accent', true),
     seg(`   ${REPLAY_HINTS}`, 'muted'),
   ];
