@@ -18,10 +18,10 @@ import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
 const readCities = (cache: Cache) => cache.resources.cities();
 
 /**
- * The screen: time travel's banner (while replaying), tab bar, demo banner, the pane (or the overlay in front of it), status bar (one line or two, as its
- * groups need). Everything is sized from the terminal and kept one row short of it: Ink redraws a frame as tall as
- * the terminal by clearing the whole screen and the scrollback first, which flickers. The status bar ticks with the
- * clock; the pane (memoised) does not re-render with it.
+ * The screen: time travel's banner (while replaying), tab bar, demo banner, the pane (or the overlay in front of it),
+ * status bar (one line or two, as its groups need). Everything is sized from the terminal and kept one row short of
+ * it: Ink redraws a frame as tall as the terminal by clearing the whole screen and the scrollback first, which
+ * flickers. The status bar ticks with the clock; the pane (memoised) does not re-render with it.
  */
 export function Shell() {
   const { now } = useDeps();
