@@ -69,11 +69,23 @@ function asOf(atMs: number, a = ''): { acknowledged: string; unacknowledged: str
   };
 }
 
-/** A segment's alerts as they stood at an instant. */
-function segmentWhere(segment: AlertSegment, atMs: number): { sql: string; args: unknown[] } {
+/** Kinds of alert left out of a read (time travel works the trader alerts out again rather than read them). */
+function without(kinds: readonly string[]): { sql: string; args: unknown[] } {
+  return kinds.length === 0
+    ? { sql: '', args: [] }
+    : { sql: ` AND kind NOT IN (${kinds.map(() => '?').join(', ')})`, args: [...kinds] };
+}
+
+/** A segment's alerts as they stood at an instant, but for the kinds `except`. */
+function segmentWhere(
+  segment: AlertSegment,
+  atMs: number,
+  except: readonly string[],
+): { sql: string; args: unknown[] } {
   const state = asOf(atMs);
   const acked = segment === 'acknowledged' ? state.acknowledged : state.unacknowledged;
-  return { sql: `${acked} AND ${SEGMENT_KIND[segment]}`, args: state.args };
+  const left = without(except);
+  return { sql: `${acked} AND ${SEGMENT_KIND[segment]}${left.sql}`, args: [...state.args, ...left.args] };
 }
 
 /** A signed delivery the receiver could not accept, as kept: its raw bytes, for inspection. */
@@ -239,11 +251,18 @@ export class AlertRepository {
 
   /**
    * Up to `limit` alerts of a segment older than `afterId` (null: from the newest), newest first; as they stood at
-   * `atMs` (`segmentWhere`): as of a past instant the walk down the ids steps over the alerts raised since.
+   * `atMs` (`segmentWhere`): as of a past instant the walk down the ids steps over the alerts raised since. `except`:
+   * kinds left out.
    */
-  older(segment: AlertSegment, afterId: number | null, limit: number, atMs = NOW_UNBOUNDED): AlertRow[] {
+  older(
+    segment: AlertSegment,
+    afterId: number | null,
+    limit: number,
+    atMs = NOW_UNBOUNDED,
+    except: readonly string[] = [],
+  ): AlertRow[] {
     if (limit <= 0) return [];
-    const where = segmentWhere(segment, atMs);
+    const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
       `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id < ? ORDER BY id DESC LIMIT ?`,
       ...where.args,
@@ -253,9 +272,15 @@ export class AlertRepository {
   }
 
   /** Up to `limit` alerts of a segment newer than `beforeId` (null: none), nearest first, as they stood at `atMs`. */
-  newer(segment: AlertSegment, beforeId: number | null, limit: number, atMs = NOW_UNBOUNDED): AlertRow[] {
+  newer(
+    segment: AlertSegment,
+    beforeId: number | null,
+    limit: number,
+    atMs = NOW_UNBOUNDED,
+    except: readonly string[] = [],
+  ): AlertRow[] {
     if (limit <= 0) return [];
-    const where = segmentWhere(segment, atMs);
+    const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
       `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id > ? ORDER BY id ASC LIMIT ?`,
       ...where.args,
@@ -266,13 +291,15 @@ export class AlertRepository {
 
   /**
    * Alerts unacknowledged at `atMs` and how many of them are kills (now: the partial index holds only these; as of a
-   * past instant, the alerts raised by then are counted).
+   * past instant, the alerts raised by then are counted), but for the kinds `except`.
    */
-  counts(atMs = NOW_UNBOUNDED): { unacknowledged: number; kills: number } {
+  counts(atMs = NOW_UNBOUNDED, except: readonly string[] = []): { unacknowledged: number; kills: number } {
     const state = asOf(atMs);
+    const left = without(except);
     const row = this.q.get<{ n: number; kills: number }>(
-      `SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE ${state.unacknowledged}`,
+      `SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE ${state.unacknowledged}${left.sql}`,
       ...state.args,
+      ...left.args,
     );
     return { unacknowledged: row?.n ?? 0, kills: row?.kills ?? 0 };
   }

@@ -8,6 +8,7 @@ import { useNow } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 import { BOARD_SORTS, type BoardSort, sortBoard } from './board-sort.js';
 
 /** Everything a row is worked out from. */
@@ -41,10 +42,15 @@ export function useBoardState(cities: readonly City[], height: number): BoardSta
   const memo = useRef<BoardMemo>(new Map());
   // the local clocks and the phases move once a minute, not with every tick of the status bar
   const minute = Math.floor(useNow() / 60_000);
+  // time travel: the board as of its instant, its day pinned (DESIGN 4); live, as of now
+  const { atMs, date } = useReplayInstant();
   // biome-ignore lint/correctness/useExhaustiveDependencies: minute is not read but re-reads the board, for the clocks
   const read = useCallback(
-    (cache: Cache) => readBoard(cache, cities, now().getTime(), settlement, memo.current),
-    [cities, now, settlement, minute],
+    (cache: Cache) =>
+      atMs === undefined
+        ? readBoard(cache, cities, now().getTime(), settlement, memo.current)
+        : readBoard(cache, cities, atMs, settlement, memo.current, { date, asOf: atMs }),
+    [cities, now, settlement, minute, atMs, date],
   );
   const unsorted = useCacheQuery(BOARD_TOPICS, read);
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);

@@ -20,25 +20,36 @@ export interface PositionVersions {
 export class PositionsModel {
   private readonly pricer = new IncrementalPricer();
   private readonly books = new Map<string, QuoteBook>();
-  private booksVersion: number | null = null;
+  private booksVersion: string | null = null;
   private last: { key: string; lines: PositionLine[] } | null = null;
 
-  /** Everything open at `now`, marked to the newest quotes, as the pane's lines. */
-  lines(cache: Cache, cities: readonly City[], now: Date, width: number, versions: PositionVersions): PositionLine[] {
+  /**
+   * Everything open at `now`, marked to the newest quotes, as the pane's lines. Time travel (`asOf`, the same instant
+   * as `now`): what was open then, marked to the quotes of then.
+   */
+  lines(
+    cache: Cache,
+    cities: readonly City[],
+    now: Date,
+    width: number,
+    versions: PositionVersions,
+    asOf?: number,
+  ): PositionLine[] {
     // a market is live until its city's day is over: yesterday in UTC covers every zone
     const since = addDays(now.toISOString().slice(0, 10), -1);
     const nowMs = now.getTime();
     const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
     const today = new Map(cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
-    // the lines follow from the cache's content, the width, and `now` only through these dates
-    const key = JSON.stringify([versions.all, width, since, localDate(nowMs, 'UTC'), [...today]]);
+    // the lines follow from the cache's content, the width, and `now` only through these dates (and the instant)
+    const key = JSON.stringify([versions.all, width, since, localDate(nowMs, 'UTC'), [...today], asOf]);
     if (this.last?.key === key) return this.last.lines;
 
-    if (this.booksVersion !== versions.quotes) {
+    const booksKey = `${versions.quotes}|${asOf}`;
+    if (this.booksVersion !== booksKey) {
       this.books.clear();
-      this.booksVersion = versions.quotes;
+      this.booksVersion = booksKey;
     }
-    const read = cache.positions.open(since);
+    const read = cache.positions.open(since, undefined, asOf);
     const open = {
       ...read,
       picks: read.picks.filter(
@@ -49,7 +60,7 @@ export class PositionsModel {
     const quotes = (cityId: string) => {
       let book = this.books.get(cityId);
       if (!book) {
-        book = cache.market.quotes(cityId);
+        book = cache.market.quotes(cityId, undefined, asOf);
         this.books.set(cityId, book);
       }
       return book;

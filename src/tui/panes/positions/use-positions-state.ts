@@ -7,6 +7,7 @@ import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 import type { PositionLine } from './position-lines.js';
 import { PositionsModel } from './positions-model.js';
 
@@ -41,9 +42,12 @@ export function usePositionsState(cities: readonly City[], width: number, height
   const [scroll, scrollActions] = useScrollState();
   const all = useCacheVersion(POSITIONS_PANE_TOPICS);
   const quotes = useCacheVersion(QUOTE_TOPICS);
+  // time travel: what was open at its instant, marked then
+  const { atMs } = useReplayInstant();
   const read = useCallback(
-    (cache: Cache) => modelOf(hub).lines(cache, cities, now(), width, { all, quotes }),
-    [hub, cities, now, width, all, quotes],
+    (cache: Cache) =>
+      modelOf(hub).lines(cache, cities, atMs === undefined ? now() : new Date(atMs), width, { all, quotes }, atMs),
+    [hub, cities, now, width, all, quotes, atMs],
   );
   const lines = useCacheQuery(POSITIONS_PANE_TOPICS, read);
   const bodyHeight = Math.max(1, height - 1);

@@ -5,6 +5,7 @@ import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hoo
 import type { CacheTopic } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 
 /** Everything the feed is built from: a change to any of them can add or change a signal. */
 const FEED_TOPICS: readonly CacheTopic[] = [
@@ -53,17 +54,19 @@ export interface SignalsState {
 export function useSignalsState(listHeight: number): SignalsState {
   const { cache, hub } = useDeps();
   const version = useCacheVersion(FEED_TOPICS);
+  // time travel: the signals as they had come by its instant (a new instant is a new list, from its newest)
+  const { atMs } = useReplayInstant();
   const source = useMemo<KeysetSource<Signal, FeedKey>>(
     () => ({
       older: (after, limit) =>
-        keptRead(hub, `older ${JSON.stringify(after)} ${limit}`, () => cache.feed.older(after, limit)),
+        keptRead(hub, `older ${JSON.stringify(after)} ${limit} ${atMs}`, () => cache.feed.older(after, limit, atMs)),
       newer: (before, limit) =>
-        keptRead(hub, `newer ${JSON.stringify(before)} ${limit}`, () => cache.feed.newer(before, limit)),
+        keptRead(hub, `newer ${JSON.stringify(before)} ${limit} ${atMs}`, () => cache.feed.newer(before, limit, atMs)),
       keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
     }),
-    [cache, hub],
+    [cache, hub, atMs],
   );
   const list = useKeysetWindow(source, listHeight, version);
-  const payloads = useCallback((s: Signal) => cache.feed.payloads(s), [cache]);
+  const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }
