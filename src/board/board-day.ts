@@ -5,7 +5,7 @@ import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
 import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
 import type { MarketDay } from './market-day.js';
-import { type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
+import { informedAt, type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
 
 /** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
 export interface BoardDay extends PricedDay {
@@ -45,7 +45,14 @@ export function boardDay(day: MarketDay): BoardDay {
   const { city, market, primary, range } = day;
   const unit = market.unit;
   const runningHighC = runningHighCOf(day.metar);
-  const priced = priceDay({ market, forecast: highForecastOf(primary), runningHighC, mkta: day.mkta, mktb: day.mktb });
+  const priced = priceDay({
+    market,
+    forecast: highForecastOf(primary),
+    runningHighC,
+    mkta: day.mkta,
+    mktb: day.mktb,
+    informedAtMs: informedAt(primary?.fetched_at, day.metar.high),
+  });
   const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
   const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
   const clock = localClockOf(day.atMs, city.tz);

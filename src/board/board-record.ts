@@ -14,7 +14,7 @@ import {
 } from '../domain/paper-trade.js';
 import type { Market } from '../domain/settlement.js';
 import { round } from '../domain/units.js';
-import { priceDay, runningHighCOf, sideEdges } from './priced-day.js';
+import { informedAt, priceDay, runningHighCOf, sideEdges } from './priced-day.js';
 
 /** One paper trade of the board's record: `export board-record`'s row (DESIGN 3), exactly its fields. */
 export interface BoardRecordTrade {
@@ -59,6 +59,7 @@ export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edg
     runningHighC: runningHighCOf({ points: [], high: hour.high }),
     mkta: hour.quotes.mkta,
     mktb: hour.quotes.mktb,
+    informedAtMs: informedAt(hour.desk.fetched_at, hour.high),
   });
   if (priced.check) return [];
   const out: BoardRecordTrade[] = [];
@@ -66,9 +67,10 @@ export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edg
     if (b.bucket === null || b.p === null) continue;
     const offers = sideEdges(
       b.p,
+      // a venue whose snapshot is older than the desk's run or the high is not offered, as on the board
       [
-        ['mkta', b.mkta],
-        ['mktb', b.mktb],
+        ['mkta', priced.staleVenues.includes('mkta') ? null : b.mkta],
+        ['mktb', priced.staleVenues.includes('mktb') ? null : b.mktb],
       ],
       tradablePrice,
     );

@@ -65,6 +65,13 @@ export interface PricedDay {
   check: boolean;
   /** The largest effective edge over every bucket and side of both venues; null on CHECK or without one. */
   best: (SideEdge & { bucket: PricedBucket }) | null;
+  /**
+   * The venues whose newest snapshot was taken before what the board prices with (the desk's run, the reading that
+   * set the running high): their prices are shown, but offer no edge. The venue has repriced since on what the board
+   * now knows; a stale price against a fresh forecast is an edge no trader could take (a bucket the reading killed
+   * still quoted at 0.70, a forecast that moved half a degree against last half hour's prices).
+   */
+  staleVenues: Venue[];
 }
 
 /** What a day is priced from. */
@@ -75,6 +82,25 @@ export interface PricingInput {
   runningHighC: number | null;
   mkta: readonly DayQuote[];
   mktb: readonly DayQuote[];
+  /** The newest instant the board's figures rest on (the desk's run, the reading that set the high); null: unknown. */
+  informedAtMs: number | null;
+}
+
+/**
+ * The newest instant of what the board prices a day with: the desk's run (`fetched_at`) and the reading that set the
+ * running high. A price snapshot older than it is stale against the board's own figures.
+ */
+export function informedAt(fetchedAt: unknown, high: MetarDay['high']): number | null {
+  const run = typeof fetchedAt === 'string' ? Date.parse(fetchedAt) : Number.NaN;
+  const times = [run, high?.since ?? Number.NaN].filter((t) => Number.isFinite(t));
+  return times.length ? Math.max(...times) : null;
+}
+
+/** A venue's snapshot taken before `informedAtMs` (one instant for all its buckets); one without a time is judged fresh. */
+function isStale(quotes: readonly DayQuote[], informedAtMs: number | null): boolean {
+  if (informedAtMs === null) return false;
+  const times = quotes.map((q) => (q.snapshot_at ? Date.parse(q.snapshot_at) : Number.NaN)).filter(Number.isFinite);
+  return times.length > 0 && Math.max(...times) < informedAtMs;
 }
 
 /** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
@@ -157,6 +183,8 @@ export function priceDay(v: PricingInput): PricedDay {
   const readable = rows
     .filter((r) => r.bucket !== null)
     .sort((x, y) => (x.bucket as Bucket).low - (y.bucket as Bucket).low);
+  const staleVenues = (['mkta', 'mktb'] as const).filter((venue) => isStale(v[venue], v.informedAtMs));
+  const offered = (venue: Venue, q: DayQuote | null) => (staleVenues.includes(venue) ? null : q);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
       const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
@@ -170,8 +198,8 @@ export function priceDay(v: PricingInput): PricedDay {
         mkta: qa,
         mktb: qb,
         ...sideEdges(p, [
-          ['mkta', qa],
-          ['mktb', qb],
+          ['mkta', offered('mkta', qa)],
+          ['mktb', offered('mktb', qb)],
         ]),
       };
     },
@@ -186,5 +214,5 @@ export function priceDay(v: PricingInput): PricedDay {
     const holding = buckets.find((x) => x.bucket && bucketHoldsRunningHigh(x.bucket, market, runningHighC))?.bucket;
     if (holding) next = riseToNextBucket(holding, market, runningHighC);
   }
-  return { market, forecast, runningHighC, buckets, next, check, best };
+  return { market, forecast, runningHighC, buckets, next, check, best, staleVenues };
 }

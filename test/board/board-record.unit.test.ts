@@ -16,19 +16,20 @@ import { fillAsOfDay } from '../cache/as-of-day.js';
  * Every quote below sums to 0.98..1.01, so its cost is 0.01 (max(0.01, half the overround)).
  */
 let id = 0;
-const quote = (label: string, yes: number, no: number): DayQuote => ({
+const quote = (label: string, yes: number, no: number, at = '2026-11-10T11:00:00Z'): DayQuote => ({
   id: ++id,
   bucket_slug: label,
   bucket_label: label,
   yes_price: yes,
   no_price: no,
-  snapshot_at: '2026-11-10T11:00:00Z',
+  snapshot_at: at,
 });
 const hour = (h: number, o: Partial<RecordHour>): RecordHour => ({
   hour: h,
   atMs: Date.parse(`2026-11-10T${String(h - 1).padStart(2, '0')}:00:00Z`),
   desk: { predicted_max_c: 12, sigma_c: 1 },
-  high: { c: 11, f: 51.8 },
+  // 11 °C since 08:30Z (09:30 in Paris)
+  high: { c: 11, f: 51.8, since: Date.parse('2026-11-10T08:30:00Z') },
   quotes: { mkta: [], mktb: [] },
   ...o,
 });
@@ -55,9 +56,15 @@ const DAY: RecordDay = {
     // no snapshot at 13:00 on either venue: no trade at an older price
     hour(13, {}),
     // a running high of 20 °C against N(12, 1): CHECK, the board offers no edge
-    hour(14, { high: { c: 20, f: 68 }, quotes: { mkta: MKTA, mktb: [] } }),
+    hour(14, { high: { c: 20, f: 68, since: Date.parse('2026-11-10T12:30:00Z') }, quotes: { mkta: MKTA, mktb: [] } }),
     // no desk forecast for the day: no p, no edge
     hour(15, { desk: null, quotes: { mkta: MKTA, mktb: [] } }),
+    // 16:00 (15:00Z): the 12:00 prices again, but snapshotted at 14:40Z, before the desk's run of 14:45Z that the board
+    // prices with: a stale price offers nothing, whatever its edge against the newer run
+    hour(16, {
+      desk: { predicted_max_c: 12, sigma_c: 1, fetched_at: '2026-11-10T14:45:00Z' },
+      quotes: { mkta: MKTA.map((q) => ({ ...q, snapshot_at: '2026-11-10T14:40:00Z' })), mktb: [] },
+    }),
   ],
 };
 

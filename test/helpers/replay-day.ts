@@ -6,7 +6,8 @@ import { cLeg, fusionLock, type HandCache, PARIS, pickEvent } from './cache-buil
  * figure is this file's own, none comes from the simulated world. Paris is UTC+1 in November: 2026-11-20 runs from
  * 2026-11-19T23:00Z to 2026-11-20T23:00Z.
  *
- * - the desk N(12, 1) °C fetched at 06:00Z (07:00 local); mkta's snapshot at 06:30Z:
+ * - the desk N(12, 1) °C fetched at 06:00Z (07:00 local); mkta's snapshot at 06:30Z (and, with
+ *   `repriceAtReadings`, again at 10:00Z, 11:00Z and 12:00Z at the same prices):
  *   10°C or below .10/.92, 11°C .20/.82, 12°C .40/.62, 13°C .20/.82, 14°C or higher .10/.92
  * - METAR (history): 07:00Z 8 °C, 09:00Z 10, 10:00Z 11, 11:00Z 12, 12:00Z 13
  * - the insurance pick REPLAY_PICK (legs A 10°C, B 11°C) created at 08:00Z (09:00 local), killed at 11:10Z (12:10
@@ -19,17 +20,20 @@ export const REPLAY_DAY = '2026-11-20';
 export const REPLAY_PICK = '55555555-5555-4555-8555-555555555555';
 export const REPLAY_SPAN = 'the cache spans 2026-11-20T06:00:00Z to 2026-11-20T13:00:00Z';
 
+/** mkta's prices of the day, the same at every snapshot. */
+const MKTA: [string, number, number][] = [
+  ['10°C or below', 0.1, 0.92],
+  ['11°C', 0.2, 0.82],
+  ['12°C', 0.4, 0.62],
+  ['13°C', 0.2, 0.82],
+  ['14°C or higher', 0.1, 0.92],
+];
+
 export function replayDay(h: HandCache): Cache {
   const d = REPLAY_DAY;
   h.cities(PARIS);
   h.forecast(PARIS, d, { mu_c: 12, sigma_c: 1, at: `${d}T06:00:00Z` });
-  h.quotes('mkta', PARIS, d, `${d}T06:30:00Z`, [
-    ['10°C or below', 0.1, 0.92],
-    ['11°C', 0.2, 0.82],
-    ['12°C', 0.4, 0.62],
-    ['13°C', 0.2, 0.82],
-    ['14°C or higher', 0.1, 0.92],
-  ]);
+  h.quotes('mkta', PARIS, d, `${d}T06:30:00Z`, MKTA);
   h.metar(PARIS, d, [
     [`${d}T07:00:00Z`, 8],
     [`${d}T09:00:00Z`, 10],
@@ -61,4 +65,14 @@ export function replayDay(h: HandCache): Cache {
     }),
   ]);
   return h.cache;
+}
+
+/**
+ * mkta snapshotted again, at the same prices, at each reading from 10:00Z on (10:00Z, 11:00Z, 12:00Z): prices no older
+ * than the reading that set the running high, which the board needs before it offers an edge. Without them the one
+ * 06:30Z snapshot predates every reading that moved the high, and offers nothing from 07:00Z on.
+ */
+export function repriceAtReadings(h: HandCache): void {
+  for (const hhmm of ['10:00', '11:00', '12:00'])
+    h.quotes('mkta', PARIS, REPLAY_DAY, `${REPLAY_DAY}T${hhmm}:00Z`, MKTA);
 }

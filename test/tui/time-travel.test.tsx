@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { handCaches, PARIS } from '../helpers/cache-builder.js';
-import { REPLAY_DAY, replayDay } from '../helpers/replay-day.js';
+import { REPLAY_DAY, replayDay, repriceAtReadings } from '../helpers/replay-day.js';
 import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
 
 const caches = handCaches('tui-travel-');
@@ -40,6 +40,7 @@ describe('time travel on every pane', () => {
   it('signals, positions, alerts and the forecast as they stood, the trader alerts worked out again; Esc is now', async () => {
     const h = caches.open();
     const cache = replayDay(h);
+    repriceAtReadings(h);
     // what the live alert pass stored: an edge alert of 10:30Z, not shown while replaying (worked out again instead)
     cache.alerts.add({
       severity: 'info',

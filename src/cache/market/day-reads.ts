@@ -34,8 +34,11 @@ export interface MetarPoint {
 /** The METAR readings of a city's local day, oldest first, and the running high so far in both units. */
 export interface MetarDay {
   points: MetarPoint[];
-  /** Null before the day's first reading. */
-  high: { f: number; c: number | null } | null;
+  /**
+   * Null before the day's first reading. `since`: the instant of the reading that first reached it (of °C where the
+   * readings carry it): what the board knows from that instant on, and a venue's price taken before it does not.
+   */
+  high: { f: number; c: number | null; since: number } | null;
 }
 
 /** Rows a keyset page of a city's quotes reads: a bit under one hour of both tails and nine buckets, twice over. */
@@ -205,11 +208,13 @@ export function metarHigh(points: readonly MetarPoint[]): MetarDay['high'] {
   if (points.length === 0) return null;
   let f = Number.NEGATIVE_INFINITY;
   let c: number | null = null;
+  let fSince = 0;
+  let cSince = 0;
   for (const p of points) {
-    if (p.temp_f > f) f = p.temp_f;
-    if (p.temp_c !== null && (c === null || p.temp_c > c)) c = p.temp_c;
+    if (p.temp_f > f) [f, fSince] = [p.temp_f, p.ms];
+    if (p.temp_c !== null && (c === null || p.temp_c > c)) [c, cSince] = [p.temp_c, p.ms];
   }
-  return { f, c };
+  return { f, c, since: c === null ? fSince : cSince };
 }
 
 /**

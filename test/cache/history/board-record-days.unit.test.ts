@@ -28,19 +28,33 @@ describe('the board’s record’s reads of a settled day', () => {
       mktb: h.quotes.mktb.length,
     }));
     expect(hours).toEqual([
-      // 14:00Z: the 13:05Z poll (mu 11; the history's row of that run, mu 99, loses the tie); 5 and 9 °C so far;
-      // the 14:00Z snapshot
-      { hour: 9, at: '14:00', desk: [11, 1], high: { f: 48.2, c: 9 }, mkta: [0.3, 0.4], mktb: 0 },
+      // 14:00Z: the 13:05Z poll (mu 11; the history's row of that run, mu 99, loses the tie); 5 and 9 °C so far, the
+      // high since the 14:00Z reading; the 14:00Z snapshot
+      { hour: 9, at: '14:00', desk: [11, 1], high: { f: 48.2, c: 9, since: at('14:00') }, mkta: [0.3, 0.4], mktb: 0 },
       // 15:00Z: the 14:05Z run from history; no snapshot within (14:30Z, 15:00Z]: none
-      { hour: 10, at: '15:00', desk: [12, 1], high: { f: 48.2, c: 9 }, mkta: [], mktb: 0 },
-      { hour: 11, at: '16:00', desk: [12.5, 0.8], high: { f: 48.2, c: 9 }, mkta: [0.35, 0.45], mktb: 0 },
+      { hour: 10, at: '15:00', desk: [12, 1], high: { f: 48.2, c: 9, since: at('14:00') }, mkta: [], mktb: 0 },
+      {
+        hour: 11,
+        at: '16:00',
+        desk: [12.5, 0.8],
+        high: { f: 48.2, c: 9, since: at('14:00') },
+        mkta: [0.35, 0.45],
+        mktb: 0,
+      },
       // 17:00Z: the 12 °C reading of 17:00Z counts
-      { hour: 12, at: '17:00', desk: [12.5, 0.8], high: { f: 53.6, c: 12 }, mkta: [], mktb: 0 },
-      { hour: 13, at: '18:00', desk: [12.5, 0.8], high: { f: 53.6, c: 12 }, mkta: [0.1, 0.8], mktb: 0 },
+      { hour: 12, at: '17:00', desk: [12.5, 0.8], high: { f: 53.6, c: 12, since: at('17:00') }, mkta: [], mktb: 0 },
+      {
+        hour: 13,
+        at: '18:00',
+        desk: [12.5, 0.8],
+        high: { f: 53.6, c: 12, since: at('17:00') },
+        mkta: [0.1, 0.8],
+        mktb: 0,
+      },
       // 19:00Z: 13 °C (55.4 °F), above the poll's 12.4 °C of 18:30Z
-      { hour: 14, at: '19:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13 }, mkta: [], mktb: 0 },
-      { hour: 15, at: '20:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13 }, mkta: [], mktb: 0 },
-      { hour: 16, at: '21:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13 }, mkta: [], mktb: 0 },
+      { hour: 14, at: '19:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13, since: at('19:00') }, mkta: [], mktb: 0 },
+      { hour: 15, at: '20:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13, since: at('19:00') }, mkta: [], mktb: 0 },
+      { hour: 16, at: '21:00', desk: [12.5, 0.8], high: { f: 55.4, c: 13, since: at('19:00') }, mkta: [], mktb: 0 },
     ]);
     expect(day?.hours[0]?.atMs).toBe(at('14:00'));
   });

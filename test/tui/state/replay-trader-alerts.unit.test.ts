@@ -2,15 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../../src/cache/index.js';
 import { ReplayTraderAlerts } from '../../../src/tui/state/replay-trader-alerts.js';
 import { HandCache, PARIS } from '../../helpers/cache-builder.js';
-import { REPLAY_DAY, REPLAY_PICK, replayDay } from '../../helpers/replay-day.js';
+import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../../helpers/replay-day.js';
 
 /**
- * Time travel's trader alerts on the Paris day of helpers/replay-day.ts: the desk N(12, 1), mkta's one snapshot
- * (10°C or below .10/.92, 11°C .20/.82, 12°C .40/.62, 13°C .20/.82, 14°C or higher .10/.92: each sums to 1.02, so
+ * Time travel's trader alerts on the Paris day of helpers/replay-day.ts: the desk N(12, 1), mkta's prices (from 10:00Z
+ * snapshotted again at each reading, so no price is older than the high it is compared with) (10°C or below .10/.92, 11°C .20/.82, 12°C .40/.62, 13°C .20/.82, 14°C or higher .10/.92: each sums to 1.02, so
  * the cost is 0.01), the pick's YES legs on 10°C and 11°C (40 shares, 10 USD each) until its kill at 11:10Z. The
  * rules run at each half hour from the local midnight (23:00Z the day before). Worked by hand, edge_min 0.08:
  *
- * - before 10:00Z no side reaches 0.08 (the best is YES 11°C or 13°C, 0.033241 once the high is 10 °C at 09:00Z)
+ * - before 10:00Z no side reaches 0.08 (from 07:00Z the 06:30Z prices predate the readings and offer nothing)
  * - 10:00Z, high 11 °C: 10°C died (held: a dying-bucket alert); P(X >= 10.5) = Phi(1.5) = 0.933193; NO 10°C or
  *   below 1 - 0.92 - 0.01 = 0.07, YES 11°C 0.241731 / 0.933193 - 0.21 = 0.049036: none reaches 0.08
  * - 11:00Z, high 12 °C: 11°C died (held: dying); P(X >= 11.5) = Phi(0.5) = 0.691462; NO 11°C 1 - 0.82 - 0.01 = 0.17,
@@ -22,7 +22,9 @@ import { REPLAY_DAY, REPLAY_PICK, replayDay } from '../../helpers/replay-day.js'
  */
 let cache: Cache;
 beforeEach(() => {
-  cache = replayDay(new HandCache(openCache(':memory:')));
+  const h = new HandCache(openCache(':memory:'));
+  cache = replayDay(h);
+  repriceAtReadings(h);
 });
 afterEach(() => cache.close());
 
