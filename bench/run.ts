@@ -1,6 +1,7 @@
 import { benchAccountPages } from './account-pages.js';
 import { benchListenerPressure } from './listener-pressure.js';
 import { benchLiveStreams } from './live-streams.js';
+import { benchReplay } from './replay.js';
 import { benchDeepPage } from './server-deep-page.js';
 import { benchServerThroughput } from './server-throughput.js';
 import { benchSoak } from './soak.js';
@@ -8,6 +9,7 @@ import { benchSyncDrain } from './sync-drain.js';
 import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchWebhookIntake } from './webhook-intake.js';
+import { benchWorld } from './world.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
@@ -22,6 +24,8 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'listener-pressure': () => benchListenerPressure(),
   // ten minutes each of the live monitor and the demo: run only when named (`npm run bench -- soak`)
   soak: () => benchSoak(),
+  replay: () => benchReplay(),
+  world: () => benchWorld(),
 };
 /** Benches too long for a plain `npm run bench`. */
 const ON_REQUEST = new Set(['soak']);
@@ -141,6 +145,40 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(m.peak_rss_mb),
       ]);
     }
+  } else if (name === 'replay') {
+    const { step, step_with_frame: frame, record } = result;
+    rows.push([
+      name,
+      `a step of time travel (${step.steps} half hours of ${step.day}) vs the live board, ${result.cities} cities`,
+      `median ${step.step_median_ms} vs ${step.live_median_ms} ms`,
+      String(step.ratio),
+    ]);
+    rows.push([
+      name,
+      `the same with its frame (→ to the frame, ${frame.terminal}) vs the live board re-read a minute on, to its frame`,
+      `median ${frame.step_median_ms} vs ${frame.live_median_ms} ms (p95 ${frame.step_p95_ms} vs ${frame.live_p95_ms})`,
+      String(frame.ratio),
+    ]);
+    rows.push([
+      name,
+      `board's record, ${record.settled_days} settled days (${record.quoted_days} quoted) x 8 h, ${record.trades} trades, vs raw scan of its ${record.snapshot_rows} snapshot rows`,
+      `median ${record.record_median_ms} vs ${record.scan_median_ms} ms`,
+      String(record.ratio),
+    ]);
+  } else if (name === 'world') {
+    rows.push([
+      name,
+      `first start's 30-day fill (seed 1, ${result.rows} rows) vs the same rows inserted raw`,
+      `${result.fill_ms} ms vs ${result.raw_insert_ms} ms`,
+      String(result.ratio),
+    ]);
+    if (result.baseline)
+      rows.push([
+        name,
+        `the fill vs the fill of ${result.baseline.root} (${result.baseline.rows} rows), same run`,
+        `${result.fill_ms} ms vs ${result.baseline.fill_ms} ms`,
+        String(result.baseline.fill_ratio_to_baseline),
+      ]);
   } else if (name === 'account-pages') {
     rows.push([
       name,

@@ -1,11 +1,11 @@
 import type { MarketUnit } from '../contract/common.js';
-import { zoneOffsetMs } from '../domain/city-time.js';
+import { localDay, zoneOffsetMs } from '../domain/city-time.js';
 import { type DayPhase, dayPhase } from '../domain/day-phase.js';
 import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
 import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
 import type { MarketDay } from './market-day.js';
-import { type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
+import { informedAt, type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
 
 /** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
 export interface BoardDay extends PricedDay {
@@ -45,7 +45,14 @@ export function boardDay(day: MarketDay): BoardDay {
   const { city, market, primary, range } = day;
   const unit = market.unit;
   const runningHighC = runningHighCOf(day.metar);
-  const priced = priceDay({ market, forecast: highForecastOf(primary), runningHighC, mkta: day.mkta, mktb: day.mktb });
+  const priced = priceDay({
+    market,
+    forecast: highForecastOf(primary),
+    runningHighC,
+    mkta: day.mkta,
+    mktb: day.mktb,
+    informedAtMs: informedAt(primary?.fetched_at, day.metar.high),
+  });
   const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
   const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
   const clock = localClockOf(day.atMs, city.tz);
@@ -57,7 +64,12 @@ export function boardDay(day: MarketDay): BoardDay {
     date: day.date,
     localTime: clock.text,
     localMinutes: clock.minutes,
-    phase: dayPhase(day.atMs, city.tz, day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null),
+    phase: dayPhase(
+      day.atMs,
+      city.tz,
+      day.lock ? { peakHour: day.lock.peak_hour, resolved: day.lock.resolved } : null,
+      localDay(day.date, city.tz),
+    ),
     unit,
     shown: forecastIn(primary, unit),
     spread: range ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,

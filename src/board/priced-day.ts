@@ -65,6 +65,13 @@ export interface PricedDay {
   check: boolean;
   /** The largest effective edge over every bucket and side of both venues; null on CHECK or without one. */
   best: (SideEdge & { bucket: PricedBucket }) | null;
+  /**
+   * The venues whose newest snapshot was taken before what the board prices with (the desk's run, the reading that
+   * set the running high): their prices are shown, but offer no edge. The venue has repriced since on what the board
+   * now knows; a stale price against a fresh forecast is an edge no trader could take (a bucket the reading killed
+   * still quoted at 0.70, a forecast that moved half a degree against last half hour's prices).
+   */
+  staleVenues: Venue[];
 }
 
 /** What a day is priced from. */
@@ -75,6 +82,25 @@ export interface PricingInput {
   runningHighC: number | null;
   mkta: readonly DayQuote[];
   mktb: readonly DayQuote[];
+  /** The newest instant the board's figures rest on (the desk's run, the reading that set the high); null: unknown. */
+  informedAtMs: number | null;
+}
+
+/**
+ * The newest instant of what the board prices a day with: the desk's run (`fetched_at`) and the reading that set the
+ * running high. A price snapshot older than it is stale against the board's own figures.
+ */
+export function informedAt(fetchedAt: unknown, high: MetarDay['high']): number | null {
+  const run = typeof fetchedAt === 'string' ? Date.parse(fetchedAt) : Number.NaN;
+  const times = [run, high?.since ?? Number.NaN].filter((t) => Number.isFinite(t));
+  return times.length ? Math.max(...times) : null;
+}
+
+/** A venue's snapshot taken before `informedAtMs` (one instant for all its buckets); one without a time is judged fresh. */
+function isStale(quotes: readonly DayQuote[], informedAtMs: number | null): boolean {
+  if (informedAtMs === null) return false;
+  const times = quotes.map((q) => (q.snapshot_at ? Date.parse(q.snapshot_at) : Number.NaN)).filter(Number.isFinite);
+  return times.length > 0 && Math.max(...times) < informedAtMs;
 }
 
 /** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
@@ -85,15 +111,39 @@ export function runningHighCOf(metar: MetarDay): number | null {
 
 const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
 
-/** Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. */
-function sideEdges(p: number | null, quotes: [Venue, DayQuote | null][]): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
+/**
+ * Labels read, kept: a venue lists the same few dozen labels all day, every day, and the board's record prices
+ * thousands of snapshots of them. Bounded: cleared past a few thousand.
+ */
+const labels = new Map<string, ReturnType<typeof parseBucketLabel>>();
+function labelOf(label: string): ReturnType<typeof parseBucketLabel> {
+  let parsed = labels.get(label);
+  if (parsed === undefined) {
+    if (labels.size >= 5000) labels.clear();
+    parsed = parseBucketLabel(label);
+    labels.set(label, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. `offered`: which
+ * prices count as an offer of that side (the board shows every quoted price; the board's record buys only at one a
+ * share can be bought at).
+ */
+export function sideEdges(
+  p: number | null,
+  quotes: [Venue, DayQuote | null][],
+  offered: (price: number) => boolean = () => true,
+): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
   let yes: SideEdge | null = null;
   let no: SideEdge | null = null;
   for (const [venue, q] of quotes) {
     if (p === null || !q || q.yes_price === null || q.no_price === null) continue;
     const e = effectiveEdge(p, q.yes_price, q.no_price);
-    if (!yes || e.yes > yes.edge) yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
-    if (!no || e.no > no.edge) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
+    if (offered(q.yes_price) && (!yes || e.yes > yes.edge))
+      yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
+    if (offered(q.no_price) && (!no || e.no > no.edge)) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
   }
   return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }
@@ -110,7 +160,7 @@ export function priceDay(v: PricingInput): PricedDay {
   const b = new Map(v.mktb.map((q) => [keyOf(q), q]));
   const keys = [...new Set([...a.keys(), ...b.keys()])];
   const read = (label: string | null): Bucket | null => {
-    const parsed = label === null ? null : parseBucketLabel(label);
+    const parsed = label === null ? null : labelOf(label);
     return parsed && parsed.unit === market.unit ? parsed : null;
   };
   const rows = keys.length
@@ -133,6 +183,8 @@ export function priceDay(v: PricingInput): PricedDay {
   const readable = rows
     .filter((r) => r.bucket !== null)
     .sort((x, y) => (x.bucket as Bucket).low - (y.bucket as Bucket).low);
+  const staleVenues = (['mkta', 'mktb'] as const).filter((venue) => isStale(v[venue], v.informedAtMs));
+  const offered = (venue: Venue, q: DayQuote | null) => (staleVenues.includes(venue) ? null : q);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
       const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
@@ -146,8 +198,8 @@ export function priceDay(v: PricingInput): PricedDay {
         mkta: qa,
         mktb: qb,
         ...sideEdges(p, [
-          ['mkta', qa],
-          ['mktb', qb],
+          ['mkta', offered('mkta', qa)],
+          ['mktb', offered('mktb', qb)],
         ]),
       };
     },
@@ -162,5 +214,5 @@ export function priceDay(v: PricingInput): PricedDay {
     const holding = buckets.find((x) => x.bucket && bucketHoldsRunningHigh(x.bucket, market, runningHighC))?.bucket;
     if (holding) next = riseToNextBucket(holding, market, runningHighC);
   }
-  return { market, forecast, runningHighC, buckets, next, check, best };
+  return { market, forecast, runningHighC, buckets, next, check, best, staleVenues };
 }

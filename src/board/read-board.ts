@@ -1,4 +1,4 @@
-import type { Cache, OpenPositions } from '../cache/index.js';
+import { type Cache, type OpenPositions, POSITION_LIMIT } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays, localDate } from '../domain/city-time.js';
@@ -29,6 +29,19 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
   ]);
 }
 
+/** What time travel adds to a read of the board: the day it shows, and the instant the book is read at. */
+export interface BoardReplay {
+  /** The market day shown in every city (time travel's chosen day, past its midnight too); default: each city's own. */
+  date?: string;
+  /**
+   * The instant the open positions and the unacknowledged kills are read at (time travel's: the same as `atMs`).
+   * Without it they are read as they stand, the newest the cache holds: the live board's book, whose rows other
+   * clocks stamp (a kill's receipt by the listener's, an acknowledgement by the TUI's) than the market clock the board
+   * shows (the demo's world clock), so none is hidden for being stamped a moment ahead of it.
+   */
+  asOf?: number;
+}
+
 /** What every city's row of one board read shares: the open positions and the unacknowledged kills, read once. */
 export interface BoardBook {
   open: OpenPositions;
@@ -36,18 +49,21 @@ export interface BoardBook {
   kills: Set<string>;
 }
 
-/** The reads all rows of a board as of `atMs` share (as they stand now: time travel bounds them next). */
-export function readBoardBook(cache: Cache, atMs: number): BoardBook {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone
-  const open = cache.positions.open(addDays(new Date(atMs).toISOString().slice(0, 10), -1));
-  const kills = new Set(cache.alerts.unacknowledgedKillDays().map((k) => `${k.city_id}|${k.market_date}`));
+/** The reads all rows of a board as of `atMs` share: the positions open and the kills unacknowledged (at `replay.asOf`). */
+export function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardReplay = {}): BoardBook {
+  // a market is live until its city's day is over: yesterday in UTC covers every zone (the chosen day's, with one)
+  const utc = new Date(atMs).toISOString().slice(0, 10);
+  const since = addDays(date !== undefined && date < utc ? date : utc, -1);
+  const open = cache.positions.open(since, POSITION_LIMIT, asOf);
+  const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
   return { open, kills };
 }
 
 /**
- * One city's row of the board for its own local day, as of `atMs`: its market day read by the city-day and the
- * instant (market-day.ts), its book from `shared`. `memo` keeps the row of the last read: an unchanged city is not
- * redone. A board read a city at a time (the TUI's, between keys) gives the rows `readBoard` gives.
+ * One city's row of the board as of `atMs`, for its own local day then or for `date` (time travel's chosen day): its
+ * market day read by the city-day and the instant (market-day.ts), its book from `shared`. `memo` keeps the row of
+ * the last read: an unchanged city is not redone. A board read a city at a time (the TUI's, between keys) gives the
+ * rows `readBoard` gives.
  */
 export function readBoardRow(
   cache: Cache,
@@ -56,9 +72,10 @@ export function readBoardRow(
   shared: BoardBook,
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
+  date?: string,
 ): BoardRow {
   const id = city.city_id;
-  const day = readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement });
+  const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
   const book = dayBook(shared.open, id, day.date);
   const held: DayBook = {
     book,
@@ -74,10 +91,11 @@ export function readBoardRow(
 }
 
 /**
- * Every city's row of the board for its own local day, as of `atMs` (now, for the live board). Each read is bounded
- * by the city-day and the instant (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows
- * by keyset), its METAR readings, its lock by the city index; the open positions and the unacknowledged kills are
- * read once for all cities (readBoardBook). `memo` keeps the rows of the last read.
+ * Every city's row of the board as of `atMs` (now, for the live board; DESIGN 4 "the board as of an instant"), for
+ * its own local day then, or for `replay.date` in every city. Each read is bounded by the city-day and the instant
+ * (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows by keyset), its METAR readings,
+ * its lock by the city index; the positions open and the kills unacknowledged (at `replay.asOf`) are read once for
+ * all cities (readBoardBook). `memo` keeps the rows of the last read.
  */
 export function readBoard(
   cache: Cache,
@@ -85,7 +103,8 @@ export function readBoard(
   atMs: number,
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
+  replay: BoardReplay = {},
 ): BoardRow[] {
-  const shared = readBoardBook(cache, atMs);
-  return cities.map((city) => readBoardRow(cache, city, atMs, shared, settlement, memo));
+  const shared = readBoardBook(cache, atMs, replay);
+  return cities.map((city) => readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date));
 }

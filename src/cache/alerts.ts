@@ -38,12 +38,55 @@ export const ALERT_COLUMNS = 'id, severity, kind, message, ref, city_id, created
 const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
 export type AlertSegment = (typeof ALERT_SEGMENTS)[number];
 
-const SEGMENT_WHERE: Record<AlertSegment, string> = {
-  kill: "acknowledged_at IS NULL AND kind = 'kill'",
-  rejected: "acknowledged_at IS NULL AND kind = 'webhook-rejected'",
-  other: "acknowledged_at IS NULL AND kind NOT IN ('kill', 'webhook-rejected')",
-  acknowledged: 'acknowledged_at IS NOT NULL',
+const SEGMENT_KIND: Record<AlertSegment, string> = {
+  kill: "kind = 'kill'",
+  rejected: "kind = 'webhook-rejected'",
+  other: "kind NOT IN ('kill', 'webhook-rejected')",
+  acknowledged: '1',
 };
+
+/** No bound: every alert stored, acknowledged as it is now. */
+const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The alerts as they stood at an instant (DESIGN 4 "the board as of an instant"): raised by then (`created_ms`; a
+ * kill's alert is raised at its receipt), and acknowledged only if that happened by then (`acknowledged_at`, the ISO
+ * instant the TUI writes, read as epoch ms). Without an instant the state is the column itself, which the partial
+ * index of unacknowledged alerts holds. `a`: the table's alias in the query, if any.
+ */
+function asOf(atMs: number, a = ''): { acknowledged: string; unacknowledged: string; args: unknown[] } {
+  if (atMs >= NOW_UNBOUNDED)
+    return {
+      acknowledged: `${a}acknowledged_at IS NOT NULL`,
+      unacknowledged: `${a}acknowledged_at IS NULL`,
+      args: [],
+    };
+  const ackMs = `round((julianday(${a}acknowledged_at) - 2440587.5) * 86400000.0)`;
+  return {
+    acknowledged: `${a}created_ms <= ? AND ${a}acknowledged_at IS NOT NULL AND ${ackMs} <= ?`,
+    unacknowledged: `${a}created_ms <= ? AND (${a}acknowledged_at IS NULL OR ${ackMs} > ?)`,
+    args: [atMs, atMs],
+  };
+}
+
+/** Kinds of alert left out of a read (time travel works the trader alerts out again rather than read them). */
+function without(kinds: readonly string[]): { sql: string; args: unknown[] } {
+  return kinds.length === 0
+    ? { sql: '', args: [] }
+    : { sql: ` AND kind NOT IN (${kinds.map(() => '?').join(', ')})`, args: [...kinds] };
+}
+
+/** A segment's alerts as they stood at an instant, but for the kinds `except`. */
+function segmentWhere(
+  segment: AlertSegment,
+  atMs: number,
+  except: readonly string[],
+): { sql: string; args: unknown[] } {
+  const state = asOf(atMs);
+  const acked = segment === 'acknowledged' ? state.acknowledged : state.unacknowledged;
+  const left = without(except);
+  return { sql: `${acked} AND ${SEGMENT_KIND[segment]}${left.sql}`, args: [...state.args, ...left.args] };
+}
 
 /** A signed delivery the receiver could not accept, as kept: its raw bytes, for inspection. */
 export interface RejectedDelivery {
@@ -206,43 +249,75 @@ export class AlertRepository {
     );
   }
 
-  /** Up to `limit` alerts of a segment older than `afterId` (null: from the newest), newest first. */
-  older(segment: AlertSegment, afterId: number | null, limit: number): AlertRow[] {
+  /**
+   * Up to `limit` alerts of a segment older than `afterId` (null: from the newest), newest first; as they stood at
+   * `atMs` (`segmentWhere`): as of a past instant the walk down the ids steps over the alerts raised since. `except`:
+   * kinds left out.
+   */
+  older(
+    segment: AlertSegment,
+    afterId: number | null,
+    limit: number,
+    atMs = NOW_UNBOUNDED,
+    except: readonly string[] = [],
+  ): AlertRow[] {
     if (limit <= 0) return [];
+    const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
-      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${SEGMENT_WHERE[segment]} AND id < ? ORDER BY id DESC LIMIT ?`,
+      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id < ? ORDER BY id DESC LIMIT ?`,
+      ...where.args,
       afterId ?? Number.MAX_SAFE_INTEGER,
       limit,
     );
   }
 
-  /** Up to `limit` alerts of a segment newer than `beforeId` (null: none), nearest first. */
-  newer(segment: AlertSegment, beforeId: number | null, limit: number): AlertRow[] {
+  /** Up to `limit` alerts of a segment newer than `beforeId` (null: none), nearest first, as they stood at `atMs`. */
+  newer(
+    segment: AlertSegment,
+    beforeId: number | null,
+    limit: number,
+    atMs = NOW_UNBOUNDED,
+    except: readonly string[] = [],
+  ): AlertRow[] {
     if (limit <= 0) return [];
+    const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
-      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${SEGMENT_WHERE[segment]} AND id > ? ORDER BY id ASC LIMIT ?`,
+      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id > ? ORDER BY id ASC LIMIT ?`,
+      ...where.args,
       beforeId ?? 0,
       limit,
     );
   }
 
-  /** Unacknowledged alerts and how many of them are kills (the partial index holds only these). */
-  counts(): { unacknowledged: number; kills: number } {
+  /**
+   * Alerts unacknowledged at `atMs` and how many of them are kills (now: the partial index holds only these; as of a
+   * past instant, the alerts raised by then are counted), but for the kinds `except`.
+   */
+  counts(atMs = NOW_UNBOUNDED, except: readonly string[] = []): { unacknowledged: number; kills: number } {
+    const state = asOf(atMs);
+    const left = without(except);
     const row = this.q.get<{ n: number; kills: number }>(
-      "SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE acknowledged_at IS NULL",
+      `SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE ${state.unacknowledged}${left.sql}`,
+      ...state.args,
+      ...left.args,
     );
     return { unacknowledged: row?.n ?? 0, kills: row?.kills ?? 0 };
   }
 
   /**
-   * The city-days with an unacknowledged kill: the kill alert's ref is the killed pick, whose market names the day.
-   * The partial index holds only unacknowledged alerts, and a trader keeps few of them; `limit` bounds it anyway.
+   * The city-days with a kill unacknowledged at `atMs` (raised by then: a kill alert is raised at the kill's receipt):
+   * the kill alert's ref is the killed pick, whose market names the day. Now, the partial index holds only
+   * unacknowledged alerts, and a trader keeps few of them; as of a past instant, the kill alerts by their kind (a
+   * handful a day). `limit` bounds either.
    */
-  unacknowledgedKillDays(limit = 500): { city_id: string; market_date: string }[] {
+  unacknowledgedKillDays(limit = 500, atMs = NOW_UNBOUNDED): { city_id: string; market_date: string }[] {
+    const state = asOf(atMs, 'a.');
+    const index = atMs >= NOW_UNBOUNDED ? 'alerts_unacknowledged' : 'alerts_kind_ref';
     return this.q.all<{ city_id: string; market_date: string }>(
-      `SELECT DISTINCT p.city_id, p.market_date FROM alerts AS a INDEXED BY alerts_unacknowledged
+      `SELECT DISTINCT p.city_id, p.market_date FROM alerts AS a INDEXED BY ${index}
        JOIN insurance_picks AS p ON p.pick_id = a.ref
-       WHERE a.acknowledged_at IS NULL AND a.kind = 'kill' LIMIT ?`,
+       WHERE ${state.unacknowledged} AND a.kind = 'kill' LIMIT ?`,
+      ...state.args,
       limit,
     );
   }

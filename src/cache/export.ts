@@ -39,6 +39,7 @@ export const EXPORT_NAMES: readonly string[] = [
   'rejected-webhooks',
   // worked out by board/ (the CLI's export command), not read here
   'board',
+  'board-record',
 ];
 
 /** Refuses a NAME not in EXPORT_NAMES, before anything is read. The name is not repeated: a key typed in its place would be printed back. */

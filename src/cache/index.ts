@@ -27,7 +27,9 @@ export {
   type SignalKind,
   type StrategyBelief,
 } from './feed/signal.js';
+export { RECORD_HOURS, RECORD_QUOTE_WINDOW_MS, type RecordDay, type RecordHour } from './history/board-record-days.js';
 export type { BrowseFilter } from './history/browse-filter.js';
+export type { CacheSpan } from './history/cache-span.js';
 export { CALIBRATION_DATES } from './history/calibration-days.js';
 export {
   BROWSE_TABLES,
@@ -47,6 +49,6 @@ export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export type { MetarPoint } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
-export type { OpenPositions } from './positions.js';
+export { type OpenPositions, POSITION_LIMIT } from './positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export type { Checkpoint, StreamState } from './streams.js';

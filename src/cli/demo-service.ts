@@ -9,6 +9,12 @@ import { askWorker, startModuleWorker } from './worker-module.js';
 /** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
 export const DEMO_SPEED = 120;
 
+/** `SVC_DEMO_SPEED` (simulated seconds a real second, positive) runs the demo's world at another pace: tests use it. */
+const demoSpeed = (): number => {
+  const speed = Number(process.env.SVC_DEMO_SPEED);
+  return Number.isFinite(speed) && speed > 0 ? speed : DEMO_SPEED;
+};
+
 /** Requests a minute the demo's own key may make: ten times DESIGN 4's default. */
 const DEMO_RATE_LIMIT = 6_000;
 
@@ -47,7 +53,7 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
       {
         type: 'start',
         dataDir: join(dir, 'server'),
-        speed: DEMO_SPEED,
+        speed: demoSpeed(),
         apiKey,
         webhookSecret,
         // the demo's service is the monitor's own: its first start drains 30 days of history (about 300 pages), which

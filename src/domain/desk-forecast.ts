@@ -2,8 +2,13 @@ import type { MarketUnit } from '../contract/common.js';
 import type { SvcProForecast } from '../contract/forecasts.js';
 import type { HighForecast } from './settlement.js';
 
-/** The figures of `svc_pro_forecast` read here: the mean and sigma of the day's high, in both units' aliases. */
-export type DeskAliases = Partial<Pick<SvcProForecast, 'predicted_max_f' | 'predicted_max_c' | 'sigma_f' | 'sigma_c'>>;
+/**
+ * The figures of `svc_pro_forecast` read here: the mean and sigma of the day's high, in both units' aliases, and when
+ * the desk made it.
+ */
+export type DeskAliases = Partial<
+  Pick<SvcProForecast, 'predicted_max_f' | 'predicted_max_c' | 'sigma_f' | 'sigma_c' | 'fetched_at'>
+>;
 
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

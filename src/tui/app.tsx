@@ -1,12 +1,17 @@
 import { useLayoutEffect, useMemo } from 'react';
 import { DEFAULT_ALERT_SETTINGS } from '../alerts/alert-settings.js';
+import type { Cache } from '../cache/index.js';
+import { localDate } from '../domain/city-time.js';
 import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { FailureBoundary } from './components/failure-boundary.js';
 import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';
 import { useMonitorState } from './hooks/use-monitor-state.js';
+import { useReplayState } from './hooks/use-replay.js';
 import { ChangeHub } from './state/change-hub.js';
 import { DepsContext, type MonitorDeps, UiActionsContext, UiStateContext } from './state/monitor-context.js';
+import { type ReplayState, replayReducer } from './state/replay.js';
+import { ReplayActionsContext, ReplayContext } from './state/replay-context.js';
 import { colourWanted } from './theme.js';
 import type { MonitorAppProps } from './types.js';
 
@@ -24,12 +29,24 @@ export function MonitorApp(props: MonitorAppProps) {
   );
 }
 
+/** `--at`: the replay the monitor starts in, its market day the first city's local date at the instant. */
+function replayFrom(cache: Cache, atMs: number, cityId: string | null): ReplayState {
+  const tz = cache.resources.cities().find((c) => c.city_id === cityId)?.tz ?? 'UTC';
+  return replayReducer(null, {
+    type: 'start',
+    atMs,
+    date: localDate(atMs, tz),
+    firstMs: cache.history.span()?.firstMs ?? atMs,
+  });
+}
+
 /** No city named in the config's `settlement`: every market settles by `metar_c`. */
 const NO_SETTLEMENT = {};
 
 function Monitor(props: MonitorAppProps) {
   const { cache, source, onRefresh, coalesceMs = 150, tickMs = 1000 } = props;
   const snoozeMinutes = props.snoozeMinutes ?? DEFAULT_ALERT_SETTINGS.snoozeMinutes;
+  const edgeMin = props.edgeMin ?? DEFAULT_ALERT_SETTINGS.edgeMin;
   const settlement = props.settlement ?? NO_SETTLEMENT;
   const now = props.now ?? systemNow;
   // the session's thread announces its commits (and other processes'): then the hub need not look for them
@@ -54,17 +71,25 @@ function Monitor(props: MonitorAppProps) {
       intervals: { ...DEFAULT_INTERVALS_MS, ...intervals },
       snoozeMinutes,
       settlement,
+      edgeMin,
     }),
-    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement],
+    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement, edgeMin],
   );
   const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
+  const [replay, replayActions] = useReplayState(cache, now, tickMs, () =>
+    props.replayAt === undefined ? null : replayFrom(cache, props.replayAt, state.city),
+  );
   return (
     <DepsContext.Provider value={deps}>
       <UiActionsContext.Provider value={actions}>
         <UiStateContext.Provider value={state}>
-          <KeypressProvider>
-            <Shell />
-          </KeypressProvider>
+          <ReplayActionsContext.Provider value={replayActions}>
+            <ReplayContext.Provider value={replay}>
+              <KeypressProvider>
+                <Shell />
+              </KeypressProvider>
+            </ReplayContext.Provider>
+          </ReplayActionsContext.Provider>
         </UiStateContext.Provider>
       </UiActionsContext.Provider>
     </DepsContext.Provider>

@@ -129,6 +129,41 @@ const HISTORY = {
   },
 } satisfies Bindings;
 
+/**
+ * Time travel (DESIGN 3): `t` anywhere opens the prompt for a local date and time; while replaying, the others are
+ * heard before the pane's keys (History's ← → step time then, its tables turn with [ ]; Space plays, PgDn pages).
+ */
+const TRAVEL = {
+  open: {
+    label: 't',
+    hint: 'time travel',
+    help: ['t', "time travel: every pane as of a local date and time (the selected city's zone)"],
+    match: char('t'),
+  },
+  later: {
+    label: '→',
+    hint: '30 min',
+    help: ['← →', 'replaying: 30 minutes earlier / later'],
+    match: (_, key) => key.rightArrow,
+  },
+  earlier: { label: '←', match: (_, key) => key.leftArrow },
+  play: { label: 'Space', hint: 'play', help: ['Space', 'replaying: play / pause (x60 to start)'], match: char(' ') },
+  faster: {
+    label: '+',
+    hint: 'speed',
+    help: ['+ -', 'replaying: play faster / slower'],
+    match: char('+'),
+  },
+  slower: { label: '-', match: char('-') },
+  live: { label: 'Esc', hint: 'now', help: ['Esc', 'replaying: back to now (live)'], match: (_, key) => key.escape },
+  replayDay: {
+    label: 'Enter',
+    hint: 'replay this day',
+    help: ['Enter', "on a History row's detail, of a past day: replay that day from the row's time"],
+    match: (_, key) => key.return,
+  },
+} satisfies Bindings;
+
 /** The city chooser: Enter takes the city; Esc, or the `c` that opened it, goes back. */
 const CHOOSER = {
   choose: { label: 'Enter', hint: 'choose', match: (_, key) => key.return },
@@ -153,6 +188,7 @@ export const KEYS = {
   board: BOARD,
   alerts: ALERTS,
   history: HISTORY,
+  travel: TRAVEL,
   chooser: CHOOSER,
   prompt: PROMPT,
 };
@@ -164,6 +200,7 @@ export const HELP_SECTIONS: readonly (readonly [title: string, bindings: Binding
   ['Board', BOARD],
   ['Alerts', ALERTS],
   ['History', HISTORY],
+  ['Time travel', TRAVEL],
 ];
 
 /** A binding as a hint line writes it: `a acknowledge`; `word` when this place says it otherwise (`Enter row`). */

@@ -75,6 +75,10 @@ export interface MonitorOptions {
   snoozeMinutes?: number;
   /** The config's `settlement`: each city's rule, by which the board, Forecasts and History price buckets. */
   settlement?: SettlementConfig;
+  /** The config's `alerts.edge_min` (default 0.08): the board's record and time travel's trader alerts use it. */
+  edgeMin?: number;
+  /** `--at`: start time travelling at this instant (epoch ms, checked against the cache's span by the CLI). */
+  replayAt?: number;
 }
 
 /** MonitorApp's props: the options without the streams, plus what tests tune. */
@@ -95,4 +99,8 @@ export interface MonitorAppProps {
   snoozeMinutes?: number;
   /** The config's `settlement`: each city's rule, by which the board, Forecasts and History price buckets. */
   settlement?: SettlementConfig;
+  /** The config's `alerts.edge_min` (default 0.08): the board's record and time travel's trader alerts use it. */
+  edgeMin?: number;
+  /** `--at`: start time travelling at this instant (epoch ms, checked against the cache's span by the CLI). */
+  replayAt?: number;
 }

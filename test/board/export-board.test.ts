@@ -1,16 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCache } from '../../src/cache/index.js';
-import { ApiClient } from '../../src/client/api-client.js';
-import { SyncEngine } from '../../src/sync/sync-engine.js';
-import { CLI } from '../cli/run-cli.js';
-import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
+import { degreesIn, designP, halfUp, localDay, readLabel } from './design-rules.js';
 import { BOARD_CITY_FIELDS } from './fixtures.js';
+import { type WorldBoard, worldBoard } from './world-board.js';
 
 /**
  * `svc-monitor export board` against the real reference service: a real sync into a temp cache, then the built CLI
@@ -19,129 +11,15 @@ import { BOARD_CITY_FIELDS } from './fixtures.js';
  * its own normal distribution (Simpson's rule on the density, no CDF formula), its own whole-°C lattice (every whole
  * degree C converted and rounded, no bucket-edge algebra). No value of the simulated world is written in this test.
  */
-const HOUR = 3_600_000;
-const WORLD_CLOCK = fileURLToPath(new URL('../helpers/world-clock.mjs', import.meta.url));
-const root = mkdtempSync(join(tmpdir(), 'export-board-'));
-const db = join(root, 'cache.db');
-let svc: TestService;
+let world: WorldBoard;
 
 beforeAll(async () => {
-  svc = await startTestService({ tickMs: 24 * HOUR });
-  const cache = openCache(db);
-  const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
-  try {
-    const summary = await new SyncEngine({ client, cache, now: () => new Date(TEMPLATE_START) }).runOnce();
-    expect(summary.errors).toEqual([]);
-  } finally {
-    await client.close();
-    cache.close();
-  }
+  world = await worldBoard('export-board');
 });
-afterAll(async () => {
-  await svc?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
-/** The built CLI with its clock at the world's instant. */
-function exportBoard(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', WORLD_CLOCK, CLI, 'export', 'board', '--db', db, ...args], {
-      env: {
-        ...process.env,
-        WORLD_CLOCK_START: new Date(TEMPLATE_START).toISOString(),
-        XDG_CONFIG_HOME: join(root, 'config'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Every row of a historical table for one city since an instant, following next_cursor. */
-async function history(table: string, cityId: string, since: string): Promise<Record<string, any>[]> {
-  const rows: Record<string, any>[] = [];
-  let cursor: unknown = null;
-  do {
-    const page = await svc.get(
-      `/historical/${table}?city_id=${cityId}&since=${since}&limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`,
-    );
-    expect(page.status).toBe(200);
-    rows.push(...page.body.data);
-    cursor = page.body.next_cursor ?? null;
-  } while (cursor !== null);
-  return rows;
-}
-
-// ---- the test's own arithmetic -------------------------------------------------------------------------------
-
-/** P(a <= Z < b) for a standard normal, by Simpson's rule on its density (the tails cut at ±40 sigma). */
-function normalMass(a: number, b: number): number {
-  const lo = Math.max(a, -40);
-  const hi = Math.min(b, 40);
-  if (hi <= lo) return 0;
-  const n = 20_000;
-  const h = (hi - lo) / n;
-  const f = (z: number) => Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
-  let sum = f(lo) + f(hi);
-  for (let i = 1; i < n; i++) sum += (i % 2 ? 4 : 2) * f(lo + i * h);
-  return (sum * h) / 3;
-}
-const halfUp = (x: number) => Math.floor(x + 0.5);
-/** A label read by the test: whole degrees, null at an open end. */
-function readLabel(label: string): { low: number | null; high: number | null; unit: 'F' | 'C' } | null {
-  let m = label.match(/^(-?\d+)°([FC]) or below$/);
-  if (m) return { low: null, high: Number(m[1]), unit: m[2] as 'F' | 'C' };
-  m = label.match(/^(-?\d+)°([FC]) or higher$/);
-  if (m) return { low: Number(m[1]), high: null, unit: m[2] as 'F' | 'C' };
-  m = label.match(/^(-?\d+)-(-?\d+)°([FC])$/);
-  if (m) return { low: Number(m[1]), high: Number(m[2]), unit: m[3] as 'F' | 'C' };
-  m = label.match(/^(-?\d+)°([FC])$/);
-  if (m) return { low: Number(m[1]), high: Number(m[1]), unit: m[2] as 'F' | 'C' };
-  return null;
-}
-/** Every whole °C of METAR (-80..80) whose settled value, in the market's unit, falls in the bucket. */
-function degreesIn(bucket: NonNullable<ReturnType<typeof readLabel>>): number[] {
-  const out: number[] = [];
-  for (let c = -80; c <= 80; c++) {
-    const settled = bucket.unit === 'F' ? halfUp(c * 1.8 + 32) : c;
-    if ((bucket.low === null || settled >= bucket.low) && (bucket.high === null || settled <= bucket.high)) out.push(c);
-  }
-  return out;
-}
-/**
- * DESIGN 4's p, as its text says: the sum over the whole °C values c >= r whose settled value falls in the bucket of
- * P(c - 0.5 <= X < c + 0.5), divided by P(X >= r - 0.5); when that is numerically nothing, 1 for the bucket holding r.
- */
-function designP(label: string, muC: number, sigmaC: number, r: number | null): number | null {
-  const bucket = readLabel(label);
-  if (!bucket || !(sigmaC > 0)) return null;
-  const z = (x: number) => (x - muC) / sigmaC;
-  const reachable = degreesIn(bucket).filter((c) => r === null || c >= r);
-  const alive = r === null ? 1 : normalMass(z(r - 0.5), Number.POSITIVE_INFINITY);
-  if (alive < 1e-9) return r !== null && degreesIn(bucket).includes(r) ? 1 : 0;
-  return reachable.reduce((s, c) => s + normalMass(z(c - 0.5), z(c + 0.5)), 0) / alive;
-}
-/** The city's local date at an instant, and the first instant of that date (by bisection on the zone's clock). */
-function localDay(tz: string, ms: number): { date: string; startMs: number } {
-  const dateAt = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date(t));
-  const date = dateAt(ms);
-  let before = Date.parse(`${date}T00:00:00Z`) - 15 * HOUR;
-  let after = ms;
-  while (after - before > 1) {
-    const mid = Math.floor((before + after) / 2);
-    if (dateAt(mid) < date) before = mid;
-    else after = mid;
-  }
-  return { date, startMs: after };
-}
+const exportBoard = (...args: string[]) => world.exportBoard(...args);
+const history = (table: string, cityId: string, since: string) => world.history(table, cityId, since);
 
 describe('export board', () => {
   it('writes every city as DESIGN 3 says, each figure as the API serves it and each p as DESIGN 4 defines it', async () => {
@@ -149,7 +27,7 @@ describe('export board', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const board = JSON.parse(out.stdout) as Record<string, any>[];
-    const cities = (await svc.get('/cities')).body.data as { city_id: string; tz: string; country: string }[];
+    const cities = (await world.svc.get('/cities')).body.data as { city_id: string; tz: string; country: string }[];
     expect(board.map((c) => c.city_id)).toEqual(cities.map((c) => c.city_id).sort());
     let priced = 0;
     let withEdge = 0;
@@ -165,7 +43,7 @@ describe('export board', () => {
       expect(row.unit).toBe(['US', 'GB'].includes(city.country) ? 'F' : 'C');
 
       // the forecast as /forecasts serves it, when it is for this date
-      const forecast = (await svc.get(`/forecasts?city_id=${city.city_id}`)).body.data.svc_pro_forecast;
+      const forecast = (await world.svc.get(`/forecasts?city_id=${city.city_id}`)).body.data.svc_pro_forecast;
       const mine = forecast.local_date === date;
       expect([row.mu_c, row.sigma_c], row.city_id).toEqual(
         mine ? [forecast.predicted_max_c, forecast.sigma_c] : [null, null],
@@ -176,7 +54,7 @@ describe('export board', () => {
       const readings = (await history('metar_observations_history', city.city_id, since))
         .filter((m) => Date.parse(m.observed_at) >= startMs && Date.parse(m.observed_at) <= TEMPLATE_START)
         .map((m) => m.temp_c as number);
-      const current = (await svc.get(`/current?city_id=${city.city_id}`)).body.data.metar_observations;
+      const current = (await world.svc.get(`/current?city_id=${city.city_id}`)).body.data.metar_observations;
       if (Date.parse(current.fetched_at) >= startMs) readings.push(current.temp_c ?? ((current.temp_f - 32) * 5) / 9);
       const r = readings.length ? halfUp(Math.max(...readings)) : null;
       expect(row.running_high_c, row.city_id).toBe(r);

@@ -75,7 +75,7 @@ export function marketDay(o: DayOptions = {}): MarketDay {
     range: o.range ?? null,
     metar: {
       points: high === null ? [] : [{ ms: AT - 3_600_000, temp_f: f as number, temp_c: high }],
-      high: high === null ? null : { f: f as number, c: high },
+      high: high === null ? null : { f: f as number, c: high, since: AT - 3_600_000 },
     },
     mkta: o.mkta ?? [],
     mktb: o.mktb ?? [],

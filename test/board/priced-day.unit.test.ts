@@ -58,6 +58,32 @@ describe('a °F market priced on the whole-°C lattice (board/priced-day.ts)', (
     expect(day.best?.edge).toBeCloseTo(0.101427, 5);
   });
 
+  it('offers no edge on a venue whose snapshot predates what the board prices with', () => {
+    // the fixture's high of 12 °C was read at 16:00Z and its snapshots taken at 16:55Z: both fresh (above)
+    expect(day.staleVenues).toEqual([]);
+    // mkta's snapshot of 15:30Z was taken before the 16:00Z reading that set the high (it may still price 52-53°F,
+    // which that reading killed): its prices stay, its edges go; the day's best is then mktb's alone
+    const early = { ...NEW_YORK, mkta: NEW_YORK.mkta.map((q) => ({ ...q, snapshot_at: '2026-11-24T15:30:00Z' })) };
+    const stale = boardDay(early);
+    expect(stale.staleVenues).toEqual(['mkta']);
+    expect(stale.buckets[2]?.mkta?.yes_price).toBe(0.7);
+    // 54-55°F: YES only on mktb, 0.811427 - 0.75 - 0.01 = +0.051427; NO on mktb -0.091427 (above)
+    expect(stale.buckets[2]?.yes).toMatchObject({ venue: 'mktb', price: 0.75 });
+    expect(stale.buckets[2]?.yes?.edge).toBeCloseTo(0.051427, 5);
+    // 52-53°F and 56-57°F are mkta's only: no edge at all
+    expect(stale.buckets[1]?.best).toBeNull();
+    expect(stale.buckets[3]?.best).toBeNull();
+    // the best: 54-55°F YES on mktb (+0.051427) over 58°F or higher YES on mktb (+0.007040)
+    expect(stale.best).toMatchObject({ venue: 'mktb', side: 'YES', price: 0.75 });
+    // a desk's run newer than both snapshots (17:00Z) makes both stale: no edge on the row
+    const run = {
+      ...NEW_YORK,
+      primary: { ...NEW_YORK.primary, fetched_at: '2026-11-24T17:00:00Z' },
+    } as typeof NEW_YORK;
+    expect(boardDay(run).staleVenues).toEqual(['mkta', 'mktb']);
+    expect(boardDay(run).best).toBeNull();
+  });
+
   it('says how far the running high must rise before a higher bucket can win (next)', () => {
     // 12 °C sits in 54-55°F, which also holds 13 °C; 14 °C = 57.2 °F is the first to leave it: 57.2 - 53.6 = 3.6
     expect(day.runningHighC).toBe(12);

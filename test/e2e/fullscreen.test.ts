@@ -180,7 +180,8 @@ process.stdout.write = (chunk, ...rest) => {
     await tui.waitFor(() => /^› .*alert 26/m.test(tui.screen()), 'alert 26 selected');
     // Enter opens the detail; Esc closes it and j, written right after, moves on from the same row
     tui.press('\r');
-    await tui.waitFor(() => tui.screen().includes('unacknowledged'), 'the detail of alert 26');
+    // (the list's header says "unacknowledged" too: wait for what only the detail shows)
+    await tui.waitFor(() => tui.screen().includes('Esc back'), 'the detail of alert 26');
     tui.press('\u001b');
     tui.press('j');
     await tui.waitFor(() => /^› .*alert 25/m.test(tui.screen()), 'alert 25 selected');

@@ -17,13 +17,14 @@ export interface TestService {
 }
 
 /**
- * A real reference service on a free loopback port, over a private copy of the template world. The world clock
- * runs at speed 1 from the template's instant, so nothing moves during a test unless the test advances it.
+ * A real reference service on a free loopback port, over a private copy of the template world (or, for another
+ * `seed`, a world of its own filled on start: tens of seconds). The world clock runs at speed 1 from the template's
+ * instant, so nothing moves during a test unless the test advances it.
  */
 export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
   const root = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const dataDir = join(root, 'server');
-  cpSync(inject('templateDir'), dataDir, { recursive: true });
+  if ((options.seed ?? TEMPLATE_SEED) === TEMPLATE_SEED) cpSync(inject('templateDir'), dataDir, { recursive: true });
   const service = await startService({
     dataDir,
     port: 0,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { InsuranceEvent } from '../../src/contract/events.js';
-import { isoUtc } from '../../src/domain/city-time.js';
+import { isoUtc, localDate, localHour } from '../../src/domain/city-time.js';
+import { bucketProbability } from '../../src/domain/settlement.js';
 import { type Db, openStore } from '../../src/server/store/open-store.js';
 import { WorldStore } from '../../src/server/store/world-store.js';
 import { loadCities } from '../../src/server/world/cities.js';
@@ -13,8 +14,8 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { TEMPLATE_SEED, TEMPLATE_START } from '../helpers/world-template.js';
 
 /**
- * The insurance engine (spec 6.1, 6.4; DESIGN.md 5), checked from the events the world queued for delivery and the
- * METAR history the service publishes, not from the engine's own state.
+ * The insurance engine (spec 6.1, 6.4; DESIGN.md 5), checked from the events the world queued for delivery and what
+ * the service publishes (METAR history, the desk's forecasts, the locks' peak hours), not from the engine's state.
  */
 const HOUR = 3_600_000;
 const F_CITIES = new Set(['nyc', 'chicago', 'miami', 'dallas', 'atlanta', 'seattle', 'london']);
@@ -82,12 +83,20 @@ describe('insurance events over the 30-day history', () => {
     }
   });
 
-  it('opens one primary pick a city a day: legs A and B on adjacent buckets, shares × price = stake', () => {
+  it('opens one primary pick a city a day in each book (00:00 and 09:00 local): legs A and B adjacent, shares × price = stake', async () => {
+    const zones = new Map<string, string>((await svc.get('/cities')).body.data.map((c: any) => [c.city_id, c.tz]));
+    const books = new Map<number, number>();
     const days = new Set<string>();
-    for (const { p } of ofType('insurance.pick.created')) {
-      const key = `${p.market.city}|${p.market.market_date}`;
+    for (const { p, created_at } of ofType('insurance.pick.created')) {
+      const at = Date.parse(created_at);
+      const tz = zones.get(p.market.city) as string;
+      expect(localDate(at, tz)).toBe(p.market.market_date);
+      const hour = localHour(at, tz);
+      expect([0, 9]).toContain(hour);
+      const key = `${p.market.city}|${p.market.market_date}|${hour}`;
       expect(days.has(key), key).toBe(false);
       days.add(key);
+      books.set(hour, (books.get(hour) ?? 0) + 1);
       expect(p.trade).toMatchObject({ trade_seq: 1, trade_kind: 'primary', parent_pick_id: null });
       expect(p.kill).toBeNull();
       expect(p.legs.map((l: any) => l.leg)).toEqual(['A', 'B']);
@@ -103,7 +112,10 @@ describe('insurance events over the 30-day history', () => {
         expect(leg.token_id_yes).toMatch(/^[1-9]\d{20,}$/);
       }
     }
-    expect(days.size).toBe(13 * 30);
+    // from 12:00Z on 22 October to 12:00Z on 21 November every city has 30 local midnights (23 October to 21
+    // November: the continent's is 22:00 or 23:00Z the day before, the US's 04:00-08:00Z) and 30 local 09:00s (22
+    // October to 20 November in the US, 13:00-17:00Z; 23 October to 21 November in Europe, 07:00-09:00Z)
+    expect(Object.fromEntries(books)).toEqual({ 0: 13 * 30, 9: 13 * 30 });
   });
 
   it('prices legs at the venue YES price published for that instant', async () => {
@@ -134,9 +146,15 @@ describe('insurance events over the 30-day history', () => {
     }
   });
 
-  it('kills a primary pick once, echoing its original legs, only when the METAR high has passed every leg', async () => {
+  it('kills a primary pick once, echoing its original legs, only when every leg it holds is lost', async () => {
     const created = createdById();
     const killed = new Set<string>();
+    const peakHour = new Map<string, number>(
+      (await svc.get('/fusion-locks?limit=500')).body.data.map((l: any) => [l.city_id, l.peak_hour]),
+    );
+    const zones = new Map<string, string>((await svc.get('/cities')).body.data.map((c: any) => [c.city_id, c.tz]));
+    let passed = 0;
+    let peakedBelow = 0;
     for (const { p, id, created_at } of ofType('insurance.pick.killed')) {
       const parent = created.get(p.trade.pick_id);
       expect(parent, `killed pick ${p.trade.pick_id}`).toBeDefined();
@@ -146,7 +164,7 @@ describe('insurance events over the 30-day history', () => {
       expect(p.legs).toEqual(parent?.p.legs);
       expect(p.market).toEqual(parent?.p.market);
       expect(p.kill.sell_at_market).toBe(true);
-      expect(p.kill.reason).toMatch(/METAR high/);
+      expect(p.kill.reason).toMatch(/METAR high .*every leg loses, sell at market$/);
       const addon = ofType('insurance.addon.created').find(
         (e) => e.p.trade.parent_pick_id === p.trade.pick_id && e.id < id,
       );
@@ -159,8 +177,38 @@ describe('insurance events over the 30-day history', () => {
         (r: any) => r.local_date === p.market.market_date,
       );
       const highC = Math.max(...reports.map((r: any) => r.temp_c));
-      expect(settled(highC, p.market.bucket_unit)).toBeGreaterThan(topOf(held));
+      const high = settled(highC, p.market.bucket_unit);
+      if (high > topOf(held)) {
+        // the high, which only rises, has passed every leg
+        passed++;
+        continue;
+      }
+      // or the day has peaked below every leg: an hour after the city's peak hour, the high under the lowest leg, and
+      // the desk's forecast of that instant (the newest at or before it) gives the legs together under 2%
+      peakedBelow++;
+      expect(high, p.kill.reason).toBeLessThan(Math.min(...held.map((l: any) => l.bucket_low)));
+      expect(localHour(Date.parse(created_at), zones.get(p.market.city) as string)).toBeGreaterThanOrEqual(
+        (peakHour.get(p.market.city) as number) + 1,
+      );
+      const fq = `city_id=${p.market.city}&since=${isoUtc(Date.parse(created_at) - HOUR)}&until=${created_at}`;
+      const forecast = (await svc.get(`/historical/forecast_history?${fq}&limit=10`)).body.data[0];
+      const market = { unit: p.market.bucket_unit, rule: 'metar_c' } as const;
+      const chance = held.reduce(
+        (sum: number, l: any) =>
+          sum +
+          (bucketProbability(
+            { slug: l.bucket_slug, label: l.bucket_label, low: l.bucket_low, high: l.bucket_high },
+            market,
+            { muC: forecast.predicted_max_c, sigmaC: forecast.sigma_c },
+            highC,
+          ) ?? 1),
+        0,
+      );
+      expect(chance, p.kill.reason).toBeLessThan(0.02);
     }
+    // both ways happen over 30 days
+    expect(passed).toBeGreaterThan(30);
+    expect(peakedBelow).toBeGreaterThan(30);
     expect(
       ofType('insurance.addon.created').every(
         (a) =>
@@ -201,7 +249,9 @@ describe('as the world moves on', () => {
     const target = TEMPLATE_START + 24 * HOUR;
     svc.service.world.advanceTo(target);
     const fresh = insuranceEvents(svc.service.db, TEMPLATE_START);
-    expect(fresh.filter((e) => e.event_type === 'insurance.pick.created')).toHaveLength(13);
+    // 24 hours from 12:00Z: every city's next local midnight and next local 09:00 (the US's on the 21st, Europe's on
+    // the 22nd), two books a city
+    expect(fresh.filter((e) => e.event_type === 'insurance.pick.created')).toHaveLength(2 * 13);
     for (const e of fresh) expect(validator.Check(e.p)).toBe(true);
 
     const dir = join(root, 'replay');

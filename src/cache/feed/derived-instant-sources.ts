@@ -1,6 +1,6 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
-import { addDays, instantAtLocal } from '../../domain/city-time.js';
+import { entryHourOf, marketSettlesAt, recordAsOf, recordEntersAt } from '../../domain/market-times.js';
 import { strategySqlTable } from '../db/tables.js';
 import type { Signal, SignalFacts, Zones } from './signal.js';
 import { lockSignal } from './stored-instant-sources.js';
@@ -30,26 +30,11 @@ export interface DerivedInstantSource {
   /** The whole rows of `n` keys (`key IN (?, ...)`), for `toSignal`. */
   rowsSql(n: number): string;
   keyOf(row: Row): string | number;
-  toSignal(row: Row, zones: Zones): Signal;
+  /** The signal as of an instant at or after its own (a strategy record settled after it is shown open). */
+  toSignal(row: Row, zones: Zones, atMs: number): Signal;
 }
 
 const placeholders = (n: number) => Array(n).fill('?').join(', ');
-
-/**
- * instantAtLocal of a (date, hour, minute, zone): a scan meets the same few thousand times over (a city's records
- * of a day share it), and each costs two zone-offset look-ups.
- */
-const instants = new Map<string, number>();
-function instantOf(date: string, hour: number, minute: number, tz: string): number {
-  const key = `${date}|${hour}|${minute}|${tz}`;
-  let at = instants.get(key);
-  if (at === undefined) {
-    if (instants.size >= 50_000) instants.clear();
-    at = instantAtLocal(date, hour, minute, tz);
-    instants.set(key, at);
-  }
-  return at;
-}
 
 /** A strategy record's own fields behind its note: the model's belief, and the result once settled. */
 function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
@@ -59,14 +44,6 @@ function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
       : { model: r.model, model_exact_pct: r.model_exact_pct };
   return { kind: family, belief, outcome: r.outcome ?? null, roi: r.roi ?? null };
 }
-
-/** The entry instant the family's rule gives: 00:01 local (no24, yescore) or the entry hour (svc-max-picks). */
-function strategyAt(localDate: string, entryHour: number | null, tz: string): number {
-  return entryHour === null ? instantOf(localDate, 0, 1, tz) : instantOf(localDate, entryHour, 0, tz);
-}
-
-/** A settled lock's instant: the local midnight after its day. */
-const settledAt = (localDate: string, tz: string) => instantOf(addDays(localDate, 1), 0, 0, tz);
 
 const resolvedLocks: DerivedInstantSource = {
   rank: 4,
@@ -80,13 +57,13 @@ const resolvedLocks: DerivedInstantSource = {
      ORDER BY locked_ms ASC, id ASC`,
   boundArg: (ms) => ms,
   proxyOf: (row) => Number(row.locked_ms),
-  atOf: (row, zones) => settledAt(String(row.local_date), zones.get(String(row.city_id)) ?? 'UTC'),
+  atOf: (row, zones) => marketSettlesAt(String(row.local_date), zones.get(String(row.city_id)) ?? 'UTC'),
   rowsSql: (n) => `SELECT id, json FROM fusion_locks WHERE id IN (${placeholders(n)})`,
   keyOf: (row) => String(row.id),
   toSignal: (row, zones) => {
     const lock = JSON.parse(String(row.json)) as FusionLock;
     const tz = zones.get(lock.city_id) ?? 'UTC';
-    return lockSignal('lock-resolved', 4, settledAt(lock.local_date, tz), lock, zones);
+    return lockSignal('lock-resolved', 4, marketSettlesAt(lock.local_date, tz), lock, zones);
   },
 };
 
@@ -105,20 +82,21 @@ function strategySource(family: StrategyFamily, rank: number): DerivedInstantSou
     boundArg: (ms) => new Date(ms).toISOString().slice(0, 10),
     proxyOf: (row) => Date.parse(`${String(row.local_date)}T00:00:00Z`),
     atOf: (row, zones) =>
-      strategyAt(
+      recordEntersAt(
         String(row.local_date),
         family === 'svc-max-picks' ? Number(row.entry_hour) : null,
         zones.get(String(row.city_id)) ?? 'UTC',
       ),
     rowsSql: (n) => `SELECT id, json FROM ${table} WHERE id IN (${placeholders(n)})`,
     keyOf: (row) => Number(row.id),
-    toSignal: (row, zones) => {
-      const r = JSON.parse(String(row.json)) as StrategyRecord;
-      const tz = zones.get(r.city_id) ?? null;
+    toSignal: (row, zones, atMs) => {
+      const stored = JSON.parse(String(row.json)) as StrategyRecord;
+      const tz = zones.get(stored.city_id) ?? null;
+      const r = recordAsOf(stored, tz ?? 'UTC', atMs) ?? stored;
       return {
         ...strategyFacts(family, r),
         rank,
-        at: strategyAt(r.local_date, r.strategy === 'svc_max_11' ? r.entry_hour : null, tz ?? 'UTC'),
+        at: recordEntersAt(r.local_date, entryHourOf(r), tz ?? 'UTC'),
         key: r.id,
         estimated: true,
         city_id: r.city_id,

@@ -1,8 +1,21 @@
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import type { StrategyRecord } from '../../contract/strategies.js';
+import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
+
+/** No bound: every signal the cache holds. */
+const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/** A record or lock as served; `then`: as it stood at the instant the feed is read at, when that differs. */
+function asServed(what: string, json: string, then: object | undefined): SignalPayload {
+  return then === undefined
+    ? { label: `${what} as served`, text: json }
+    : { label: `${what} as it stood then (settled since)`, text: JSON.stringify(then) };
+}
 
 /** A stored text behind a signal, for its detail view. */
 export interface SignalPayload {
@@ -21,52 +34,59 @@ interface Derived {
 /**
  * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
  * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
- * are merged here; so a page costs about `limit` rows a source however many rows the tables hold.
+ * are merged here; so a page costs about `limit` rows a source however many rows the tables hold. Every read takes
+ * an instant (`atMs`, now by default; DESIGN 4 "the board as of an instant"): a signal after it does not exist (the
+ * instant bounds each source's index like a cursor), and a strategy record settled after it shows open.
  */
 export class FeedRepository {
   constructor(private readonly q: CountedQueries) {}
 
-  /** Up to `limit` signals after `after` in feed order (null: from the newest). */
-  older(after: FeedKey | null, limit: number): Signal[] {
-    return toEnd(this.olderSteps(after, limit));
+  /** Up to `limit` signals after `after` in feed order (null: from the newest), as of `atMs`. */
+  older(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
+    return toEnd(this.olderSteps(after, limit, atMs));
   }
 
-  /** Up to `limit` signals before `before` in feed order, nearest first. */
-  newer(before: FeedKey, limit: number): Signal[] {
-    return toEnd(this.newerSteps(before, limit));
+  /** Up to `limit` signals before `before` in feed order, nearest first, as of `atMs`. */
+  newer(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
+    return toEnd(this.newerSteps(before, limit, atMs));
   }
 
   /**
    * `older` a source at a time: each `yield` is a point where the caller may let other work run (a screen's keys)
    * before the next source is read. The connection is free at each one: no scan is left open across it.
    */
-  olderSteps(after: FeedKey | null, limit: number): Generator<void, Signal[], void> {
-    return this.steps('older', after, limit);
+  olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+    return this.steps('older', after, limit, atMs);
   }
 
   /** `newer` a source at a time (see olderSteps). */
-  newerSteps(before: FeedKey, limit: number): Generator<void, Signal[], void> {
-    return this.steps('newer', before, limit);
+  newerSteps(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+    return this.steps('newer', before, limit, atMs);
   }
 
-  private *steps(direction: 'older' | 'newer', cursor: FeedKey | null, limit: number): Generator<void, Signal[], void> {
+  private *steps(
+    direction: 'older' | 'newer',
+    cursor: FeedKey | null,
+    limit: number,
+    atMs: number,
+  ): Generator<void, Signal[], void> {
     if (limit <= 0) return [];
     const zones = this.zones();
     const stored: Signal[] = [];
     for (const source of STORED_INSTANT_SOURCES)
-      stored.push(...this.storedInstant(source, cursor, limit, direction, zones));
+      stored.push(...this.storedInstant(source, cursor, limit, direction, zones, atMs));
     yield;
     const derived: Derived[] = [];
     for (const source of DERIVED_INSTANT_SOURCES) {
       const keys =
         direction === 'older'
-          ? this.derivedOlder(source, cursor, limit, zones)
-          : this.derivedNewer(source, cursor as FeedKey, limit, zones);
+          ? this.derivedOlder(source, cursor, limit, zones, atMs)
+          : this.derivedNewer(source, cursor as FeedKey, limit, zones, atMs);
       for (const key of keys) derived.push({ source, key });
       yield;
     }
     const order = direction === 'older' ? compareFeed : (a: FeedKey, b: FeedKey) => compareFeed(b, a);
-    return yield* this.page(stored, derived, limit, order, zones);
+    return yield* this.page(stored, derived, limit, order, zones, atMs);
   }
 
   /**
@@ -80,6 +100,7 @@ export class FeedRepository {
     limit: number,
     order: (a: FeedKey, b: FeedKey) => number,
     zones: Zones,
+    atMs: number,
   ): Generator<void, Signal[], void> {
     const entries: (Signal | Derived)[] = [...stored, ...derived];
     const keyOf = (e: Signal | Derived): FeedKey => ('source' in e ? e.key : e);
@@ -88,7 +109,7 @@ export class FeedRepository {
     for (const source of DERIVED_INSTANT_SOURCES) {
       const keys = page.flatMap((e) => ('source' in e && e.source === source ? [e.key] : []));
       if (keys.length === 0) continue;
-      wholes.set(source, new Map(this.whole(source, keys, zones).map((signal) => [signal.key, signal])));
+      wholes.set(source, new Map(this.whole(source, keys, zones, atMs).map((signal) => [signal.key, signal])));
       yield;
     }
     return page.flatMap((e) => {
@@ -98,8 +119,11 @@ export class FeedRepository {
     });
   }
 
-  /** What the signal was made from, as stored: the webhook body as received where there is one. */
-  payloads(signal: Signal): SignalPayload[] {
+  /**
+   * What the signal was made from, as stored: the webhook body as received where there is one. As of `atMs`, a
+   * strategy record or lock settled since is shown as it stood then (no outcome).
+   */
+  payloads(signal: Signal, atMs = NOW_UNBOUNDED): SignalPayload[] {
     switch (signal.kind) {
       case 'pick':
       case 'addon':
@@ -132,12 +156,18 @@ export class FeedRepository {
       case 'lock':
       case 'lock-resolved': {
         const json = this.q.get<{ json: string }>('SELECT json FROM fusion_locks WHERE id = ?', signal.ref)?.json;
-        return json ? [{ label: 'fusion lock as served', text: json }] : [];
+        if (!json) return [];
+        const lock = JSON.parse(json) as FusionLock;
+        const then = lockAsOf(lock, marketSettlesAt(lock.local_date, signal.tz ?? 'UTC'), atMs);
+        return [asServed('fusion lock', json, then === lock ? undefined : then)];
       }
       default: {
         const sql = `SELECT json FROM ${strategySqlTable(signal.kind)} WHERE id = ?`;
         const json = this.q.get<{ json: string }>(sql, Number(signal.ref))?.json;
-        return json ? [{ label: `${signal.kind} record as served`, text: json }] : [];
+        if (!json) return [];
+        const record = JSON.parse(json) as StrategyRecord;
+        const then = recordAsOf(record, signal.tz ?? 'UTC', atMs);
+        return [asServed(`${signal.kind} record`, json, then === record ? undefined : then)];
       }
     }
   }
@@ -156,9 +186,10 @@ export class FeedRepository {
     limit: number,
     direction: 'older' | 'newer',
     zones: Zones,
+    atMs: number,
   ): Signal[] {
     const older = direction === 'older';
-    const args: unknown[] = [];
+    const args: unknown[] = [atMs];
     let bound = '';
     if (cursor) {
       const [strict, loose] = older ? ['<', '<='] : ['>', '>='];
@@ -174,20 +205,29 @@ export class FeedRepository {
       }
     }
     const order = older ? 'DESC' : 'ASC';
-    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} IS NOT NULL${bound}
+    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} <= ?${bound}
       ORDER BY ${s.ms} ${order}, ${s.key} ${order} LIMIT ?`;
     return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
   }
 
-  /** The keys of the `limit` rows of a derived source after `after`, in feed order (light columns only). */
-  private derivedOlder(s: DerivedInstantSource, after: FeedKey | null, limit: number, zones: Zones): FeedKey[] {
-    const rows = after
-      ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(after.at - s.lo))
-      : this.q.iterate<Row>(s.olderSql(false));
+  /** The keys of the `limit` rows of a derived source after `after`, in feed order, as of `atMs` (light columns only). */
+  private derivedOlder(
+    s: DerivedInstantSource,
+    after: FeedKey | null,
+    limit: number,
+    zones: Zones,
+    atMs: number,
+  ): FeedKey[] {
+    // no row after the instant can make the page: its proxy bounds the scan as a cursor's does
+    const newest = Math.min(after ? after.at : Number.POSITIVE_INFINITY, atMs);
+    const rows =
+      newest < NOW_UNBOUNDED
+        ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(newest - s.lo))
+        : this.q.iterate<Row>(s.olderSql(false));
     const kept: FeedKey[] = [];
     for (const row of rows) {
       const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if (after && compareFeed(after, key) >= 0) continue;
+      if ((after && compareFeed(after, key) >= 0) || key.at > atMs) continue;
       keep(kept, key, limit, compareFeed);
       const last = kept[limit - 1];
       // every later row is at most proxy + hi: older than the page's last, so the page is complete
@@ -196,13 +236,15 @@ export class FeedRepository {
     return kept;
   }
 
-  /** The keys of the `limit` rows of a derived source before `before`, nearest first (light columns only). */
-  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones): FeedKey[] {
+  /** The keys of the `limit` rows of a derived source before `before`, nearest first, as of `atMs` (light columns only). */
+  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones, atMs: number): FeedKey[] {
     const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
     const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
+      // every later row is at least proxy + lo: after the instant, so nothing further exists yet
+      if (s.proxyOf(row) + s.lo > atMs) break;
       const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if (compareFeed(key, before) >= 0) continue;
+      if (compareFeed(key, before) >= 0 || key.at > atMs) continue;
       keep(kept, key, limit, nearestFirst);
       const last = kept[limit - 1];
       if (last && s.proxyOf(row) + s.lo > last.at) break;
@@ -211,13 +253,13 @@ export class FeedRepository {
   }
 
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
-  private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones): Signal[] {
+  private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones, atMs: number): Signal[] {
     if (kept.length === 0) return [];
     const rows = this.q.all<Row>(s.rowsSql(kept.length), ...kept.map((k) => k.key));
     const byKey = new Map(rows.map((row) => [s.keyOf(row), row]));
     return kept.flatMap((k) => {
       const row = byKey.get(k.key);
-      return row ? [s.toSignal(row, zones)] : [];
+      return row ? [s.toSignal(row, zones, atMs)] : [];
     });
   }
 }

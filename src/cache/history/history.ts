@@ -6,7 +6,9 @@ import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
+import { boardRecordDays, type RecordDay } from './board-record-days.js';
 import type { BrowseFilter } from './browse-filter.js';
+import { type CacheSpan, cacheSpan } from './cache-span.js';
 import { calibrationDays } from './calibration-days.js';
 import { type HistorySummary, historySummary } from './history-summary.js';
 
@@ -70,6 +72,24 @@ export class HistoryRepository {
     venues: readonly Venue[] = ['mkta', 'mktb'],
   ): SettledDay[] {
     return calibrationDays(this.q, filter, venues, known);
+  }
+
+  /**
+   * Every settled city-day the filter matches with the board as of each whole hour from 09:00 to 16:00 local
+   * (board-record-days.ts): what the board's record is computed from. Bounded by the days' own hours; days in `known`
+   * (read before) are not read again.
+   */
+  boardRecordDays(
+    filter: BrowseFilter,
+    known?: Map<string, RecordDay>,
+    venues: readonly Venue[] = ['mkta', 'mktb'],
+  ): RecordDay[] {
+    return boardRecordDays(this.q, filter, venues, known);
+  }
+
+  /** The instants the cache's rows cover, oldest to newest; null when it holds none (cache-span.ts). */
+  span(): CacheSpan | null {
+    return cacheSpan(this.q);
   }
 
   private page(

@@ -1,11 +1,13 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
+import { lockAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { type CityDay, NOW_UNBOUNDED } from './day-reads.js';
 
 /**
- * The fusion lock of a city-day, if the service made one by an instant: the lock is made on its day (at the peak
- * hour), so the `(city_id, locked_ms)` index reads only that city's locks of that day, up to the instant. The newest
- * wins if there are several. (Whether it had resolved by then is not in the row yet: time travel's to add.)
+ * The fusion lock of a city-day as it stood at an instant, if the service made one by then: the lock is made on its
+ * day (at the peak hour), so the `(city_id, locked_ms)` index reads only that city's locks of that day, up to the
+ * instant. The newest wins if there are several. The cache keeps the lock as now, resolved or not; it resolves after
+ * its day (domain/market-times.ts), so before the day's end it is read unresolved.
  */
 export function dayLock(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): FusionLock | null {
   const row = q.get<{ json: string }>(
@@ -16,5 +18,5 @@ export function dayLock(q: CountedQueries, cityId: string, day: CityDay, atMs = 
     Math.min(day.endMs, atMs + 1),
     day.date,
   );
-  return row ? (JSON.parse(row.json) as FusionLock) : null;
+  return row ? (lockAsOf(JSON.parse(row.json) as FusionLock, day.endMs, atMs) ?? null) : null;
 }

@@ -34,8 +34,11 @@ export interface MetarPoint {
 /** The METAR readings of a city's local day, oldest first, and the running high so far in both units. */
 export interface MetarDay {
   points: MetarPoint[];
-  /** Null before the day's first reading. */
-  high: { f: number; c: number | null } | null;
+  /**
+   * Null before the day's first reading. `since`: the instant of the reading that first reached it (of °C where the
+   * readings carry it): what the board knows from that instant on, and a venue's price taken before it does not.
+   */
+  high: { f: number; c: number | null; since: number } | null;
 }
 
 /** Rows a keyset page of a city's quotes reads: a bit under one hour of both tails and nine buckets, twice over. */
@@ -73,6 +76,59 @@ export const text = (v: unknown): string | null => (typeof v === 'string' && v !
 /** A row of `cityQuotePageSql`: its rowid and the quote's fields as json_extract gives them. */
 export type QuoteRow = Record<string, unknown> & { rid: number };
 
+/** DESIGN 4's lookback of the live history streams: a report can arrive this much later than its own time. */
+export const LATE_REPORT_MS = 2 * 3_600_000;
+
+/** Whether a venue holds a quote snapshotted after an instant: one probe of the time index. Args: instant. */
+export const quotedAfterSql = (venue: Venue): string => {
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  return `SELECT 1 AS later FROM ${name} INDEXED BY ${name}_t WHERE t > ? LIMIT 1`;
+};
+
+/** The newest id (lowest rid) of a venue's quotes snapshotted within (from, to], off the time index. Args: from, to. */
+export const quoteStartSql = (venue: Venue): string => {
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  return `SELECT min(rid) AS rid FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`;
+};
+
+/**
+ * Where a walk of a city's quotes as of a past instant starts: the rows snapshotted after it are stepped over
+ * without being read. The `(city_id, rid)` index holds no time, so the bound comes from the time index, read alone
+ * (no row opened): the newest id among the rows snapshotted within `LATE_REPORT_MS` before the instant. The service's
+ * ids follow its writes, so every row at or before the instant is at or past it, but for one written more than the
+ * lookback after its own time (the live streams would miss that one too). Rows after the instant that the walk then
+ * still meets are filtered out by `t`, as before. With nothing after the instant (the live screen, `NOW_UNBOUNDED`)
+ * there is nothing to step over: one probe of the index. Returns a bound for `rid > ?`.
+ */
+export function quoteWalkStart(q: CountedQueries, venue: Venue, atMs: number): number {
+  const none = Number.MIN_SAFE_INTEGER;
+  if (atMs >= NOW_UNBOUNDED) return none;
+  // kept for the instant while the venue's newest id is the same (a row written since, late or not, has a newer id):
+  // a board reads it for every city
+  const newest = q.get<{ rid: number | null }>(newestQuoteSql(venue))?.rid ?? null;
+  const memo = starts.get(q) ?? new Map<string, number>();
+  starts.set(q, memo);
+  const key = `${venue}|${atMs}|${newest}`;
+  const kept = memo.get(key);
+  if (kept !== undefined) return kept;
+  let start = none;
+  if (q.get(quotedAfterSql(venue), atMs)) {
+    const row = q.get<{ rid: number | null }>(quoteStartSql(venue), atMs - LATE_REPORT_MS, atMs);
+    // nothing quoted in the lookback: every row of the city is walked, the later ones filtered out
+    if (row?.rid != null) start = row.rid - 1;
+  }
+  if (memo.size >= 16) memo.clear();
+  memo.set(key, start);
+  return start;
+}
+
+/** The walks' starts by instant, a few for each cache's connection (its CountedQueries). */
+const starts = new WeakMap<CountedQueries, Map<string, number>>();
+
+/** The newest id a venue holds (its lowest rid): one step to the first row of the table's b-tree. */
+const newestQuoteSql = (venue: Venue): string =>
+  `SELECT min(rid) AS rid FROM ${historicalSqlTable(`${venue}_buckets_history`)}`;
+
 /** One keyset page of a city's quote rows on a venue after `after` (rid), snapshotted at or before `atMs`. */
 export const cityQuotePage = (
   q: CountedQueries,
@@ -108,7 +164,7 @@ export function dayQuotes(
   maxPages = 40,
 ): DayQuote[] {
   const newest = new Map<string, DayQuote>();
-  let after = Number.MIN_SAFE_INTEGER;
+  let after = quoteWalkStart(q, venue, atMs);
   for (let page = 0; page < maxPages; page++) {
     const rows = cityQuotePage(q, venue, cityId, after, atMs, QUOTE_PAGE);
     let older = false;
@@ -127,25 +183,47 @@ export function dayQuotes(
   return [...newest.values()].sort((a, b) => a.id - b.id);
 }
 
+/** A METAR reading as read from history or a poll: its instant and its fields as json_extract gives them. */
+export interface MetarRow {
+  ms: number;
+  temp_f: unknown;
+  temp_c: unknown;
+}
+
 /**
- * Every METAR reading of a city's local day up to an instant (history and polls, one a distinct instant, history
- * first) and the running high. A reading without a number for `temp_f` cannot be charted and is left out; one without
- * `observed_at` has no place on the day's axis either.
+ * Readings of history and polls as one series, oldest first: one a distinct instant, history first. A reading
+ * without a number for `temp_f` cannot be charted and is left out.
  */
-export function metarDay(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
-  const endMs = Math.min(day.endMs, atMs + 1);
-  const read = (sql: string) =>
-    q.all<{ ms: number; temp_f: unknown; temp_c: unknown }>(sql, day.startMs, endMs, cityId);
+export function metarPoints(history: readonly MetarRow[], polled: readonly MetarRow[]): MetarPoint[] {
   const byMs = new Map<number, MetarPoint>();
-  for (const p of [...read(METAR_DAY_SQL), ...read(POLLED_METAR_DAY_SQL)]) {
+  for (const p of [...history, ...polled]) {
     const f = num(p.temp_f);
     if (f !== null && !byMs.has(p.ms)) byMs.set(p.ms, { ms: p.ms, temp_f: f, temp_c: num(p.temp_c) });
   }
-  const points = [...byMs.values()].sort((a, b) => a.ms - b.ms);
-  if (points.length === 0) return { points, high: null };
-  const cs = points.map((p) => p.temp_c).filter((c): c is number => c !== null);
-  return {
-    points,
-    high: { f: Math.max(...points.map((p) => p.temp_f)), c: cs.length ? Math.max(...cs) : null },
-  };
+  return [...byMs.values()].sort((a, b) => a.ms - b.ms);
+}
+
+/** The running high of readings in both units (°C among those that carry it); null without a reading. */
+export function metarHigh(points: readonly MetarPoint[]): MetarDay['high'] {
+  if (points.length === 0) return null;
+  let f = Number.NEGATIVE_INFINITY;
+  let c: number | null = null;
+  let fSince = 0;
+  let cSince = 0;
+  for (const p of points) {
+    if (p.temp_f > f) [f, fSince] = [p.temp_f, p.ms];
+    if (p.temp_c !== null && (c === null || p.temp_c > c)) [c, cSince] = [p.temp_c, p.ms];
+  }
+  return { f, c, since: c === null ? fSince : cSince };
+}
+
+/**
+ * Every METAR reading of a city's local day up to an instant (history and polls, `metarPoints`) and the running
+ * high. A reading without `observed_at` has no place on the day's axis.
+ */
+export function metarDay(q: CountedQueries, cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
+  const endMs = Math.min(day.endMs, atMs + 1);
+  const read = (sql: string) => q.all<MetarRow>(sql, day.startMs, endMs, cityId);
+  const points = metarPoints(read(METAR_DAY_SQL), read(POLLED_METAR_DAY_SQL));
+  return { points, high: metarHigh(points) };
 }

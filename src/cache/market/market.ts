@@ -12,6 +12,7 @@ import {
   type MetarPoint,
   metarDay,
   NOW_UNBOUNDED,
+  quoteWalkStart,
   type Venue,
 } from './day-reads.js';
 import { newestSnapshot } from './newest-snapshot.js';
@@ -54,14 +55,18 @@ export class MarketRepository {
   constructor(private readonly q: CountedQueries) {}
 
   /**
-   * The newest quotes of a city's markets, what Positions marks to (empty when `mkta_buckets_history` holds none):
-   * the city's newest rows by the `(city_id, rid)` index, newest first.
+   * The newest quotes of a city's markets at or before an instant, what Positions marks to (empty when
+   * `mkta_buckets_history` holds none): the city's newest rows by the `(city_id, rid)` index, newest first; as of a
+   * past instant the walk starts at its rows (day-reads.ts's `quoteWalkStart`).
    */
-  quotes(cityId: string, rows = RECENT_QUOTE_ROWS): QuoteBook {
+  quotes(cityId: string, rows = RECENT_QUOTE_ROWS, atMs = NOW_UNBOUNDED): QuoteBook {
     // the rows' JSON parsed here rather than six json_extract calls a row in SQL: a third of the time, the same values
     const texts = this.q.all<{ json: string }>(
-      `SELECT json FROM ${MKTA} INDEXED BY ${MKTA}_city WHERE city_id = ? ORDER BY rid LIMIT ?`,
+      `SELECT json FROM ${MKTA} INDEXED BY ${MKTA}_city WHERE city_id = ? AND rid > ? AND (t IS NULL OR t <= ?)
+       ORDER BY rid LIMIT ?`,
       cityId,
+      quoteWalkStart(this.q, 'mkta', atMs),
+      atMs,
       rows,
     );
     return new QuoteBook(texts.map((t) => quoteOf(JSON.parse(t.json) as Record<string, unknown>)));

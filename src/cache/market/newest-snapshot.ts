@@ -1,5 +1,14 @@
 import type { CountedQueries } from '../db/counted-queries.js';
-import { cityQuotePage, type DayQuote, dayQuoteOf, dayQuotes, NOW_UNBOUNDED, text, type Venue } from './day-reads.js';
+import {
+  cityQuotePage,
+  type DayQuote,
+  dayQuoteOf,
+  dayQuotes,
+  NOW_UNBOUNDED,
+  quoteWalkStart,
+  text,
+  type Venue,
+} from './day-reads.js';
 
 /** Rows a page of the newest-snapshot read: a snapshot is 11 buckets, two markets' snapshots may interleave. */
 export const SNAPSHOT_PAGE = 32;
@@ -8,7 +17,7 @@ export const SNAPSHOT_PAGE = 32;
  * The newest snapshot of a city-day's buckets on a venue at or before an instant (DESIGN 4's effective edge is taken
  * from it), lowest bucket first: the city's newest rows by the `(city_id, rid)` index, a small page at a time, until a
  * row of the day from an older snapshot (or an older day) shows the snapshot is complete. A few dozen rows, where
- * `dayQuotes` walks the whole day (as of now; rows snapshotted after an earlier instant are stepped over). Rows
+ * `dayQuotes` walks the whole day (as of a past instant, the walk starts at its rows: `quoteWalkStart`). Rows
  * without `snapshot_at` cannot be told apart by snapshot: then the newest quote of each bucket (`dayQuotes`) stands in.
  */
 export function newestSnapshot(
@@ -21,7 +30,7 @@ export function newestSnapshot(
 ): DayQuote[] {
   const out: DayQuote[] = [];
   let snapshot: string | null = null;
-  let after = Number.MIN_SAFE_INTEGER;
+  let after = quoteWalkStart(q, venue, atMs);
   for (let page = 0; page < maxPages; page++) {
     const rows = cityQuotePage(q, venue, cityId, after, atMs, SNAPSHOT_PAGE);
     // a row of an older day or an older snapshot ends the walk, after the page: another market's rows interleave

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { boardCsvRecords, exportBoard } from '../../board/board-export.js';
+import { exportBoardRecord, type RecordRules } from '../../board/board-record.js';
 import { type Cache, cacheFailure, checkExportName, openCache } from '../../cache/index.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { parseDateOrInstantArg } from '../parse.js';
+import { replayInstant } from '../replay-instant.js';
 
 const FORMATS = ['json', 'ndjson', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -38,7 +40,7 @@ export function exportCommand(program: Command): void {
     .description('print cache contents')
     .argument(
       '<name>',
-      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts, rejected-webhooks, board',
+      'cities, current, forecasts, fusion-locks, no24, yescore, svc-max-picks, historical/<table>, webhook-events, insurance-picks, edge-trades, alerts, rejected-webhooks, board, board-record',
     )
     .option('--format <f>', 'json, ndjson or csv', 'json')
     .option('--city <id>', 'only this city')
@@ -48,14 +50,16 @@ export function exportCommand(program: Command): void {
       parseDateOrInstantArg,
     )
     .option('--until <date>', 'upper bound (inclusive), as --since', parseDateOrInstantArg)
+    .option('--at <iso>', 'board: as of this instant of the cache (ISO 8601 with its offset)')
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
-    .action((name: string, flags: { format: string; city?: string; since?: string; until?: string; db?: string }) => {
+    .action((name: string, flags: ExportFlags) => {
       // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
       if (!(FORMATS as readonly string[]).includes(flags.format))
         throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
       checkExportName(name);
       if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
-        throw usageError('--since and --until do not apply to board: it is the board as of now');
+        throw usageError('--since and --until do not apply to board: it is the board as of now, or of --at');
+      if (flags.at !== undefined && name !== 'board') throw usageError('--at applies to board only');
       refuseEmptyWindow(flags.since, flags.until);
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
       const connection = resolveConnection({ db: flags.db });
@@ -64,10 +68,14 @@ export function exportCommand(program: Command): void {
       try {
         let rows: string[];
         try {
+          const filter = { cityId: flags.city, since: flags.since, until: flags.until };
+          const rules: RecordRules = { edgeMin: connection.alerts.edgeMin, settlement: connection.settlement };
           rows =
             name === 'board'
-              ? boardRows(cache, flags.format as Format, flags.city, connection.settlement)
-              : cache.export.rows(name, { cityId: flags.city, since: flags.since, until: flags.until });
+              ? boardRows(cache, flags, connection.settlement)
+              : name === 'board-record'
+                ? exportBoardRecord(cache, rules, filter).map((trade) => JSON.stringify(trade))
+                : cache.export.rows(name, filter);
         } catch (error) {
           // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
           throw cacheFailure(path, error);
@@ -79,13 +87,24 @@ export function exportCommand(program: Command): void {
     });
 }
 
+interface ExportFlags {
+  format: string;
+  city?: string;
+  since?: string;
+  until?: string;
+  at?: string;
+  db?: string;
+}
+
 /**
- * `export board`: the board as of now (board/board-export.ts), one object a city; in CSV one record a bucket. The
- * cities' markets are priced by the config's `settlement`.
+ * `export board`: the board as of now or of `--at` (board/board-export.ts; replay-instant.ts checks the instant), one
+ * object a city; in CSV one record a bucket. The cities' markets are priced by the config's `settlement`.
  */
-function boardRows(cache: Cache, format: Format, cityId: string | undefined, settlement?: SettlementConfig): string[] {
-  const cities = exportBoard(cache, Date.now(), { cityId, settlement });
-  return (format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
+function boardRows(cache: Cache, flags: ExportFlags, settlement?: SettlementConfig): string[] {
+  const now = Date.now();
+  const atMs = flags.at === undefined ? now : replayInstant(flags.at, cache, now);
+  const cities = exportBoard(cache, atMs, { cityId: flags.city, settlement });
+  return (flags.format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
 }
 
 /** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */

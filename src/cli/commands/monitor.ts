@@ -4,12 +4,14 @@ import { requireService, resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import type { MonitorMode } from '../monitor-session.js';
 import { parsePort } from '../parse.js';
+import { replayInstant } from '../replay-instant.js';
 
 interface MonitorFlags {
   demo?: boolean;
   offline?: boolean;
   listen?: number;
   city?: string;
+  at?: string;
   db?: string;
   notify: boolean;
 }
@@ -26,6 +28,7 @@ export function monitorCommand(program: Command): void {
     .option('--offline', 'review the cache with no network')
     .option('--listen <port>', 'also run the webhook listener on this port', parsePort)
     .option('--city <id>', 'city to show first')
+    .option('--at <iso>', "start in time travel: every pane as of this instant of the cache's history")
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .option('--no-notify', 'no desktop notification for kill signals')
     .action(async (flags: MonitorFlags) => {
@@ -57,6 +60,9 @@ export function monitorCommand(program: Command): void {
         ]);
         const session = await openSession(mode, connection, flags);
         try {
+          // --at is checked against the cache's span once it is open, before the first frame: exit 2 naming both
+          const replayAt =
+            flags.at === undefined ? undefined : replayInstant(flags.at, session.cache, session.now().getTime());
           const ui = renderMonitor({
             cache: session.cache,
             source: session.status,
@@ -66,6 +72,8 @@ export function monitorCommand(program: Command): void {
             streamIntervalsMs: session.streamIntervalsMs,
             snoozeMinutes: connection.alerts.snoozeMinutes,
             settlement: connection.settlement,
+            edgeMin: connection.alerts.edgeMin,
+            replayAt,
             stdout: process.stdout,
             stdin: process.stdin,
           });

@@ -11,7 +11,7 @@ export type Db = SqliteDb;
 
 export class StoreError extends Error {}
 
-const storePath = (dataDir: string): string => join(dataDir, 'server.db');
+export const storePath = (dataDir: string): string => join(dataDir, 'server.db');
 
 /**
  * Opens (creating if needed) the service's store in a data dir: WAL so admin commands and the running server share

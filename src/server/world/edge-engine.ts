@@ -10,8 +10,8 @@ import { askOf } from './market.js';
 import { derivedUuid } from './noise.js';
 
 const STAKE = LIMITS.stakeUsd;
-const ENTRY_EDGE = 0.12;
-const EXIT_EDGE = 0.02;
+const ENTRY_EDGE = 0.05;
+const EXIT_EDGE = 0.01;
 const SLIPPAGE_BPS = 150;
 
 export interface EdgePosition {
@@ -29,7 +29,7 @@ export interface EdgePosition {
 
 /**
  * The edge engine: during trading hours it buys the side of the bucket where the primary forecast and the venue
- * disagree most (edge above 12 points), sells when the edge has faded below 2 points, and settles what is left
+ * disagree most (edge above 5 points), sells when the edge has faded below 1 point, and settles what is left
  * after the market closes. Every entry and exit is an event for webhook delivery.
  */
 export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
@@ -48,7 +48,8 @@ export function edgeTick(ctx: WorldContext, city: CityAsset, ms: number): void {
     if (!quote) continue;
     const edge = position.side === 'YES' ? quote.prob - quote.yes : 1 - quote.prob - quote.no;
     if (edge < EXIT_EDGE) {
-      const price = position.side === 'YES' ? quote.yes : quote.no;
+      // a sale gets the bid: what the other side costs, taken from 1
+      const price = round(1 - (position.side === 'YES' ? quote.no : quote.yes), 3);
       close(ctx, city, position, 'SELL', price, ms, `edge faded to ${round(edge * 100, 1)} pts`);
     }
   }

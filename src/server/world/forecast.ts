@@ -3,64 +3,75 @@ import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../co
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
 import { cToF, deltaCToF, round, withAliases } from '../../domain/units.js';
 import { MODELS, type Models } from './models.js';
-import { TrackRecord } from './track-record.js';
+import { LearnedPacing } from './pacing.js';
+import { dayBefore } from './skill-window.js';
+import { halfHourInstant, halfHourOf, MIN_SIGMA_C, TrackRecord } from './track-record.js';
 import { Weather } from './weather.js';
 
-export const PACING_SOURCE = 'metar_pacing_v2';
+export const PACING_SOURCE = 'metar_pacing_v3';
 const HALF_HOUR = 30 * 60_000;
-/** Even a day decided by the observed high keeps a little doubt: a late report can still lift it. */
-const MIN_SIGMA_C = 0.15;
 const MEMO_SIZE = 2000;
-/** Pacing weighs the last four half-hourly readings, newest first; at most this share of their gap moves the forecast. */
+/** Pacing weighs the last four half-hourly readings, newest first. */
 const PACING_WEIGHTS = [4, 3, 2, 1] as const;
-const PACING_CAP = 0.6;
+/** The low the desk expects at 06:00: the forecast high less this share of the city's diurnal range. */
+const EXPECTED_LOW_SHARE = 0.8;
 
 export interface PrimaryForecast {
   date: string;
   muC: number;
   sigmaC: number;
-  /**
-   * The highest temperature the desk expects METAR to sample from now to midnight, paced on the last two hours of
-   * readings, before the desk's own correction: the whole day's high before the peak. Its track record is kept on
-   * it, and the venues price on it.
-   */
-  stillToComeC: number;
   pacingC: number;
   ensembleC: number;
   /** The ensemble less its 30-day bias: the forecast before pacing and the observed high. */
   correctedC: number;
+  /** How far the models (each less its bias) disagree in the current run: how unsettled the day looks. */
+  spreadC: number;
   runningMaxC: number | null;
-  hourly: { h: string; t: number }[];
+  /** The curve the forecast expects through the day (local hour -> degrees C), before pacing. */
+  expectedAt: (hour: number) => number;
 }
 
 /** The three forecast layers the service publishes, computed for a city at an instant. */
 export class ForecastDesk {
   readonly record: TrackRecord;
   private readonly memo = new Map<string, PrimaryForecast>();
+  private readonly pacing: LearnedPacing;
 
   constructor(
     private readonly weather: Weather,
     private readonly models: Models,
+    cities: readonly CityAsset[],
   ) {
-    this.record = new TrackRecord(weather, (city, ms) => this.forecastHigh(city, ms));
+    this.record = new TrackRecord(weather, cities, (city, ms) => this.forecastHigh(city, ms));
+    this.pacing = new LearnedPacing(cities, (city, date, slot) => {
+      const { gapC, correctedC } = this.readingsAt(city, halfHourInstant(date, slot, city.tz));
+      return { gapC, missC: this.weather.sampledHighC(city, date) - correctedC };
+    });
   }
 
   /**
    * The primary forecast: the skill-weighted ensemble, minus its 30-day bias, paced by how far today's METAR runs
-   * ahead of or behind the expected curve, less the desk's own recent bias at this hour; never below the METAR high
-   * already observed. Its sigma is the desk's own error at this hour of the day over the last 30 days (its track
-   * record, bias taken out), so its probabilities are honest: a price is about as good as the desk, no better.
+   * ahead of or behind the expected curve, less the desk's own recent bias at this half hour; never below the METAR
+   * high already observed. Its sigma is what its track record says of its error at this half hour of the day, on a day
+   * whose models disagree this much (see TrackRecord), so its probabilities are honest: wide on an unsettled day,
+   * sharp on a quiet one and once the readings have spoken; a price is about as good as the desk, no better.
    */
   primary(city: CityAsset, ms: number): PrimaryForecast {
     const key = `${city.city_id}|${ms}`;
     const cached = this.memo.get(key);
     if (cached) return cached;
     const high = this.forecastHigh(city, ms);
-    const record = this.record.at(city, high.date, localHour(ms, city.tz));
+    const record = this.record.at(high.date, localHour(ms, city.tz));
     // the desk corrects what its record says it gets wrong: the mean of its errors moves the forecast, their spread
     // is its sigma (an RMSE with the bias left in the forecast would count the bias twice)
     const muC = Math.max(high.runningMaxC ?? Number.NEGATIVE_INFINITY, high.muC - record.highBiasC);
-    const sigmaC = Math.max(MIN_SIGMA_C, record.highSdC);
+    // its sigma: the spread of its errors this hour for a day whose models are this far apart, widened or narrowed by
+    // how its errors have lately run against that
+    const hour = localHour(ms, city.tz);
+    const sigmaC = Math.max(
+      MIN_SIGMA_C,
+      this.record.sigmaOn(high.date, hour, high.spreadC) * this.record.widthOfErrors(high.date, hour),
+    );
     const forecast = { ...high, muC: round(muC, 2), sigmaC: round(sigmaC, 2) };
     // the world asks for the same instant from several jobs and every venue quote: keep the latest few
     if (this.memo.size >= MEMO_SIZE) this.memo.clear();
@@ -69,41 +80,46 @@ export class ForecastDesk {
   }
 
   /**
-   * The forecast of the day's high before the desk's own correction. Before the peak it is the paced, bias-corrected
-   * ensemble; after the peak the expected curve only falls, so what is still to come is the curve from now on, and
-   * the running METAR high soon decides the day.
+   * The forecast of the day's high before the desk's own correction. Before the peak it is the bias-corrected ensemble
+   * moved by the learned pacing (how far the readings run from the expected curve, and what that has meant for the
+   * day's high lately at this hour); from the peak on the expected curve only falls, so what is still to come is the
+   * curve from now on, paced, and the running METAR high soon decides the day.
    */
   private forecastHigh(city: CityAsset, ms: number): Omit<PrimaryForecast, 'sigmaC'> {
+    const { date, hour, ensembleC, correctedC, expectedAt, gapC } = this.readingsAt(city, ms);
+    const peak = city.climate.peak_hour;
+    let pacingC = gapC;
+    let stillToComeC = expectedAt(hour) + gapC;
+    if (hour < peak) {
+      const fit = this.pacing.fitAt(date, halfHourOf(hour));
+      pacingC = fit.interceptC + fit.slope * gapC;
+      stillToComeC = correctedC + pacingC;
+    }
+    pacingC = round(pacingC, 2);
+    const runningMaxC = this.weather.runningMaxC(city, date, ms);
+    const muC = Math.max(stillToComeC, runningMaxC ?? Number.NEGATIVE_INFINITY);
+    const spreadC = this.models.spreadC(city, date, ms);
+    return { date, muC: round(muC, 2), pacingC, ensembleC, correctedC, spreadC, runningMaxC, expectedAt };
+  }
+
+  /**
+   * What the desk has in hand at an instant: the ensemble, less its 30-day bias; the curve that forecast expects
+   * (from the expected low at 06:00 up to the forecast at the peak, and before 06:00 down from yesterday's METAR high);
+   * and the gap of the last four half-hourly readings (two hours, newest first, weighted by `PACING_WEIGHTS`) from it.
+   * One reading alone is noise the desk would pass on.
+   */
+  private readingsAt(city: CityAsset, ms: number) {
     const date = localDate(ms, city.tz);
     const hour = localHour(ms, city.tz);
     const peak = city.climate.peak_hour;
     const ensembleC = this.models.ensembleC(city, date, ms);
     const correctedC = ensembleC - this.models.ensembleBiasC(city, date);
-    const lowC = correctedC - city.climate.diurnal_range_c * 0.8;
-    const expectedAt = (h: number) => Weather.diurnalC(lowC, correctedC, lowC, peak, h);
-
-    // pacing weighs the last two hours of readings (one reading alone is noise the desk would pass on) and runs until
-    // midnight: after the peak it says how far the evening runs above or below the curve
-    const pacingC = this.pacedC(city, ms, expectedAt);
-    const runningMaxC = this.weather.runningMaxC(city, date, ms);
-    const stillToComeC = expectedAt(Math.max(hour, peak)) + pacingC;
-    const muC = Math.max(stillToComeC, runningMaxC ?? Number.NEGATIVE_INFINITY);
-    const hourly = Array.from({ length: 24 }, (_, h) => ({
-      h: `${String(h).padStart(2, '0')}:00`,
-      t: round(expectedAt(h) + pacingC, 1),
-    }));
-    return { date, muC: round(muC, 2), stillToComeC, pacingC, ensembleC, correctedC, runningMaxC, hourly };
-  }
-
-  /**
-   * How far METAR runs ahead of (or behind) the expected curve, as a correction to the forecast: the gap of the last
-   * four readings (two hours, newest first, weighted by `PACING_WEIGHTS`), clamped to 3 degrees, times a share that
-   * grows from 08:00 to `PACING_CAP` at the peak hour. Zero before 08:00, when the morning low says little about the
-   * afternoon.
-   */
-  private pacedC(city: CityAsset, ms: number, expectedAt: (hour: number) => number): number {
-    const hour = localHour(ms, city.tz);
-    if (hour < 8) return 0;
+    const lowC = correctedC - city.climate.diurnal_range_c * EXPECTED_LOW_SHARE;
+    const yesterdayC = this.weather.metarMaxC(city, dayBefore(date));
+    const expectedAt = (h: number) =>
+      h >= 6
+        ? Weather.diurnalC(lowC, correctedC, lowC, peak, h)
+        : Weather.diurnalC(lowC, yesterdayC, lowC, peak, h + 24);
     const slotHour = Math.floor(hour * 2) / 2;
     let gap = 0;
     let total = 0;
@@ -111,8 +127,7 @@ export class ForecastDesk {
       gap += weight * (this.weather.metarC(city, ms - i * HALF_HOUR) - expectedAt(slotHour - i / 2));
       total += weight;
     });
-    const share = Math.min(PACING_CAP, ((hour - 8) / (city.climate.peak_hour - 8)) * PACING_CAP);
-    return round(Math.max(-3, Math.min(3, gap / total)) * share, 1);
+    return { date, hour, ensembleC, correctedC, expectedAt, gapC: gap / total };
   }
 
   svcPro(city: CityAsset, ms: number): SvcProForecast {
@@ -138,7 +153,11 @@ export class ForecastDesk {
       pacing_source: PACING_SOURCE,
       hottest_model: hottest.model,
       models_used: weights.map((w) => ({ model: w.model, weight: round(w.weight, 4), mae: round(w.mae, 2) })),
-      hourly: p.hourly,
+      // the expected curve, paced: only what is published needs it
+      hourly: Array.from({ length: 24 }, (_, h) => ({
+        h: `${String(h).padStart(2, '0')}:00`,
+        t: round(p.expectedAt(h) + p.pacingC, 1),
+      })),
       hourly_unit: 'C',
       reasoning: this.reasoning(city, p, hottest.model, round(cToF(hottest.tmaxC), 1)),
       fetched_at: isoUtc(ms),

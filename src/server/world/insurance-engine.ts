@@ -2,9 +2,10 @@ import type { CityAsset } from '../../contract/assets.js';
 import type { InsuranceEvent, InsuranceLeg } from '../../contract/events.js';
 import { type Bucket, bucketFor } from '../../domain/buckets.js';
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
-import { settledValue } from '../../domain/settlement.js';
+import { bucketIsDead, bucketProbability, settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
 import { insurancePicks, type StoredPick } from '../store/insurance-picks.js';
+import { worldMarket } from './cities.js';
 import type { WorldContext } from './context.js';
 import type { PrimaryForecast } from './forecast.js';
 import type { MarketEvent } from './market.js';
@@ -12,9 +13,23 @@ import { derivedUuid, hash32 } from './noise.js';
 
 const STAKE = 5;
 const SLIPPAGE_BPS = 200;
+/**
+ * The engine's two books, each opening one primary pick a city a day: `overnight` as the day's market opens (00:00),
+ * on the day-ahead forecast, and `morning` at 09:00 on the forecast the morning's readings have sharpened. Each hedges
+ * through its `hedgeUntilHour` (its last check is in that local hour); after that what the afternoon brings is the
+ * pick's own risk.
+ */
+export const INSURANCE_BOOKS = [
+  { book: 'overnight', hour: 0, minute: 0, hedgeUntilHour: 6 },
+  { book: 'morning', hour: 9, minute: 0, hedgeUntilHour: 13 },
+] as const;
+type Book = (typeof INSURANCE_BOOKS)[number];
+/** After the peak, legs the forecast gives less than this together are given up as lost. */
+const GIVE_UP_BELOW = 0.02;
 
 /** A primary pick and everything that happened to it since; one row of `insurance_picks`. */
 export interface InsurancePick extends StoredPick {
+  book: Book['book'];
   event_slug: string;
   /** Legs A and B exactly as `insurance.pick.created` sent them: a kill echoes them unchanged. */
   legs: InsuranceLeg[];
@@ -25,14 +40,17 @@ export interface InsurancePick extends StoredPick {
 }
 
 /**
- * The insurance engine. At 09:00 local it opens a primary pick: YES on the bucket holding the primary forecast (leg
- * A) and on its neighbour on the forecast's side (leg B). Hourly until the peak hour it hedges once with leg C if the
- * forecast has left both buckets; hourly all day it kills the pick once the running METAR high, which only rises,
- * is above every leg the pick holds. A pick that outlives its day is closed without an event.
+ * The insurance engine. At each book's hour (`INSURANCE_BOOKS`) it opens a primary pick: YES on the bucket holding
+ * the primary forecast (leg A) and on its neighbour on the forecast's side (leg B). Hourly through the book's hedging
+ * hour it hedges once with leg C if the forecast has left both buckets. Hourly all day it kills the pick once every
+ * leg it holds is lost: the running METAR high has passed them (DESIGN 4's settlement rule), or the day has peaked
+ * below them and the desk gives them less than `GIVE_UP_BELOW`. A pick that outlives its day is closed without an
+ * event.
  */
 export function openInsurancePick(ctx: WorldContext, city: CityAsset, ms: number): void {
   const forecast = ctx.desk.primary(city, ms);
-  const pickId = derivedUuid(ctx.seed, 'insurance', city.city_id, forecast.date, 'primary');
+  const { book } = bookOpeningAt(localHour(ms, city.tz));
+  const pickId = derivedUuid(ctx.seed, 'insurance', city.city_id, forecast.date, book, 'primary');
   const picks = insurancePicks<InsurancePick>(ctx.store.db);
   if (picks.get(pickId)) return; // already opened: a job never runs twice, but a replay must not fork the pick
   const event = ctx.markets.event(city, forecast.date);
@@ -42,6 +60,7 @@ export function openInsurancePick(ctx: WorldContext, city: CityAsset, ms: number
     city_id: city.city_id,
     local_date: forecast.date,
     open: true,
+    book,
     event_slug: event.eventSlug,
     legs: [
       leg(ctx, city, event, home, 'A', ms),
@@ -61,38 +80,63 @@ export function insuranceCheck(ctx: WorldContext, city: CityAsset, ms: number): 
   const open = picks.openByCity(city.city_id);
   if (open.length === 0) return;
   const today = localDate(ms, city.tz);
-  const hedging = Math.floor(localHour(ms, city.tz)) <= city.climate.peak_hour;
+  const hour = localHour(ms, city.tz);
   for (const pick of open) {
     if (pick.local_date !== today) {
-      // its market has closed without the high ever passing the legs: nothing to tell anyone
+      // its market has closed without its legs ever being lost for sure: nothing to tell anyone
       picks.put({ ...pick, open: false, closed: 'day_ended' });
       continue;
     }
     if (killIfLost(ctx, city, pick, ms)) continue;
-    // the full forecast is the costly part of the check: only worth it while the pick may still hedge
-    if (hedging && !pick.addon) hedge(ctx, city, pick, ctx.desk.primary(city, ms), ms);
+    if (Math.floor(hour) <= hedgeUntil(pick) && !pick.addon) hedge(ctx, city, pick, ctx.desk.primary(city, ms), ms);
   }
 }
 
 /**
- * The METAR high only rises, so once it settles above the top of every leg held (A, B and C if any) no leg can
- * win: the receiver should get out at market. The kill is told under the primary pick, echoing its original legs.
- * It is checked before the hedge: a pick the high has already beaten is exited, not chased with a new leg.
+ * Every leg held (A, B and C if any) is lost once the running METAR high, which only rises, has left each of them
+ * below it (DESIGN 4: no whole degree they settle on is still reachable), or once the day has peaked (an hour after
+ * the peak hour) and the desk, conditioned on the running high, gives them together less than `GIVE_UP_BELOW`: the
+ * receiver should get out at market. The kill is told under the primary pick, echoing its original legs. It is
+ * checked before the hedge: a pick already lost is exited, not chased with a new leg.
  */
 function killIfLost(ctx: WorldContext, city: CityAsset, pick: InsurancePick, ms: number): boolean {
   const highC = ctx.weather.runningMaxC(city, pick.local_date, ms);
   if (highC === null) return false;
-  const high = settledValue(highC, city.market_unit);
+  const market = worldMarket(city);
   const held = pick.addon ? [...pick.legs, pick.addon.leg] : pick.legs;
-  const top = held.reduce((a, b) => (b.bucket_high > a.bucket_high ? b : a));
-  if (high <= top.bucket_high) return false;
+  const unit = city.market_unit;
+  const high = settledValue(highC, unit);
+  const highText = `METAR high so far ${high}°${unit}${unit === 'F' ? ` (${highC}°C)` : ''}`;
+  let reason: string;
+  if (held.every((l) => bucketIsDead(bucketOf(l), market, highC))) {
+    const top = held.reduce((a, b) => (b.bucket_high > a.bucket_high ? b : a));
+    reason =
+      `${highText} is above ${top.bucket_high}°${unit}, ` +
+      `the top of the highest leg ${top.leg} (${top.bucket_label})`;
+  } else {
+    if (localHour(ms, city.tz) < city.climate.peak_hour + 1) return false;
+    const forecast = ctx.desk.primary(city, ms);
+    const chance = held.reduce(
+      (sum, l) => sum + (bucketProbability(bucketOf(l), market, forecast, forecast.runningMaxC) ?? 0),
+      0,
+    );
+    if (chance >= GIVE_UP_BELOW) return false;
+    const bottom = held.reduce((a, b) => (b.bucket_low < a.bucket_low ? b : a));
+    reason =
+      `the day has peaked: ${highText} is below ${bottom.bucket_low}°${unit}, the bottom of the lowest leg ` +
+      `${bottom.leg} (${bottom.bucket_label}), and the forecast gives the legs ${round(chance * 100, 1)}%`;
+  }
   const next: InsurancePick = { ...pick, open: false, closed: 'killed', seq: pick.seq + 1 };
   insurancePicks<InsurancePick>(ctx.store.db).put(next);
-  const unit = city.market_unit;
-  const reason =
-    `METAR high so far ${high}°${unit}${unit === 'F' ? ` (${highC}°C)` : ''} is above ${top.bucket_high}°${unit}, ` +
-    `the top of the highest leg ${top.leg} (${top.bucket_label}): every leg loses, sell at market`;
-  emit(ctx, city, next, 'insurance.pick.killed', pick.legs, { sell_at_market: true, reason }, ms);
+  emit(
+    ctx,
+    city,
+    next,
+    'insurance.pick.killed',
+    pick.legs,
+    { sell_at_market: true, reason: `${reason}: every leg loses, sell at market` },
+    ms,
+  );
   return true;
 }
 
@@ -102,13 +146,31 @@ function hedge(ctx: WorldContext, city: CityAsset, pick: InsurancePick, forecast
   const bucket = bucketFor(event.buckets, muOf(city, forecast));
   if (pick.legs.some((l) => l.bucket_slug === bucket.slug)) return;
   const addon = {
-    pick_id: derivedUuid(ctx.seed, 'insurance', city.city_id, pick.local_date, 'addon'),
+    pick_id: derivedUuid(ctx.seed, 'insurance', city.city_id, pick.local_date, pick.book, 'addon'),
     leg: leg(ctx, city, event, bucket, 'C', ms),
   };
   const next: InsurancePick = { ...pick, addon, seq: pick.seq + 1 };
   insurancePicks<InsurancePick>(ctx.store.db).put(next);
   emit(ctx, city, next, 'insurance.addon.created', [addon.leg], null, ms);
 }
+
+/** The book that opens its picks at a local hour (the job runs at each book's hour only). */
+function bookOpeningAt(hour: number): Book {
+  const book = INSURANCE_BOOKS.find((b) => b.hour === Math.floor(hour));
+  if (!book) throw new Error(`no insurance book opens at ${hour} local`);
+  return book;
+}
+
+const hedgeUntil = (pick: InsurancePick): number =>
+  (INSURANCE_BOOKS.find((b) => b.book === pick.book) as Book).hedgeUntilHour;
+
+/** A leg's bucket, as the settlement rule reads it. */
+const bucketOf = (leg: InsuranceLeg): Bucket => ({
+  slug: leg.bucket_slug,
+  label: leg.bucket_label,
+  low: leg.bucket_low,
+  high: leg.bucket_high,
+});
 
 /** The forecast in the market's unit: what decides which bucket it sits in. */
 const muOf = (city: CityAsset, forecast: PrimaryForecast): number => toMarketUnit(forecast.muC, city.market_unit);

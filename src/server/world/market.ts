@@ -1,10 +1,11 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { type Bucket, bucketFor, marketBuckets } from '../../domain/buckets.js';
-import { addDays, slugDate } from '../../domain/city-time.js';
+import { slugDate } from '../../domain/city-time.js';
 import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
 import type { ForecastDesk } from './forecast.js';
-import { type Models, type Product, SKILL_WINDOW_DAYS } from './models.js';
+import type { Models, Product } from './models.js';
+import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import { type BucketQuote, type Venue, venueQuotes } from './venue-pricing.js';
 import type { Weather } from './weather.js';
 
@@ -60,9 +61,12 @@ export class Markets {
     );
   }
 
-  /** The bucket a forecast (degrees C) points at in that day's market. */
+  /**
+   * The bucket a forecast (degrees C) points at in that day's market, read from the forecast as it is published (to
+   * the hundredth of a degree), so a client rounding the published value finds the same bucket.
+   */
   forecastBucket(city: CityAsset, date: string, forecastC: number): Bucket {
-    return bucketFor(this.event(city, date).buckets, toMarketUnit(forecastC, city.market_unit));
+    return bucketFor(this.event(city, date).buckets, toMarketUnit(round(forecastC), city.market_unit));
   }
 
   /** Did the product's day-ahead forecast pick the bucket the day settled in? */
@@ -74,7 +78,7 @@ export class Markets {
   /** Share of exact hits over the 30 days before `date`. */
   hitRate(product: Product, city: CityAsset, date: string): number {
     let hits = 0;
-    for (let i = 1; i <= SKILL_WINDOW_DAYS; i++) if (this.exactHit(product, city, addDays(date, -i))) hits++;
+    for (const day of daysBefore(date)) if (this.exactHit(product, city, day)) hits++;
     return round(hits / SKILL_WINDOW_DAYS, 4);
   }
 
@@ -84,7 +88,7 @@ export class Markets {
     const cached = this.quoteMemo.get(key);
     if (cached) return cached;
     const quotes = venueQuotes(
-      { seed: this.seed, desk: this.desk, weather: this.weather },
+      { seed: this.seed, desk: this.desk },
       venue,
       city,
       date,

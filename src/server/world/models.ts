@@ -1,17 +1,18 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { addDays, instantAtLocal } from '../../domain/city-time.js';
+import { instantAtLocal } from '../../domain/city-time.js';
 import { gaussian } from './noise.js';
+import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
 
 /** The numerical weather models the ensemble blends, each with its own warm/cold bias and noise (degrees C). */
 export const MODELS = [
-  { model: 'ecmwf_ifs', bias: 0.1, sd: 0.9 },
-  { model: 'gfs', bias: 0.5, sd: 1.3 },
-  { model: 'icon', bias: -0.2, sd: 1.0 },
-  { model: 'gem', bias: -0.6, sd: 1.4 },
-  { model: 'jma', bias: 0.3, sd: 1.5 },
-  { model: 'ukmo', bias: -0.1, sd: 1.0 },
-  { model: 'meteofrance', bias: 0.2, sd: 1.2 },
+  { model: 'ecmwf_ifs', bias: 0.1, sd: 0.6 },
+  { model: 'gfs', bias: 0.5, sd: 0.9 },
+  { model: 'icon', bias: -0.2, sd: 0.7 },
+  { model: 'gem', bias: -0.6, sd: 1.0 },
+  { model: 'jma', bias: 0.3, sd: 1.05 },
+  { model: 'ukmo', bias: -0.1, sd: 0.7 },
+  { model: 'meteofrance', bias: 0.2, sd: 0.85 },
 ] as const;
 export type ModelId = (typeof MODELS)[number]['model'];
 
@@ -19,14 +20,22 @@ export type ModelId = (typeof MODELS)[number]['model'];
 export const PRODUCTS = ['svc_pro', 'edge_ensemble', 'model_mean', ...MODELS.map((m) => m.model)] as const;
 export type Product = (typeof PRODUCTS)[number];
 
-export const SKILL_WINDOW_DAYS = 30;
 const SIX_HOURS = 6 * 3_600_000;
+/** The error every model shares, degrees C at two days' lead (1 sigma). */
+const SHARED_SD = 1.3;
+/** Model errors shrink with the lead of the run: to `floor` of their two-day size at the peak itself. */
+const LEAD_SCALE = { floor: 0.3, hours: 48 } as const;
 
 export interface ModelWeight {
   model: ModelId;
   weight: number;
   mae: number;
+  /** The model's mean error over the same 30 days: its bias at this station. */
+  biasC: number;
 }
+
+/** A floor under the models' spread (degrees C): seven models can agree by chance, the weather never quite does. */
+const MIN_SPREAD_C = 0.1;
 
 /** What each model, the weighted ensemble and the bias-corrected primary forecast say about a day's high. */
 export class Models {
@@ -38,21 +47,39 @@ export class Models {
     private readonly weather: Weather,
   ) {}
 
-  /** A model's Tmax for a local date from the run available at `issuedMs` (runs every 6 h UTC). */
+  /**
+   * A model's Tmax for a local date from the run available at `issuedMs` (runs every 6 h UTC). Its error is its own
+   * bias, a part every model shares (the same physics, the same observations to start from) and a part of its own;
+   * both shrink as the run nears the day's peak. None of them is the day's surprise, which no model sees.
+   */
   modelTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, issuedMs: number): number {
     const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
+    return this.remember(`tmax|${model.model}|${city.city_id}|${date}|${run}`, () =>
+      this.runTmaxC(model, city, date, run),
+    );
+  }
+
+  private runTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, run: number): number {
     const peak = this.remember(`peak|${city.city_id}|${date}`, () =>
       instantAtLocal(date, city.climate.peak_hour, 0, city.tz),
     );
     const leadHours = Math.max(0, (peak - run) / 3_600_000);
-    const scale = 0.35 + (0.65 * Math.min(leadHours, 96)) / 96;
+    const scale =
+      LEAD_SCALE.floor + ((1 - LEAD_SCALE.floor) * Math.min(leadHours, LEAD_SCALE.hours)) / LEAD_SCALE.hours;
     const cityBias = 0.5 * gaussian(this.seed, 'bias', model.model, city.city_id);
-    const error =
+    const shared = this.remember(
+      `shared|${city.city_id}|${date}|${run}`,
+      () =>
+        SHARED_SD *
+        (0.8 * gaussian(this.seed, 'shared', city.city_id, date) +
+          0.6 * gaussian(this.seed, 'shared-run', city.city_id, date, run)),
+    );
+    const own =
       model.sd *
-      scale *
       (0.8 * gaussian(this.seed, 'err', model.model, city.city_id, date) +
         0.6 * gaussian(this.seed, 'run', model.model, city.city_id, date, run));
-    return this.weather.tmaxC(city, date) + model.bias + cityBias + error;
+    const volatility = this.weather.volatility(city, date);
+    return this.weather.modelledHighC(city, date) + model.bias + cityBias + scale * volatility * (shared + own);
   }
 
   /** Each model's Tmax from the run available one minute after local midnight: the forecast strategies pick with. */
@@ -69,29 +96,49 @@ export class Models {
     if (cached) return cached;
     const maes = MODELS.map((m) => {
       let sum = 0;
-      for (let i = 1; i <= SKILL_WINDOW_DAYS; i++) {
-        const day = addDays(date, -i);
-        sum += Math.abs(this.dayAheadC(m, city, day) - this.weather.metarMaxC(city, day));
+      let absolute = 0;
+      for (const day of daysBefore(date)) {
+        const error = this.dayAheadC(m, city, day) - this.weather.metarMaxC(city, day);
+        sum += error;
+        absolute += Math.abs(error);
       }
-      return { model: m.model, mae: Math.max(0.05, sum / SKILL_WINDOW_DAYS) };
+      return { model: m.model, mae: Math.max(0.05, absolute / SKILL_WINDOW_DAYS), biasC: sum / SKILL_WINDOW_DAYS };
     });
     const total = maes.reduce((acc, m) => acc + 1 / m.mae, 0);
-    const weights = maes.map((m) => ({ model: m.model, weight: 1 / m.mae / total, mae: m.mae }));
+    const weights = maes.map((m) => ({ ...m, weight: 1 / m.mae / total }));
     this.weightMemo.set(key, weights);
     return weights;
   }
 
+  /** The skill-weighted mean of the models' Tmax in the run available at `issuedMs`. */
   ensembleC(city: CityAsset, date: string, issuedMs: number): number {
-    const weights = this.weights(city, date);
-    return MODELS.reduce((acc, m, i) => acc + (weights[i]?.weight ?? 0) * this.modelTmaxC(m, city, date, issuedMs), 0);
+    const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
+    return this.remember(`ens|${city.city_id}|${date}|${run}`, () => {
+      const weights = this.weights(city, date);
+      return MODELS.reduce((acc, m, i) => acc + (weights[i]?.weight ?? 0) * this.modelTmaxC(m, city, date, run), 0);
+    });
+  }
+
+  /**
+   * How far the models, each less its own bias, disagree in the run available at `issuedMs` (their standard
+   * deviation, degrees C): what tells the desk an unsettled day from a quiet one before any reading does.
+   */
+  spreadC(city: CityAsset, date: string, issuedMs: number): number {
+    const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
+    return this.remember(`spread|${city.city_id}|${date}|${run}`, () => {
+      const weights = this.weights(city, date);
+      const values = MODELS.map((m, i) => this.modelTmaxC(m, city, date, run) - (weights[i]?.biasC ?? 0));
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      const variance = values.reduce((acc, v) => acc + (v - mean) ** 2, 0) / (values.length - 1);
+      return Math.max(MIN_SPREAD_C, Math.sqrt(variance));
+    });
   }
 
   /** Mean error of the day-ahead ensemble over the last 30 days; the primary forecast subtracts it. */
   ensembleBiasC(city: CityAsset, date: string): number {
     return this.remember(`bias|${city.city_id}|${date}`, () => {
       let sum = 0;
-      for (let i = 1; i <= SKILL_WINDOW_DAYS; i++) {
-        const day = addDays(date, -i);
+      for (const day of daysBefore(date)) {
         sum += this.productDayAheadC('edge_ensemble', city, day) - this.weather.metarMaxC(city, day);
       }
       return sum / SKILL_WINDOW_DAYS;

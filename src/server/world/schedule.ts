@@ -1,12 +1,14 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { addDays, instantAtLocal, localDate } from '../../domain/city-time.js';
+import { INSURANCE_BOOKS } from './insurance-engine.js';
 
 /**
- * What happens in the world and when. Observations and market snapshots every half hour (a venue reprices on each
- * METAR report, so its newest snapshot never predates the newest reading), forecasts at :05, the insurance check at
- * :20, the edge engine at :35 (all UTC); strategy picks and settlement one minute after local
- * midnight, insurance picks at 09:00 local, svc-max picks at 11:00 local, fusion locks at the local peak hour.
- * The insurance kinds come last so that, at a shared instant, they see that instant's observations and prices.
+ * What happens in the world and when. Observations, forecasts and market snapshots every half hour (the desk and the
+ * venues revise on each METAR report, so neither the newest forecast nor the newest price predates the newest reading,
+ * and a board sets the three side by side), the insurance check at :20, the edge engine at :35 (all UTC); strategy
+ * picks and settlement one minute after local midnight, insurance picks at each book's hour (00:00 and 09:00 local,
+ * after that instant's snapshot), svc-max picks at 11:00 local, fusion locks at the local peak hour. The insurance
+ * kinds come last so that, at a shared instant, they see that instant's observations and prices.
  */
 export const JOB_KINDS = [
   'observe',
@@ -32,14 +34,14 @@ const MINUTE = 60_000;
 const UTC_GRID: { kind: JobKind; every: number; offset: number }[] = [
   { kind: 'observe', every: 30 * MINUTE, offset: 0 },
   { kind: 'snapshot', every: 30 * MINUTE, offset: 0 },
-  { kind: 'forecast', every: 60 * MINUTE, offset: 5 * MINUTE },
+  { kind: 'forecast', every: 30 * MINUTE, offset: 0 },
   { kind: 'edge', every: 60 * MINUTE, offset: 35 * MINUTE },
   { kind: 'insurance', every: 60 * MINUTE, offset: 20 * MINUTE },
 ];
 
 const localJobs = (city: CityAsset): { kind: JobKind; hour: number; minute: number }[] => [
   { kind: 'daily', hour: 0, minute: 1 },
-  { kind: 'insurance-open', hour: 9, minute: 0 },
+  ...INSURANCE_BOOKS.map(({ hour, minute }) => ({ kind: 'insurance-open' as const, hour, minute })),
   { kind: 'svc-max', hour: 11, minute: 0 },
   { kind: 'lock', hour: city.climate.peak_hour, minute: 0 },
 ];

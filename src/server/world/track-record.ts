@@ -1,89 +1,121 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { addDays, instantAtLocal } from '../../domain/city-time.js';
-import { SKILL_WINDOW_DAYS } from './models.js';
+import { instantAtLocal } from '../../domain/city-time.js';
+import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
 
-/** How the desk's forecasts made at one local hour stood against what METAR then reported, over the last 30 days. */
-export interface DeskRecord {
-  /**
-   * Mean and standard deviation of (forecast of the day's high - what the high then was: the METAR high already
-   * reported or the highest sample still to come before rounding, whichever is higher): the desk's bias at that hour,
-   * which it takes out, and its real 1 sigma, which it publishes. Measured before rounding because the bucket formula
-   * does the rounding: an error against the settled whole degree would count it twice.
-   */
-  highBiasC: number;
-  highSdC: number;
-  /**
-   * Mean and standard deviation of (forecast of the highest reading still to come - the highest temperature METAR
-   * then sampled, before rounding): what a price has left to learn at that hour.
-   */
-  toComeBiasC: number;
-  toComeSdC: number;
+/**
+ * How a desk's errors at one half hour of the day spread, as a function of the models' spread in the run it had:
+ * variance = `floorC2 + perSpread * spread^2`. The part of the error the models' disagreement foretells (an unsettled
+ * day) and the part it does not (the turbulence of a half-hourly reading, the afternoon of a quiet day) are told apart
+ * by a least-squares line through the last 30 days' squared errors.
+ */
+export interface ErrorSpread {
+  floorC2: number;
+  perSpread: number;
 }
 
-/** What the record reads of a forecast: the day's high (never below the running high) and what is still to come. */
+/** The standard deviation an error spread gives for a day with the models `spreadC` apart. */
+export const sigmaFor = (fit: ErrorSpread, spreadC: number): number =>
+  Math.sqrt(Math.max(0, fit.floorC2 + fit.perSpread * spreadC ** 2));
+
+/** How the desk's forecasts made at one half hour of the day stood against what METAR then reported, over 30 days. */
+export interface DeskRecord {
+  /**
+   * Mean and spread of (forecast of the day's high - what the high then was: the METAR high already reported or the
+   * highest sample still to come before rounding, whichever is higher): the desk's bias at that half hour, which it
+   * takes out, and its real 1 sigma for a day's spread of models, which it publishes. Measured before rounding because
+   * the bucket formula does the rounding: an error against the settled whole degree would count it twice.
+   */
+  highBiasC: number;
+  high: ErrorSpread;
+}
+
+/** A floor under any sigma the desk publishes: even a day decided by the observed high keeps a little doubt. */
+export const MIN_SIGMA_C = 0.15;
+
+/** What the record reads of a forecast: the day's high (never below the running high) and the models' spread. */
 export interface ForecastAtHour {
   muC: number;
-  stillToComeC: number;
+  spreadC: number;
 }
 
 interface DayErrors {
   high: number;
-  toCome: number | null;
+  spreadC: number;
 }
 
 /**
- * The forecast desk's track record by local hour: over the 30 settled days before a date, how far its forecasts made
- * at that hour ended from what METAR reported. The desk publishes it as its sigma and the venues size their spread by
- * it, so both are as confident as the desk has lately deserved: sharp on a forecastable world, sharper once the
- * afternoon peak has been observed.
+ * The forecast desk's track record by half hour of the local day: over the 30 settled days before a date, how far its
+ * forecasts made at that half hour ended from what METAR reported, and how that error grew with the models' spread.
+ * The desk publishes it as its sigma and the venues price on that, so both are as confident as the desk has lately
+ * deserved: sharp on a quiet day, wide on an unsettled one, sharper once the afternoon peak has been observed.
  */
 export class TrackRecord {
   private readonly errors = new Map<string, DayErrors>();
   private readonly records = new Map<string, DeskRecord>();
+  private readonly widths = new Map<string, number>();
 
-  /** `forecastAt` is the desk's forecast at an instant without its sigma, so the record never asks for itself. */
+  /**
+   * `forecastAt` is the desk's forecast at an instant without its sigma, so the record never asks for itself. The
+   * record pools its stations: one desk, one method, and 13 stations' days keep a 30-day figure steady where one
+   * station's 30 days would pass their noise on.
+   */
   constructor(
     private readonly weather: Weather,
+    private readonly cities: readonly CityAsset[],
     private readonly forecastAt: (city: CityAsset, ms: number) => ForecastAtHour,
   ) {}
 
-  at(city: CityAsset, date: string, hour: number): DeskRecord {
-    const h = Math.min(23, Math.max(0, Math.floor(hour)));
-    const key = `${city.city_id}|${date}|${h}`;
+  /** The record of the desk's forecasts made at the half hour of the local day that holds `hour`, on every station. */
+  at(date: string, hour: number): DeskRecord {
+    const slot = halfHourOf(hour);
+    const key = `${date}|${slot}`;
     const cached = this.records.get(key);
     if (cached) return cached;
-    let highSum = 0;
-    let highSquares = 0;
-    let toComeSum = 0;
-    let toComeSquares = 0;
-    let toComeDays = 0;
-    for (let i = 1; i <= SKILL_WINDOW_DAYS; i++) {
-      const day = this.errorsOf(city, addDays(date, -i), h);
-      highSum += day.high;
-      highSquares += day.high ** 2;
-      if (day.toCome === null) continue;
-      toComeSum += day.toCome;
-      toComeSquares += day.toCome ** 2;
-      toComeDays++;
-    }
-    const highBiasC = highSum / SKILL_WINDOW_DAYS;
-    const toComeBiasC = toComeDays === 0 ? 0 : toComeSum / toComeDays;
+    const days = this.cities.flatMap((city) => daysBefore(date).map((day) => this.errorsOf(city, day, slot)));
+    const highBiasC = mean(days.map((d) => d.high));
     const record = {
       highBiasC,
-      highSdC: standardDeviation(highSquares, SKILL_WINDOW_DAYS, highBiasC),
-      toComeBiasC,
-      toComeSdC: toComeDays === 0 ? 0 : standardDeviation(toComeSquares, toComeDays, toComeBiasC),
+      high: errorSpread(days.map((d) => ({ squared: (d.high - highBiasC) ** 2, spread2: d.spreadC ** 2 }))),
     };
     this.records.set(key, record);
     return record;
   }
 
-  private errorsOf(city: CityAsset, date: string, hour: number): DayErrors {
-    const key = `${city.city_id}|${date}|${hour}`;
+  /** The sigma the desk published at that half hour of a day: its record's spread of errors, for that day's models. */
+  sigmaOn(date: string, hour: number, spreadC: number): number {
+    return Math.max(MIN_SIGMA_C, sigmaFor(this.at(date, hour).high, spreadC));
+  }
+
+  /**
+   * How wide the desk's real errors ran against the sigma it published at this half hour, over the 30 days before
+   * `date`: the root mean square of (error less bias) / sigma. About 1 when the desk's doubt was right on average;
+   * above 1 when surprises ran larger than the models' spread foretold. The desk publishes its sigma times this, so
+   * what it publishes is matched to its real error.
+   */
+  widthOfErrors(date: string, hour: number): number {
+    const slot = halfHourOf(hour);
+    const key = `${date}|${slot}`;
+    const cached = this.widths.get(key);
+    if (cached !== undefined) return cached;
+    let squares = 0;
+    for (const day of daysBefore(date)) {
+      const record = this.at(day, slot / 2);
+      for (const city of this.cities) {
+        const errors = this.errorsOf(city, day, slot);
+        squares += ((errors.high - record.highBiasC) / this.sigmaOn(day, slot / 2, errors.spreadC)) ** 2;
+      }
+    }
+    const width = Math.sqrt(squares / (SKILL_WINDOW_DAYS * this.cities.length));
+    this.widths.set(key, width);
+    return width;
+  }
+
+  private errorsOf(city: CityAsset, date: string, slot: number): DayErrors {
+    const key = `${city.city_id}|${date}|${slot}`;
     let errors = this.errors.get(key);
     if (errors === undefined) {
-      const ms = instantAtLocal(date, hour, 0, city.tz);
+      const ms = halfHourInstant(date, slot, city.tz);
       const forecast = this.forecastAt(city, ms);
       const toCome = this.weather.sampledHighAfterC(city, date, ms);
       // what the day's high was from that hour: the METAR high already reported (a whole degree) or the highest sample
@@ -91,7 +123,7 @@ export class TrackRecord {
       const reported = this.weather.runningMaxC(city, date, ms) ?? Number.NEGATIVE_INFINITY;
       errors = {
         high: forecast.muC - Math.max(reported, toCome ?? Number.NEGATIVE_INFINITY),
-        toCome: toCome === null ? null : forecast.stillToComeC - toCome,
+        spreadC: forecast.spreadC,
       };
       this.errors.set(key, errors);
     }
@@ -99,5 +131,33 @@ export class TrackRecord {
   }
 }
 
-const standardDeviation = (squares: number, n: number, mean: number): number =>
-  Math.sqrt(Math.max(0, squares / n - mean ** 2));
+/** The half hour of the local day (0..47) that holds a fractional local hour. */
+export const halfHourOf = (hour: number): number => Math.min(47, Math.max(0, Math.floor(hour * 2)));
+
+/** The instant a half hour of a local day starts. */
+export const halfHourInstant = (date: string, slot: number, tz: string): number =>
+  instantAtLocal(date, Math.floor(slot / 2), (slot % 2) * 30, tz);
+
+const mean = (values: readonly number[]): number =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+
+/**
+ * Least squares of squared error on squared spread, kept to a variance that never falls with the spread nor below
+ * zero: a negative slope (30 days can say so by chance) means the spread told nothing, so the mean square is used
+ * throughout; a negative floor means it told everything, so the line goes through the origin.
+ */
+function errorSpread(days: readonly { squared: number; spread2: number }[]): ErrorSpread {
+  if (days.length === 0) return { floorC2: 0, perSpread: 0 };
+  const meanSquared = mean(days.map((d) => d.squared));
+  const meanSpread2 = mean(days.map((d) => d.spread2));
+  const covariance = mean(days.map((d) => (d.spread2 - meanSpread2) * (d.squared - meanSquared)));
+  const variance = mean(days.map((d) => (d.spread2 - meanSpread2) ** 2));
+  const perSpread = variance > 0 ? covariance / variance : 0;
+  if (perSpread <= 0) return { floorC2: meanSquared, perSpread: 0 };
+  const floorC2 = meanSquared - perSpread * meanSpread2;
+  if (floorC2 >= 0) return { floorC2, perSpread };
+  return {
+    floorC2: 0,
+    perSpread: mean(days.map((d) => d.squared * d.spread2)) / mean(days.map((d) => d.spread2 ** 2)),
+  };
+}

@@ -1,69 +1,84 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { addDays, dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
 import { gaussian } from './noise.js';
+import { dayAfter, dayBefore } from './skill-window.js';
 
 const HALF_HOUR = 30 * 60_000;
 
 /**
- * The weather that "really" happens: a seasonal daily high plus a persistent anomaly, and a diurnal curve through
- * each day's low (06:00) and high (the city's peak hour). METAR reports it in whole degrees C every half hour, and
- * the METAR high of the local day is what markets settle on.
+ * What no model sees, in degrees C (both ways, days of surprise and quiet days alike). `early`: an air mass warmer or
+ * colder than the models had it, there from the start of the day (a little of it already in the night's low) and
+ * shown by the morning's climb; `late`: what the afternoon brings (a day that clouds over, a warm push that beats
+ * every model), which the readings show only from late morning to the peak.
  */
+const SURPRISE = { early: 0.95, late: 0.8, lowShare: 0.5 } as const;
+/**
+ * Some days are quiet (a settled high, every model agrees), some unsettled (a front, models far apart, surprises
+ * large): the day's surprises and the models' errors are scaled by a volatility exp(s g - s^2), whose mean square is
+ * 1, so the world's overall uncertainty stays what `SURPRISE` and the models' errors say.
+ */
+const VOLATILITY_LOG_SD = 0.5;
+/** The local hour the afternoon's surprise starts to show in the readings. */
+const LATE_FROM_HOUR = 10;
+
+/**
+ * The weather that "really" happens: a seasonal daily high plus a persistent anomaly (what the models forecast, each
+ * with its own error), the day's surprises no model sees, and a diurnal curve through each day's low (06:00) and high
+ * (the city's peak hour). METAR reports it in whole degrees C every half hour, and the METAR high of the local day is
+ * what markets settle on.
+ */
+/** What a local day holds before any reading: the modelled high, how unsettled it is, its surprises, its low. */
+interface DayWeather {
+  modelledHighC: number;
+  volatility: number;
+  earlyC: number;
+  lateC: number;
+  lowC: number;
+}
+
+/** A local day's half-hourly reports: what METAR sampled (before rounding) and the highs that follow from it. */
+interface DayReports {
+  /** Index of the day's first report slot (epoch half hours). */
+  first: number;
+  /** The METAR high so far, after each report. */
+  runningMax: number[];
+  /** The highest sample from each report to midnight, before rounding. */
+  highestFrom: number[];
+}
+
 export class Weather {
-  private readonly maxCache = new Map<string, number>();
-  private readonly metarMaxCache = new Map<string, number>();
-  private readonly readingCache = new Map<string, number>();
-  private readonly sampledHighs = new Map<string, { first: number; fromSlot: number[] }>();
+  private readonly days = new Map<string, DayWeather>();
+  private readonly reports = new Map<string, DayReports>();
+  /** Each city's samples by half-hour slot: the true temperature with its turbulence, before rounding. */
+  private readonly samples = new Map<string, Map<number, number>>();
 
   constructor(private readonly seed: number) {}
 
-  /** The day's true high, continuous, degrees C. */
-  tmaxC(city: CityAsset, date: string): number {
-    const key = `${city.city_id}|${date}`;
-    const cached = this.maxCache.get(key);
-    if (cached !== undefined) return cached;
-    const { tmax_mean_c, tmax_amplitude_c } = city.climate;
-    const seasonal = tmax_mean_c + tmax_amplitude_c * Math.cos((2 * Math.PI * (dayOfYear(date) - 200)) / 365.25);
-    const value = seasonal + this.anomalyC(city.city_id, date);
-    this.maxCache.set(key, value);
-    return value;
+  /** The day's high as the weather models see it (continuous, degrees C): the season and the anomaly, no surprise. */
+  modelledHighC(city: CityAsset, date: string): number {
+    return this.day(city, date).modelledHighC;
   }
 
-  tminC(city: CityAsset, date: string): number {
-    return (
-      this.tmaxC(city, date) -
-      city.climate.diurnal_range_c * (0.8 + 0.1 * gaussian(this.seed, 'range', city.city_id, date))
-    );
+  /** How unsettled the day is: scales its surprises and every model's error (mean square 1). */
+  volatility(city: CityAsset, date: string): number {
+    return this.day(city, date).volatility;
   }
 
   /** True temperature at an instant, with the half-hourly turbulence METAR sees. */
   temperatureC(city: CityAsset, ms: number): number {
-    const date = localDate(ms, city.tz);
-    const hour = localHour(ms, city.tz);
-    const slot = Math.floor(ms / HALF_HOUR);
-    return this.curveC(city, date, hour) + 0.3 * gaussian(this.seed, 'turb', city.city_id, slot);
+    return this.sampleC(city, Math.floor(ms / HALF_HOUR), ms);
   }
 
   /** Whole-degree METAR reading for the half-hour slot holding `ms`. */
   metarC(city: CityAsset, ms: number): number {
     const slot = Math.floor(ms / HALF_HOUR);
-    const key = `${city.city_id}|${slot}`;
-    let reading = this.readingCache.get(key);
-    if (reading === undefined) {
-      reading = Math.round(this.temperatureC(city, slot * HALF_HOUR));
-      this.readingCache.set(key, reading);
-    }
-    return reading;
+    return Math.round(this.sampleC(city, slot, slot * HALF_HOUR));
   }
 
   /** The METAR high of the local day: what the day's market settles on. */
   metarMaxC(city: CityAsset, date: string): number {
-    const key = `${city.city_id}|${date}`;
-    const cached = this.metarMaxCache.get(key);
-    if (cached !== undefined) return cached;
-    const value = this.runningMaxC(city, date, Number.POSITIVE_INFINITY) as number;
-    this.metarMaxCache.set(key, value);
-    return value;
+    const { runningMax } = this.dayReports(city, date);
+    return runningMax[runningMax.length - 1] as number;
   }
 
   /**
@@ -71,56 +86,120 @@ export class Weather {
    * degrees; null after the day's last report. What a forecast of the rest of the day is measured against.
    */
   sampledHighAfterC(city: CityAsset, date: string, afterMs: number): number | null {
-    const key = `${city.city_id}|${date}`;
-    let day = this.sampledHighs.get(key);
-    if (day === undefined) {
-      day = { first: Math.ceil(instantAtLocal(date, 0, 0, city.tz) / HALF_HOUR), fromSlot: [] };
-      const end = instantAtLocal(addDays(date, 1), 0, 0, city.tz);
-      for (let t = day.first * HALF_HOUR; t < end; t += HALF_HOUR) day.fromSlot.push(this.temperatureC(city, t));
-      // running from the evening back, each slot holds the highest sample from it to midnight
-      for (let i = day.fromSlot.length - 2; i >= 0; i--)
-        day.fromSlot[i] = Math.max(day.fromSlot[i] as number, day.fromSlot[i + 1] as number);
-      this.sampledHighs.set(key, day);
-    }
-    const next = Math.max(0, Math.floor(afterMs / HALF_HOUR) + 1 - day.first);
-    return day.fromSlot[next] ?? null;
+    const day = this.dayReports(city, date);
+    return day.highestFrom[Math.max(0, Math.floor(afterMs / HALF_HOUR) + 1 - day.first)] ?? null;
+  }
+
+  /** The day's highest METAR sample before its rounding: what the day's high "really" was. */
+  sampledHighC(city: CityAsset, date: string): number {
+    return this.dayReports(city, date).highestFrom[0] as number;
   }
 
   /** METAR high of the local day up to an instant; null before the day's first report. */
   runningMaxC(city: CityAsset, date: string, uptoMs: number): number | null {
-    const start = instantAtLocal(date, 0, 0, city.tz);
-    const end = Math.min(instantAtLocal(addDays(date, 1), 0, 0, city.tz), uptoMs + 1);
-    let max: number | null = null;
-    for (let t = Math.ceil(start / HALF_HOUR) * HALF_HOUR; t < end; t += HALF_HOUR) {
-      const reading = this.metarC(city, t);
-      if (max === null || reading > max) max = reading;
+    const day = this.dayReports(city, date);
+    const last = Math.min(day.runningMax.length - 1, Math.floor(uptoMs / HALF_HOUR) - day.first);
+    return last < 0 ? null : (day.runningMax[last] as number);
+  }
+
+  private day(city: CityAsset, date: string): DayWeather {
+    const key = `${city.city_id}|${date}`;
+    let day = this.days.get(key);
+    if (day === undefined) {
+      const id = city.city_id;
+      const { tmax_mean_c, tmax_amplitude_c, diurnal_range_c } = city.climate;
+      const seasonal = tmax_mean_c + tmax_amplitude_c * Math.cos((2 * Math.PI * (dayOfYear(date) - 200)) / 365.25);
+      const modelledHighC = seasonal + this.anomalyC(id, date);
+      const s = VOLATILITY_LOG_SD;
+      const volatility = Math.exp(s * gaussian(this.seed, 'volatility', id, date) - s * s);
+      // the air mass no model saw lifts or lowers the whole day from the morning on; the afternoon's surprise shows
+      // from late morning and peaks with the day
+      const earlyC = SURPRISE.early * volatility * gaussian(this.seed, 'surprise-early', id, date);
+      const lateC = SURPRISE.late * volatility * gaussian(this.seed, 'surprise-late', id, date);
+      // the low at 06:00: the modelled high less the diurnal range (which varies more on an unsettled day), with a
+      // little of the day's air mass in it
+      const range = diurnal_range_c * (0.8 + 0.06 * volatility * gaussian(this.seed, 'range', id, date));
+      day = { modelledHighC, volatility, earlyC, lateC, lowC: modelledHighC + SURPRISE.lowShare * earlyC - range };
+      this.days.set(key, day);
     }
-    return max;
+    return day;
+  }
+
+  /** The sample of a half-hour slot at `ms`; at the slot's start, where METAR reads it, it is kept (asked often). */
+  private sampleC(city: CityAsset, slot: number, ms: number): number {
+    const at = () =>
+      this.curveC(city, localDate(ms, city.tz), localHour(ms, city.tz)) +
+      0.3 * gaussian(this.seed, 'turb', city.city_id, slot);
+    if (ms !== slot * HALF_HOUR) return at();
+    let samples = this.samples.get(city.city_id);
+    if (samples === undefined) {
+      samples = new Map();
+      this.samples.set(city.city_id, samples);
+    }
+    let sample = samples.get(slot);
+    if (sample === undefined) {
+      sample = at();
+      samples.set(slot, sample);
+    }
+    return sample;
+  }
+
+  private dayReports(city: CityAsset, date: string): DayReports {
+    const key = `${city.city_id}|${date}`;
+    let day = this.reports.get(key);
+    if (day === undefined) {
+      const first = Math.ceil(instantAtLocal(date, 0, 0, city.tz) / HALF_HOUR);
+      const end = instantAtLocal(dayAfter(date), 0, 0, city.tz);
+      const samples: number[] = [];
+      for (let slot = first; slot * HALF_HOUR < end; slot++) samples.push(this.sampleC(city, slot, slot * HALF_HOUR));
+      const runningMax: number[] = [];
+      samples.forEach((sample, i) => {
+        runningMax.push(
+          Math.max(Math.round(sample), i === 0 ? Number.NEGATIVE_INFINITY : (runningMax[i - 1] as number)),
+        );
+      });
+      // running from the evening back, each slot holds the highest sample from it to midnight
+      const highestFrom = [...samples];
+      for (let i = highestFrom.length - 2; i >= 0; i--)
+        highestFrom[i] = Math.max(highestFrom[i] as number, highestFrom[i + 1] as number);
+      day = { first, runningMax, highestFrom };
+      this.reports.set(key, day);
+    }
+    return day;
+  }
+
+  /** How far the morning has climbed from the 06:00 low toward the peak (0..1): the diurnal curve's shape. */
+  static rise(peakHour: number, hour: number): number {
+    const share = Math.min(1, Math.max(0, (hour - 6) / (peakHour - 6)));
+    return (1 - Math.cos(Math.PI * share)) / 2;
   }
 
   /** The diurnal curve of a local day for given low and high (degrees C), at a fractional local hour. */
   static diurnalC(low: number, high: number, nextLow: number, peakHour: number, hour: number): number {
-    if (hour < peakHour) {
-      const rise = Math.min(1, Math.max(0, (hour - 6) / (peakHour - 6)));
-      return low + ((high - low) * (1 - Math.cos(Math.PI * rise))) / 2;
-    }
+    if (hour < peakHour) return low + (high - low) * Weather.rise(peakHour, hour);
     const fall = (hour - peakHour) / (30 - peakHour);
     return high - ((high - nextLow) * (1 - Math.cos(Math.PI * fall))) / 2;
   }
 
+  /** How much of the afternoon's surprise the curve carries at a local hour of its day (0..1, 1 at the peak). */
+  static lateShare(peakHour: number, hour: number): number {
+    if (hour <= LATE_FROM_HOUR) return 0;
+    if (hour < peakHour) return (1 - Math.cos((Math.PI * (hour - LATE_FROM_HOUR)) / (peakHour - LATE_FROM_HOUR))) / 2;
+    return (1 + Math.cos(Math.PI * Math.min(1, (hour - peakHour) / (30 - peakHour)))) / 2;
+  }
+
   private curveC(city: CityAsset, date: string, hour: number): number {
+    if (hour < 6) return this.dayCurveC(city, dayBefore(date), hour + 24);
+    return this.dayCurveC(city, date, hour);
+  }
+
+  /** A local day's curve from its 06:00 low (hours 6..30): the morning climbs to the high the air mass allows. */
+  private dayCurveC(city: CityAsset, date: string, hour: number): number {
     const peak = city.climate.peak_hour;
-    if (hour < 6) {
-      const prev = addDays(date, -1);
-      return Weather.diurnalC(this.tminC(city, prev), this.tmaxC(city, prev), this.tminC(city, date), peak, hour + 24);
-    }
-    return Weather.diurnalC(
-      this.tminC(city, date),
-      this.tmaxC(city, date),
-      this.tminC(city, addDays(date, 1)),
-      peak,
-      hour,
-    );
+    const day = this.day(city, date);
+    const next = this.day(city, dayAfter(date));
+    const base = Weather.diurnalC(day.lowC, day.modelledHighC + day.earlyC, next.lowC, peak, hour);
+    return base + day.lateC * Weather.lateShare(peak, hour);
   }
 
   /** Smooth multi-day anomaly (value noise on 4-day knots) plus a day-to-day wobble. */

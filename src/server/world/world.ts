@@ -8,9 +8,10 @@ import { ForecastDesk } from './forecast.js';
 import { lockAtPeak } from './fusion-locks.js';
 import { insuranceCheck, openInsurancePick } from './insurance-engine.js';
 import { Markets } from './market.js';
-import { Models, SKILL_WINDOW_DAYS } from './models.js';
+import { Models } from './models.js';
 import { observe, publishForecasts } from './observations.js';
 import { type Job, type JobKind, jobsBetween } from './schedule.js';
+import { SKILL_WINDOW_DAYS } from './skill-window.js';
 import { snapshotMarkets } from './snapshots.js';
 import { svcMaxPick } from './strategies.js';
 import { Weather } from './weather.js';
@@ -40,7 +41,7 @@ export class World {
   constructor(store: WorldStore, cities: readonly CityAsset[], seed: number) {
     const weather = new Weather(seed);
     const models = new Models(seed, weather);
-    const desk = new ForecastDesk(weather, models);
+    const desk = new ForecastDesk(weather, models, cities);
     const markets = new Markets(seed, weather, models, desk);
     this.ctx = { seed, cities, weather, models, markets, desk, store };
     const storedSeed = getMeta(store.db, META_SEED);

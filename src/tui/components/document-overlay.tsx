@@ -8,7 +8,7 @@ import { LineView } from './line-view.js';
 
 /**
  * A modal page of text (help, a row's detail): scrolls with the list keys, closes with Esc (or `closeKey`), and
- * swallows every other key so nothing beneath it reacts; only `q` passes, to quit.
+ * swallows every other key so nothing beneath it reacts; only `q` passes, to quit. `action`'s key does its thing.
  */
 export function DocumentOverlay({
   title,
@@ -16,12 +16,15 @@ export function DocumentOverlay({
   width,
   height,
   closeKey,
+  action,
 }: {
   title: string;
   lines: readonly Line[];
   width: number;
   height: number;
   closeKey?: KeyBinding;
+  /** A key that does something with what is shown (a past day's History row: replay it), named in the header. */
+  action?: { binding: KeyBinding; run(): void };
 }) {
   const actions = useUiActions();
   const [scroll, scrollActions] = useScrollState();
@@ -33,6 +36,10 @@ export function DocumentOverlay({
   useKeypress(PRIORITY.overlay, (input, key) => {
     if (KEYS.lists.back.match(input, key) || closeKey?.match(input, key)) {
       actions.closeOverlay();
+      return true;
+    }
+    if (action?.binding.match(input, key)) {
+      action.run();
       return true;
     }
     if (KEYS.everywhere.quit.match(input, key) && !key.ctrl) return false;
@@ -47,6 +54,7 @@ export function DocumentOverlay({
     lines.length > bodyHeight
       ? `  ${offset + 1}-${Math.min(lines.length, offset + bodyHeight)} of ${lines.length}`
       : '';
-  const header = line(seg(title, 'accent', true), seg(`${more}  ${hintOf(KEYS.lists.back)}`, 'muted'));
+  const keys = [...(action ? [hintOf(action.binding)] : []), hintOf(KEYS.lists.back)].join(' · ');
+  const header = line(seg(title, 'accent', true), seg(`${more}  ${keys}`, 'muted'));
   return <LineView lines={[header, ...lines.slice(offset, offset + bodyHeight)]} width={width} height={height} />;
 }

@@ -1,5 +1,5 @@
 import { type Key, useInput } from 'ink';
-import { type ReactNode, useCallback, useMemo, useRef } from 'react';
+import { type ReactNode, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useFailure } from '../state/failure-context.js';
 import { type KeyHandler, KeypressContext, type KeypressRegistry } from '../state/keypress-context.js';
 import { splitKeypresses } from '../state/split-keypresses.js';
@@ -42,23 +42,34 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     },
     [fail],
   );
-  // keys that came in one read are handled one by one (splitKeypresses): the first now, each next one once the one
-  // before is rendered, so it reaches the handlers of the screen the one before made (Esc closes a detail, the j
-  // after it moves the list, not the detail). React renders an update in a task of its scheduler (setImmediate),
-  // which runs before a timer set now: a timer of 0 ms is after the render
+  // Every key is handled on the screen the key before it made: a key waits in `queue` until React has committed what
+  // the previous one changed. Keys come in bursts (`jjjj` in one read, Esc and the key after it in two reads of one
+  // turn of the event loop on a busy machine), while React renders an update in a task of its own: a key handled
+  // before that commit would reach the handlers of the old screen (the j after an Esc would scroll the detail the
+  // Esc closed). `presses` is rendered in the same commit as the key's own updates (one batch), and its layout effect,
+  // which runs once the handlers beneath have re-registered, sends the next key.
+  const queue = useRef<[string, Key][]>([]);
+  const awaitingCommit = useRef(false);
+  const [presses, setPresses] = useState(0);
+  const next = useCallback(() => {
+    const press = queue.current.shift();
+    if (!press) return;
+    awaitingCommit.current = true;
+    handle(...press);
+    setPresses((n) => n + 1);
+  }, [handle]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `presses` is the commit this effect waits for
+  useLayoutEffect(() => {
+    awaitingCommit.current = false;
+    // after the commit, not inside it: the next key's updates render in a commit of their own
+    if (queue.current.length > 0) queueMicrotask(() => awaitingCommit.current || next());
+  }, [presses, next]);
   const dispatch = useCallback<Parameters<typeof useInput>[0]>(
     (input, key) => {
-      const [first, ...rest] = splitKeypresses(input, key);
-      if (first) handle(...first);
-      const next = () => {
-        const press = rest.shift();
-        if (!press) return;
-        handle(...press);
-        setTimeout(next, 0);
-      };
-      if (rest.length > 0) setTimeout(next, 0);
+      queue.current.push(...splitKeypresses(input, key));
+      if (!awaitingCommit.current) next();
     },
-    [handle],
+    [next],
   );
   useInput(dispatch);
   return <KeypressContext.Provider value={registry}>{children}</KeypressContext.Provider>;

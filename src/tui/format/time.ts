@@ -16,6 +16,9 @@ export const utcStamp = (ms: number): string => `${iso(ms).slice(5, 10)} ${iso(m
 /** `09:05` in the zone (UTC when the zone is unknown). */
 export const localClock = (ms: number, tz: string | null): string => iso(local(ms, tz)).slice(11, 16);
 
+/** `2026-11-20 09:05`: date and time in the zone, as the time travel prompt reads them. */
+export const localStamp = (ms: number, tz: string | null): string => iso(local(ms, tz)).slice(0, 16).replace('T', ' ');
+
 /** `Sat 09:05`: weekday and time in the zone. */
 export function localDayClock(ms: number, tz: string | null): string {
   const at = local(ms, tz);

@@ -1,6 +1,7 @@
 import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
 import type { BoardSort } from '../panes/board/board-sort.js';
+import type { ReplayTarget } from '../state/replay-target.js';
 import type { Line } from '../theme.js';
 
 export const PANES = ['board', 'signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
@@ -15,8 +16,15 @@ export const PANE_TITLES: Record<PaneId, string> = {
   history: 'History',
 };
 
-/** A modal over the pane: help, the city chooser, or the full detail of a row. */
-export type Overlay = { kind: 'help' } | { kind: 'city' } | { kind: 'detail'; title: string; lines: Line[] };
+/**
+ * A modal over the pane: help, the city chooser, time travel's prompt, or the full detail of a row (of a past day's
+ * History row, with where Enter replays it: state/replay-target.ts).
+ */
+export type Overlay =
+  | { kind: 'help' }
+  | { kind: 'city' }
+  | { kind: 'travel' }
+  | { kind: 'detail'; title: string; lines: Line[]; replay?: ReplayTarget & { cityId: string } };
 
 export interface UiState {
   pane: PaneId;

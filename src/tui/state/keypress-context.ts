@@ -4,8 +4,11 @@ import { createContext } from 'react';
 /** Returns true when it consumed the key; the dispatcher then stops. */
 export type KeyHandler = (input: string, key: Key) => boolean;
 
-/** Who hears a key first: a modal over everything, then the visible pane, then the app's global keys. */
-export const PRIORITY = { overlay: 300, pane: 200, global: 100 } as const;
+/**
+ * Who hears a key first: a modal over everything, then time travel's keys while replaying, then the visible pane,
+ * then the app's global keys.
+ */
+export const PRIORITY = { overlay: 300, replay: 250, pane: 200, global: 100 } as const;
 
 export interface KeypressRegistry {
   register(priority: number, handler: { current: KeyHandler }): () => void;

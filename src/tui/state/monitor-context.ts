@@ -19,6 +19,8 @@ export interface MonitorDeps {
   snoozeMinutes: number;
   /** The config's `settlement`: each city's rule (metar_c when absent). */
   settlement: SettlementConfig;
+  /** The config's `alerts.edge_min`: the board's record and time travel's trader alerts take trades at it. */
+  edgeMin: number;
 }
 
 export const DepsContext = createContext<MonitorDeps | null>(null);

@@ -1,5 +1,5 @@
 import type { LiveCondition } from '../../../alerts/live-conditions.js';
-import type { AlertRow, AlertSegment, Cache } from '../../../cache/index.js';
+import type { AlertRow, AlertSegment, Cache, NewAlert } from '../../../cache/index.js';
 import { HEALTH_WORD, STREAM_SHORT } from '../../format/health-marks.js';
 import { age } from '../../format/time.js';
 import type { KeysetSource } from '../../hooks/use-keyset-window.js';
@@ -26,13 +26,14 @@ export interface AlertKey {
  * The pane's order: kills first, then a rejected key or an unreachable service, rejected webhooks, failing or stale
  * streams and a listener that went down, the other alerts, and last what was acknowledged.
  */
-type Segment = { stored: AlertSegment } | { live: 'connection' | 'sync' };
+type Segment = { stored: AlertSegment } | { live: keyof LiveItems };
 const SEGMENTS: Segment[] = [
   { stored: 'kill' },
   { live: 'connection' },
   { stored: 'rejected' },
   { live: 'sync' },
   { stored: 'other' },
+  { live: 'rules' },
   { stored: 'acknowledged' },
 ];
 
@@ -42,12 +43,24 @@ export type LiveItem = Omit<AlertItem, 'segment' | 'id'>;
 export interface LiveItems {
   connection: LiveItem[];
   sync: LiveItem[];
+  /** Time travel's trader alerts, worked out again at the instant shown (replay-trader-alerts.ts); none live. */
+  rules: LiveItem[];
 }
 
 /** The live conditions (alerts/live-conditions.ts) in the pane's words. */
 export const liveItems = (live: { connection: LiveCondition[]; sync: LiveCondition[] }): LiveItems => ({
   connection: live.connection.map(conditionItem),
   sync: live.sync.map(conditionItem),
+  rules: [],
+});
+
+/** A trader alert time travel worked out, as the pane shows a stored one of its kind (not acknowledgeable). */
+export const ruleItem = (a: NewAlert): LiveItem => ({
+  marker: TRADER_MARKERS[a.kind] ?? `!  ${a.kind.toUpperCase()}`,
+  tone: a.severity === 'info' ? 'normal' : 'warn',
+  when: a.created_at,
+  message: a.message,
+  stored: null,
 });
 
 function conditionItem(c: LiveCondition): LiveItem {
@@ -107,16 +120,21 @@ function storedItem(segment: number, row: AlertRow): AlertItem {
 
 /**
  * The segments as one keyset list: a key is (segment, id); stored segments page by id from the cache, live ones
- * from the few conditions held in memory.
+ * from the few conditions held in memory. Time travel (`asOf`): the stored alerts as they stood at its instant, but
+ * for the kinds it works out again (`except`).
  */
-export function alertSource(cache: Cache, live: () => LiveItems): KeysetSource<AlertItem, AlertKey> {
+export function alertSource(
+  cache: Cache,
+  live: () => LiveItems,
+  asOf?: { atMs: number; except: readonly string[] },
+): KeysetSource<AlertItem, AlertKey> {
   const segmentRows = (s: number, cursor: number | null, limit: number, direction: 'older' | 'newer'): AlertItem[] => {
     const segment = SEGMENTS[s] as Segment;
     if ('stored' in segment) {
       const rows =
         direction === 'older'
-          ? cache.alerts.older(segment.stored, cursor, limit)
-          : cache.alerts.newer(segment.stored, cursor, limit);
+          ? cache.alerts.older(segment.stored, cursor, limit, asOf?.atMs, asOf?.except)
+          : cache.alerts.newer(segment.stored, cursor, limit, asOf?.atMs, asOf?.except);
       return rows.map((row) => storedItem(s, row));
     }
     const items = live()[segment.live].map((item, id) => ({ ...item, segment: s, id }));

@@ -3,6 +3,7 @@ import { useSnoozeCity } from '../../hooks/use-snooze-city.js';
 import { KEYS, listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useUiActions } from '../../state/monitor-context.js';
+import { useReplay } from '../../state/replay-context.js';
 import { moveWindow } from '../move-window.js';
 import { alertDetail } from './alert-lines.js';
 import { rejectedLines } from './rejected-lines.js';
@@ -15,12 +16,14 @@ import type { AlertsState } from './use-alerts-state.js';
 export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: AlertsState, width: number): void {
   const actions = useUiActions();
   const snoozeCity = useSnoozeCity();
+  const replaying = useReplay() !== null;
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
     if (move) return moveWindow(list, move);
     const item = list.selectedRow;
     if (KEYS.alerts.acknowledge.match(input, key)) {
-      if (!item) actions.notice('no alert selected');
+      if (replaying) actions.notice('replaying: alerts are acknowledged now, not in the past (Esc returns to now)');
+      else if (!item) actions.notice('no alert selected');
       else if (!item.stored) actions.notice('a live condition clears itself once it is fixed');
       else if (item.stored.acknowledged_at) actions.notice('already acknowledged');
       else acknowledge(item.stored.id);

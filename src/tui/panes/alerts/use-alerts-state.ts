@@ -7,8 +7,22 @@ import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-windo
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
 import { useStreamHealth } from '../../hooks/use-stream-health.js';
+import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
-import { type AlertItem, alertSource, liveItems } from './alert-items.js';
+import { useReplayInstant } from '../../state/replay-context.js';
+import { ReplayTraderAlerts, TRADER_ALERT_KINDS } from '../../state/replay-trader-alerts.js';
+import { type AlertItem, alertSource, liveItems, ruleItem } from './alert-items.js';
+
+/** Time travel's trader alerts, one a running monitor (its change hub): the steps run are kept between visits. */
+const traderAlerts = new WeakMap<ChangeHub, ReplayTraderAlerts>();
+function traderAlertsOf(hub: ChangeHub): ReplayTraderAlerts {
+  let model = traderAlerts.get(hub);
+  if (!model) {
+    model = new ReplayTraderAlerts();
+    traderAlerts.set(hub, model);
+  }
+  return model;
+}
 
 export interface AlertsState {
   /** Stored alerts and live conditions in the pane's order, a window `listHeight` rows tall. */
@@ -21,19 +35,35 @@ export interface AlertsState {
 }
 
 export function useAlertsState(listHeight: number): AlertsState {
-  const { cache, now } = useDeps();
+  const { cache, now, hub, edgeMin, settlement } = useDeps();
   const actions = useUiActions();
   const status = useMonitorStatus();
   const nowMs = useNow();
   const alertsVersion = useCacheVersion(['alerts']);
   const health = useStreamHealth(nowMs);
-  const live = liveItems(liveConditions(status, health));
-  // the source stays the same object (a new one would send the window back to the top); it reads the latest
-  // conditions through a ref, and their text joins the version so a change re-reads the window
+  // time travel: the stored alerts as they stood then, and the trader alerts the rules raise by then in place of the
+  // stored ones; no live condition (they are of now)
+  const { atMs, date } = useReplayInstant();
+  const rules = useMemo(
+    () =>
+      atMs === undefined || date === undefined
+        ? []
+        : traderAlertsOf(hub).at(cache, cache.resources.cities(), { atMs, date }, edgeMin, settlement).map(ruleItem),
+    [cache, hub, atMs, date, edgeMin, settlement],
+  );
+  const live = atMs === undefined ? liveItems(liveConditions(status, health)) : { connection: [], sync: [], rules };
+  // the source stays the same object while the instant does (a new one would send the window back to the top); it
+  // reads the latest conditions through a ref, and their text joins the version so a change re-reads the window
   const liveRef = useRef(live);
   liveRef.current = live;
-  const source = useMemo(() => alertSource(cache, () => liveRef.current), [cache]);
-  const liveSignature = [...live.connection, ...live.sync].map((c) => `${c.marker}${c.message}`).join('|');
+  const source = useMemo(
+    () =>
+      alertSource(cache, () => liveRef.current, atMs === undefined ? undefined : { atMs, except: TRADER_ALERT_KINDS }),
+    [cache, atMs],
+  );
+  const liveSignature = [...live.connection, ...live.sync, ...live.rules]
+    .map((c) => `${c.marker}${c.when}${c.message}`)
+    .join('|');
   const counts = useAlertCounts();
   const list = useKeysetWindow(source, listHeight, `${alertsVersion}|${liveSignature}`);
   // offline review may run on a cache this user cannot write: that is a notice, not the end of the monitor

@@ -118,7 +118,8 @@ const COLUMNS: BoardColumn[] = [
     min: 22,
     priority: 1,
     text: (r, width) => {
-      if (!r.best?.bucket.bucket) return '—';
+      // prices taken before the board's forecast or high offer nothing until the venues' next snapshot is synced
+      if (!r.best?.bucket.bucket) return r.staleVenues.length > 0 && r.forecast ? 'stale prices' : '—';
       const { edge: value, side, price, venue } = r.best;
       const bucket = r.best.bucket.bucket;
       // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter

@@ -5,6 +5,7 @@ import { useKeptRead } from '../../hooks/use-kept-read.js';
 import { useMinute } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, scrolledTo, useScrollState } from '../../hooks/use-scroll-state.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 import { boardAsk, boardRead } from './board-read.js';
 import { BOARD_SORTS, type BoardSort, sortBoard } from './board-sort.js';
 
@@ -26,8 +27,10 @@ export function useBoardState(cities: readonly City[], height: number): BoardSta
   const { setBoardSort } = useUiActions();
   // the local clocks and the phases move once a minute, not with every tick of the status bar
   const minute = useMinute();
+  // time travel: the board as of its instant, its day pinned (DESIGN 4); live, as of now
+  const instant = useReplayInstant();
   // kept between visits: the key that shows the board draws it from memory (board-read.ts)
-  const unsorted = useKeptRead(boardRead(hub), boardAsk(cities, settlement, minute, now().getTime()));
+  const unsorted = useKeptRead(boardRead(hub, instant), boardAsk(cities, settlement, minute, now().getTime(), instant));
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);
   const nextSort = useCallback(
     () => setBoardSort(BOARD_SORTS[(BOARD_SORTS.indexOf(sort) + 1) % BOARD_SORTS.length] as BoardSort),

@@ -27,7 +27,8 @@ export function bucketTableNote(v: BucketTableInput): string {
   const venues = (['mkta', 'mktb'] as const).map((venue) => {
     const quotes = v.buckets.flatMap((b) => (b[venue] ? [b[venue]] : []));
     const at = newestAt(quotes);
-    return quotes.length ? `${venue} snapshot ${at === null ? '—' : utcStamp(at)}` : '';
+    const stale = v.staleVenues.includes(venue) ? ' (older than the forecast or the high: no edge)' : '';
+    return quotes.length ? `${venue} snapshot ${at === null ? '—' : utcStamp(at)}${stale}` : '';
   });
   const source = venues.some(Boolean)
     ? venues.filter(Boolean).join(' · ')

@@ -8,7 +8,7 @@ import { holdingsOf } from '../../../domain/held-buckets.js';
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
-import { keptReadOf } from '../../state/kept-reads.js';
+import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 import type { ForecastView } from './forecast-sections.js';
 
@@ -29,6 +29,8 @@ export interface ForecastParams {
   city: City | null;
   nowMs: number;
   settlement: SettlementConfig;
+  /** Time travel's pinned day: the page as of `nowMs` (its instant), that day's market, chart and book. */
+  date?: string;
 }
 
 /** What the page of one city is laid out from (forecast-layout.ts), as read at `nowMs`: all but the unit shown. */
@@ -39,11 +41,16 @@ export type ForecastData = Omit<ForecastView, 'unit'>;
  * it out (board/), the four sources now and today's METAR for the chart, what is open on that market (payoff by
  * outcome). A few milliseconds: the market day, then the rest.
  */
-function* forecastData(cache: Cache, { city, nowMs, settlement }: ForecastParams): SlicedRead<ForecastData | null> {
+function* forecastData(
+  cache: Cache,
+  { city, nowMs, settlement, date }: ForecastParams,
+): SlicedRead<ForecastData | null> {
   if (!city) return null;
-  const market = readMarketDay(cache, city, nowMs, { settlement });
+  // as of an instant only while replaying: the live page reads what stands now
+  const asOf = date === undefined ? undefined : nowMs;
+  const market = readMarketDay(cache, city, nowMs, { date, settlement });
   yield;
-  const today = localDate(nowMs, city.tz);
+  const today = date ?? localDate(nowMs, city.tz);
   // the chart is today's, whichever day the forecast is for
   const metar =
     market.date === today ? market.metar : cache.market.metarDay(city.city_id, localDay(today, city.tz), nowMs);
@@ -54,26 +61,40 @@ function* forecastData(cache: Cache, { city, nowMs, settlement }: ForecastParams
     primary: market.primary ?? undefined,
     ensemble: market.ensemble ?? undefined,
     range: market.range ?? undefined,
-    current: cache.resources.latestCurrent(city.city_id),
+    current: cache.resources.latestCurrent(city.city_id, asOf),
     metar: metar.points,
     day: boardDay(market),
     // payoff by outcome: what is open on this market
-    holdings: holdingsOf(cache.positions.openOfDay(city.city_id, market.date), city.city_id, market.date),
+    holdings: holdingsOf(
+      cache.positions.openOfDay(city.city_id, market.date, undefined, asOf),
+      city.city_id,
+      market.date,
+    ),
   };
 }
 
-/** What Forecasts asks its kept read for: one city under its rule, as of the minute `minute`. */
-export const forecastAsk = (
+/**
+ * What Forecasts asks its kept read for: one city under its rule, as of the minute `minute` (now: `nowMs`), or,
+ * while replaying, as of time travel's instant with its day pinned.
+ */
+export function forecastAsk(
   city: City | null,
   settlement: SettlementConfig,
   minute: number,
   nowMs: number,
-): KeptAsk<ForecastParams> => ({
-  key: JSON.stringify([city?.city_id ?? null, settlement]),
-  stamp: String(minute),
-  params: { city, nowMs, settlement },
-});
+  instant: ReadInstant,
+): KeptAsk<ForecastParams> {
+  const { key, stamp } = instantAsk(instant, minute);
+  return {
+    key: JSON.stringify([city?.city_id ?? null, settlement, key]),
+    stamp,
+    params: { city, nowMs: instant.atMs ?? nowMs, settlement, date: instant.date },
+  };
+}
 
-/** The Forecasts pages of a running monitor, kept between visits for the last few cities (state/kept-read.ts). */
-export const forecastRead = (hub: ChangeHub): KeptRead<ForecastParams, ForecastData | null> =>
-  keptReadOf(hub, 'forecasts', () => new KeptRead(hub, FORECAST_TOPICS, forecastData, CITIES_KEPT));
+/**
+ * The Forecasts pages of a running monitor, kept between visits for the last few cities (state/kept-read.ts), live
+ * or replaying (kept apart).
+ */
+export const forecastRead = (hub: ChangeHub, instant: ReadInstant): KeptRead<ForecastParams, ForecastData | null> =>
+  keptReadOf(hub, laneOf('forecasts', instant), () => new KeptRead(hub, FORECAST_TOPICS, forecastData, CITIES_KEPT));

@@ -4,6 +4,7 @@ import { useKeptRead } from '../../hooks/use-kept-read.js';
 import { useMinute } from '../../hooks/use-now.js';
 import { type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import { useDeps, useUiState } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 import { type Line, line, seg } from '../../theme.js';
 import { forecastPage } from './forecast-layout.js';
 import { type ForecastData, forecastAsk, forecastRead } from './forecast-read.js';
@@ -41,8 +42,10 @@ export function useForecastsState(cities: readonly City[], width: number, height
   // the local clock and the chart's now mark move once a minute, not with every tick of the status bar
   const minute = useMinute();
   const city = cities.find((c) => c.city_id === chosen) ?? cities[0] ?? null;
+  // time travel: the page as of its instant, its pinned day's market, chart and book
+  const instant = useReplayInstant();
   // kept between visits: the key that shows a city seen before draws it from memory (forecast-read.ts)
-  const data = useKeptRead(forecastRead(hub), forecastAsk(city, settlement, minute, now().getTime()));
+  const data = useKeptRead(forecastRead(hub, instant), forecastAsk(city, settlement, minute, now().getTime(), instant));
   const lines = useMemo(() => pageOf(data, otherUnit, width, height), [data, otherUnit, width, height]);
   const maxOffset = Math.max(0, lines.length - height);
   const offset = Math.min(scroll.cursor, maxOffset);

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { readBoardRecord } from '../../../board/board-record.js';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
@@ -7,6 +8,7 @@ import {
   type BrowseTable,
   CALIBRATION_DATES,
   type Cache,
+  type RecordDay,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
@@ -18,6 +20,7 @@ import type { ListMove } from '../../keys.js';
 import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import type { Line } from '../../theme.js';
+import { boardRecordLines } from './board-record-lines.js';
 import { calibrationLines } from './calibration-lines.js';
 import { parseHistoryFilter } from './history-filter.js';
 import { summaryLines } from './history-summary-lines.js';
@@ -65,7 +68,7 @@ export interface HistoryState {
 }
 
 export function useHistoryState(cities: readonly City[], height: number): HistoryState {
-  const { cache, settlement } = useDeps();
+  const { cache, settlement, edgeMin } = useDeps();
   const actions = useUiActions();
   const { historyTable: table, historyFilter: filter } = useUiState();
   const [summary, setSummary] = useState(false);
@@ -108,7 +111,25 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     [filter, summary, settlement],
   );
   const calibration = useCacheQuery(CALIBRATION_TOPICS, readCalibration);
-  const summaryText = useMemo(() => [...summaries, [], ...calibration], [summaries, calibration]);
+  // the board's record: every settled day of the cache, read once while the summaries stay open (as the calibration)
+  const recordDays = useRef(new Map<string, RecordDay>());
+  const cityId = filter.cityId;
+  const readRecord = useCallback(
+    (c: Cache) => {
+      if (!summary) {
+        recordDays.current = new Map();
+        return [];
+      }
+      const record = readBoardRecord(c, { edgeMin, settlement }, { cityId, known: recordDays.current });
+      return boardRecordLines(record, edgeMin);
+    },
+    [summary, cityId, edgeMin, settlement],
+  );
+  const record = useCacheQuery(CALIBRATION_TOPICS, readRecord);
+  const summaryText = useMemo(
+    () => [...summaries, [], ...record, [], ...calibration],
+    [summaries, record, calibration],
+  );
 
   return {
     table,

@@ -6,7 +6,7 @@ import type { PricedPositions } from '../../../domain/position-pnl.js';
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
-import { keptReadOf } from '../../state/kept-reads.js';
+import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 
 /** The positions and the quotes they are marked with. */
@@ -18,13 +18,16 @@ export interface PositionsParams {
   now: Date;
   /** The quotes' change version: the quote books kept are read again only when it moves. */
   quotesVersion: number;
+  /** Time travel (the same instant as `now`): what was open then, marked to the quotes of then. */
+  asOf?: number;
 }
 
 /** What a read of the pane keeps for the next: the pricer's marks and each city's quote book. */
 class PositionsMemo {
   readonly pricer = new IncrementalPricer();
   readonly books = new Map<string, QuoteBook>();
-  booksVersion: number | null = null;
+  /** The quotes' version and the instant the books were read at. */
+  booksVersion: string | null = null;
 }
 
 /** What the pane shows: every open position marked, and the totals' counts. */
@@ -43,11 +46,12 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
   const nowMs = p.now.getTime();
   const zones = new Map(p.cities.map((c) => [c.city_id, c.tz]));
   const today = new Map(p.cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
-  if (memo.booksVersion !== p.quotesVersion) {
+  const booksVersion = `${p.quotesVersion}|${p.asOf}`;
+  if (memo.booksVersion !== booksVersion) {
     memo.books.clear();
-    memo.booksVersion = p.quotesVersion;
+    memo.booksVersion = booksVersion;
   }
-  const read = cache.positions.open(since);
+  const read = cache.positions.open(since, undefined, p.asOf);
   const open = {
     ...read,
     picks: read.picks.filter(
@@ -65,7 +69,7 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
   const quotes = (cityId: string): QuoteBook => {
     let book = memo.books.get(cityId);
     if (!book) {
-      book = cache.market.quotes(cityId);
+      book = cache.market.quotes(cityId, undefined, p.asOf);
       memo.books.set(cityId, book);
     }
     return book;
@@ -78,21 +82,28 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
   return memo.pricer.price(open, quotes);
 }
 
-/** What Positions asks its kept read for: the book as of the minute `minute`. */
-export function positionsAsk(cities: readonly City[], minute: number, quotesVersion: number): KeptAsk<PositionsParams> {
-  const now = new Date(minute * 60_000);
+/** What Positions asks its kept read for: the book as of the minute `minute`, or of time travel's instant. */
+export function positionsAsk(
+  cities: readonly City[],
+  minute: number,
+  quotesVersion: number,
+  instant: ReadInstant,
+): KeptAsk<PositionsParams> {
+  const { atMs } = instant;
+  const now = new Date(atMs ?? minute * 60_000);
   // the book follows from the cache's content, and from the clock only through the dates: what is still live
   const dates = [now.toISOString().slice(0, 10), ...cities.map((c) => localDate(now.getTime(), c.tz))];
+  const { key, stamp } = instantAsk(instant, minute);
   return {
-    key: JSON.stringify(cities.map((c) => c.city_id)),
-    stamp: JSON.stringify(dates),
-    params: { cities, now, quotesVersion },
+    key: JSON.stringify([cities.map((c) => c.city_id), key]),
+    stamp: JSON.stringify([dates, stamp]),
+    params: { cities, now, quotesVersion, asOf: atMs },
   };
 }
 
-/** The Positions pane of a running monitor, kept between visits (state/kept-read.ts). */
-export const positionsKept = (hub: ChangeHub): KeptRead<PositionsParams, PricedBook> =>
-  keptReadOf(hub, 'positions', () => {
+/** The Positions pane of a running monitor, kept between visits (state/kept-read.ts), live or replaying (kept apart). */
+export const positionsKept = (hub: ChangeHub, instant: ReadInstant): KeptRead<PositionsParams, PricedBook> =>
+  keptReadOf(hub, laneOf('positions', instant), () => {
     const memo = new PositionsMemo();
     return new KeptRead(hub, POSITIONS_PANE_TOPICS, (cache, p: PositionsParams) => positionsRead(cache, p, memo));
   });

@@ -5,6 +5,7 @@ import { useKeptRead } from '../../hooks/use-kept-read.js';
 import { useMinute } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import { useDeps } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 import { type PositionLine, positionLines } from './position-lines.js';
 import { positionsAsk, positionsKept, QUOTE_TOPICS } from './positions-model.js';
 
@@ -23,7 +24,10 @@ export function usePositionsState(cities: readonly City[], width: number, height
   const [scroll, scrollActions] = useScrollState();
   const quotesVersion = useCacheVersion(QUOTE_TOPICS);
   // kept between visits: the key that shows the pane draws it from memory (positions-model.ts)
-  const book = useKeptRead(positionsKept(hub), positionsAsk(cities, useMinute(), quotesVersion));
+  const minute = useMinute();
+  // time travel: what was open at its instant, marked then
+  const instant = useReplayInstant();
+  const book = useKeptRead(positionsKept(hub, instant), positionsAsk(cities, minute, quotesVersion, instant));
   // each line laid out when shown (position-lines.ts): a book of thousands costs a screenful
   const lines = useMemo(() => positionLines(book, width), [book, width]);
   const bodyHeight = Math.max(1, height - 1);

@@ -7,6 +7,7 @@ import type { CacheTopic } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { KeysetStrip } from '../../state/keyset-strip.js';
 import { useDeps } from '../../state/monitor-context.js';
+import { useReplayInstant } from '../../state/replay-context.js';
 
 /** Everything the feed is built from: a change to any of them can add or change a signal. */
 export const FEED_TOPICS: readonly CacheTopic[] = [
@@ -21,25 +22,45 @@ export const FEED_TOPICS: readonly CacheTopic[] = [
 ];
 
 /**
- * The stretch of the feed each running monitor (its change hub) keeps in memory around the window shown: coming back
- * to the pane, a move or a page reads nothing once it is prefetched (state/keyset-strip.ts).
+ * The stretches of the feed each running monitor (its change hub) keeps in memory around the window shown: coming
+ * back to the pane, a move or a page reads nothing once it is prefetched (state/keyset-strip.ts). The live feed's,
+ * and while replaying the feed as it had come by time travel's instant (a new instant is a new list, from its newest;
+ * the live one stays for Esc).
  */
-const strips = new WeakMap<ChangeHub, KeysetStrip<Signal, FeedKey>>();
+interface Strips {
+  live: KeysetStrip<Signal, FeedKey>;
+  replay?: { atMs: number; strip: KeysetStrip<Signal, FeedKey> };
+}
 
-export function feedStrip(hub: ChangeHub, cache: Cache): KeysetStrip<Signal, FeedKey> {
-  let strip = strips.get(hub);
-  if (!strip) {
-    const made = new KeysetStrip<Signal, FeedKey>({
-      olderSteps: (after, limit) => cache.feed.olderSteps(after, limit),
-      newerSteps: (before, limit) => cache.feed.newerSteps(before, limit),
-      keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
-      compare: compareFeed,
-    });
-    strip = made;
+const strips = new WeakMap<ChangeHub, Strips>();
+
+function newStrip(cache: Cache, atMs: number | undefined): KeysetStrip<Signal, FeedKey> {
+  return new KeysetStrip<Signal, FeedKey>({
+    olderSteps: (after, limit) => cache.feed.olderSteps(after, limit, atMs),
+    newerSteps: (before, limit) => cache.feed.newerSteps(before, limit, atMs),
+    keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
+    compare: compareFeed,
+  });
+}
+
+/** The feed's kept stretch for time travel's instant (`atMs`; undefined: live). */
+export function feedStrip(hub: ChangeHub, cache: Cache, atMs?: number): KeysetStrip<Signal, FeedKey> {
+  let kept = strips.get(hub);
+  if (!kept) {
+    const made: Strips = { live: newStrip(cache, undefined) };
+    kept = made;
     strips.set(hub, made);
-    hub.onStop(() => made.stop());
+    hub.onStop(() => {
+      made.live.stop();
+      made.replay?.strip.stop();
+    });
   }
-  return strip;
+  if (atMs === undefined) return kept.live;
+  if (kept.replay?.atMs !== atMs) {
+    kept.replay?.strip.stop();
+    kept.replay = { atMs, strip: newStrip(cache, atMs) };
+  }
+  return kept.replay.strip;
 }
 
 export interface SignalsState {
@@ -52,7 +73,9 @@ export interface SignalsState {
 export function useSignalsState(listHeight: number): SignalsState {
   const { cache, hub } = useDeps();
   const version = useCacheVersion(FEED_TOPICS);
-  const strip = feedStrip(hub, cache);
+  // time travel: the signals as they had come by its instant
+  const { atMs } = useReplayInstant();
+  const strip = feedStrip(hub, cache, atMs);
   strip.observe(version);
   // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced)
   const generation = useSyncExternalStore(strip.subscribe, strip.snapshot);
@@ -63,6 +86,6 @@ export function useSignalsState(listHeight: number): SignalsState {
     strip.refresh();
     strip.prefetch(list.above, listHeight, listHeight);
   }, [strip, version, list.above, listHeight]);
-  const payloads = useCallback((s: Signal) => cache.feed.payloads(s), [cache]);
+  const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }

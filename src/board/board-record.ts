@@ -1,0 +1,221 @@
+import type { BrowseFilter, Cache, RecordDay, RecordHour, Venue } from '../cache/index.js';
+import type { SettlementConfig } from '../contract/config.js';
+import { cityMarket } from '../domain/city-market.js';
+import { highForecastOf } from '../domain/desk-forecast.js';
+import {
+  EDGE_BANDS,
+  type EdgeBand,
+  edgeBand,
+  PAPER_STAKE_USD,
+  paperTrade,
+  sideProbability,
+  tradablePrice,
+  tradeBrier,
+} from '../domain/paper-trade.js';
+import type { Market } from '../domain/settlement.js';
+import { round } from '../domain/units.js';
+import { informedAt, priceDay, runningHighCOf, sideEdges } from './priced-day.js';
+
+/** One paper trade of the board's record: `export board-record`'s row (DESIGN 3), exactly its fields. */
+export interface BoardRecordTrade {
+  city_id: string;
+  local_date: string;
+  local_hour: number;
+  venue: Venue;
+  bucket_slug: string | null;
+  bucket_label: string | null;
+  side: 'YES' | 'NO';
+  price: number;
+  /** The bucket's probability (YES) on the board then. */
+  p: number;
+  /** The side's effective edge then (DESIGN 4). */
+  edge: number;
+  /** The whole degree the day settled at, in the market's unit. */
+  settled_value: number;
+  won: boolean;
+  /** In USD, to the cent. */
+  pnl: number;
+}
+
+/** What the record's trades are taken by: the config's `alerts.edge_min` and `settlement`. */
+export interface RecordRules {
+  edgeMin: number;
+  settlement?: SettlementConfig;
+}
+
+/**
+ * The trades the board offered at one hour of a settled day (DESIGN 4 "the board's record"): the day priced as the
+ * board prices it as of HH:00 (priced-day.ts), and each bucket side whose effective edge there, on its better venue,
+ * is at least `edgeMin`, taken at that venue's price. A price of 0 or 1 is no offer (no share is sold at 0, nothing
+ * is won at 1): the side's better venue is then the other one, if it offers it. Not taken: a CHECK hour (the board
+ * offers no edge on it), a bucket without a p or a readable label, and nothing on a venue without a snapshot then.
+ */
+export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edgeMin: number): BoardRecordTrade[] {
+  // nothing quoted, or no forecast to price with: no edge to take
+  if (hour.desk === null || hour.quotes.mkta.length + hour.quotes.mktb.length === 0) return [];
+  const priced = priceDay({
+    market,
+    forecast: highForecastOf(hour.desk),
+    runningHighC: runningHighCOf({ points: [], high: hour.high }),
+    mkta: hour.quotes.mkta,
+    mktb: hour.quotes.mktb,
+    informedAtMs: informedAt(hour.desk.fetched_at, hour.high),
+  });
+  if (priced.check) return [];
+  const out: BoardRecordTrade[] = [];
+  for (const b of priced.buckets) {
+    if (b.bucket === null || b.p === null) continue;
+    const offers = sideEdges(
+      b.p,
+      // a venue whose snapshot is older than the desk's run or the high is not offered, as on the board
+      [
+        ['mkta', priced.staleVenues.includes('mkta') ? null : b.mkta],
+        ['mktb', priced.staleVenues.includes('mktb') ? null : b.mktb],
+      ],
+      tradablePrice,
+    );
+    for (const side of [offers.yes, offers.no]) {
+      if (side === null || side.edge < edgeMin) continue;
+      const { won, pnl } = paperTrade(side.side, side.price, b.bucket, day.settled);
+      out.push({
+        city_id: day.city_id,
+        local_date: day.local_date,
+        local_hour: hour.hour,
+        venue: side.venue,
+        bucket_slug: b.slug,
+        bucket_label: b.label,
+        side: side.side,
+        price: side.price,
+        p: b.p,
+        edge: side.edge,
+        settled_value: day.settled,
+        won,
+        pnl: round(pnl),
+      });
+    }
+  }
+  return out;
+}
+
+/** A day's trades as last worked out, by the day read (the cache hands a kept day back as the same object). */
+const worked = new WeakMap<RecordDay, { rules: string; trades: BoardRecordTrade[] }>();
+
+/**
+ * Every trade of the record over settled days, day by day and hour by hour. A day read before and kept (History's
+ * `known`) is not priced again under the same rules.
+ */
+export function recordTrades(days: readonly RecordDay[], rules: RecordRules): BoardRecordTrade[] {
+  return days.flatMap((day) => {
+    const market = cityMarket({ city_id: day.city_id }, rules.settlement, day.unit);
+    const key = `${rules.edgeMin}|${market.rule}`;
+    const kept = worked.get(day);
+    if (kept?.rules === key) return kept.trades;
+    const trades = day.hours.flatMap((hour) => hourTrades(day, hour, market, rules.edgeMin));
+    worked.set(day, { rules: key, trades });
+    return trades;
+  });
+}
+
+/** A group of the record's trades: how many, how many won, what they staked and made, and the Brier of their p. */
+export interface RecordTotals {
+  n: number;
+  wins: number;
+  /** wins / n; null without a trade. */
+  hitRate: number | null;
+  staked: number;
+  pnl: number;
+  /** pnl / staked; null without a trade. */
+  roi: number | null;
+  /** Mean of (the side's p - its outcome)^2; null without a trade. */
+  brier: number | null;
+}
+
+export function recordTotals(trades: readonly BoardRecordTrade[]): RecordTotals {
+  const n = trades.length;
+  const wins = trades.filter((t) => t.won).length;
+  const staked = n * PAPER_STAKE_USD;
+  const pnl = round(trades.reduce((s, t) => s + t.pnl, 0));
+  const brier = trades.reduce((s, t) => s + tradeBrier(sideProbability(t.side, t.p), t.won), 0);
+  return {
+    n,
+    wins,
+    hitRate: n === 0 ? null : wins / n,
+    staked,
+    pnl,
+    roi: n === 0 ? null : pnl / staked,
+    brier: n === 0 ? null : brier / n,
+  };
+}
+
+/** The record in groups (DESIGN 4): in all, by city, venue, local hour and edge band, each in its natural order. */
+export interface RecordSummary {
+  all: RecordTotals;
+  byCity: { city_id: string; totals: RecordTotals }[];
+  byVenue: { venue: Venue; totals: RecordTotals }[];
+  byHour: { hour: number; totals: RecordTotals }[];
+  byBand: { band: EdgeBand; totals: RecordTotals }[];
+}
+
+function grouped<K extends string | number>(
+  trades: readonly BoardRecordTrade[],
+  keyOf: (t: BoardRecordTrade) => K,
+): Map<K, BoardRecordTrade[]> {
+  const out = new Map<K, BoardRecordTrade[]>();
+  for (const t of trades) {
+    const k = keyOf(t);
+    out.set(k, [...(out.get(k) ?? []), t]);
+  }
+  return out;
+}
+
+export function recordSummary(trades: readonly BoardRecordTrade[]): RecordSummary {
+  const sorted = <K extends string | number>(m: Map<K, BoardRecordTrade[]>) =>
+    [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const bands = grouped(trades, (t) => edgeBand(t.edge));
+  return {
+    all: recordTotals(trades),
+    byCity: sorted(grouped(trades, (t) => t.city_id)).map(([city_id, list]) => ({
+      city_id,
+      totals: recordTotals(list),
+    })),
+    byVenue: sorted(grouped(trades, (t) => t.venue)).map(([venue, list]) => ({ venue, totals: recordTotals(list) })),
+    byHour: sorted(grouped(trades, (t) => t.local_hour)).map(([hour, list]) => ({ hour, totals: recordTotals(list) })),
+    byBand: EDGE_BANDS.filter((band) => bands.has(band)).map((band) => ({
+      band,
+      totals: recordTotals(bands.get(band) ?? []),
+    })),
+  };
+}
+
+/** History's `BOARD'S RECORD` section: the whole cache's record, and the History filter's city's when it has one. */
+export interface BoardRecordSection {
+  trades: BoardRecordTrade[];
+  all: RecordSummary;
+  city: { city_id: string; summary: RecordSummary } | null;
+}
+
+/**
+ * The board's record from the cache alone, offline (DESIGN 4): every settled day's trades and their summaries. `known`
+ * keeps the days read (the pane holds it while open, as the calibration does): a settled day is read once.
+ */
+export function readBoardRecord(
+  cache: Cache,
+  rules: RecordRules,
+  { cityId, known }: { cityId?: string; known?: Map<string, RecordDay> } = {},
+): BoardRecordSection {
+  const trades = recordTrades(cache.history.boardRecordDays({}, known), rules);
+  const own = cityId === undefined ? null : trades.filter((t) => t.city_id === cityId);
+  return {
+    trades,
+    all: recordSummary(trades),
+    city: own === null ? null : { city_id: cityId as string, summary: recordSummary(own) },
+  };
+}
+
+/**
+ * `svc-monitor export board-record` (DESIGN 3): the record's trades over the settled days the filter matches
+ * (`since`/`until` on their local dates), one a row, day by day and hour by hour.
+ */
+export function exportBoardRecord(cache: Cache, rules: RecordRules, filter: BrowseFilter = {}): BoardRecordTrade[] {
+  return recordTrades(cache.history.boardRecordDays(filter), rules);
+}

@@ -1,0 +1,73 @@
+import type { CacheSpan } from '../../cache/index.js';
+import type { City } from '../../contract/cities.js';
+import { instantAtLocal, localDate, localDay, parseDateOrInstant } from '../../domain/city-time.js';
+import { localStamp } from '../format/time.js';
+
+/** Where a replay goes: an instant, and the market day it pins in every city. */
+export interface ReplayTarget {
+  atMs: number;
+  date: string;
+}
+
+/** `2026-11-20 09:30` (or a `T` between), or a time alone, `9:30`, on the day the prompt was opened on. */
+const LOCAL_TIME = /^(?:(\d{4}-\d{2}-\d{2})[ T]+)?(\d{1,2}):(\d{2})$/;
+
+/** The cache's span in a zone's local time, as the prompt and its refusals write it. */
+export const spanText = (span: CacheSpan | null, tz: string): string =>
+  span
+    ? `the cache spans ${localStamp(span.firstMs, tz)} to ${localStamp(span.lastMs, tz)} local`
+    : 'the cache holds no rows yet';
+
+/**
+ * What was typed at the `t` prompt: a local date and time in `tz` (the selected city's zone), or a time alone on
+ * `day`. Refused, in words, when it is no such time, before the cache's first row or after now (`nowMs`), as
+ * `--at` is (cli/replay-instant.ts; the prompt shows the span beside it); the date typed is the market day pinned.
+ */
+export function parseReplayTime(
+  text: string,
+  tz: string,
+  day: string,
+  span: CacheSpan | null,
+  nowMs: number,
+): ReplayTarget | { error: string } {
+  const form = LOCAL_TIME.exec(text.trim());
+  const date = form?.[1] ?? day;
+  const hour = Number(form?.[2]);
+  const minute = Number(form?.[3]);
+  if (!form || parseDateOrInstant(date)?.kind !== 'date' || hour > 23 || minute > 59)
+    return { error: `not a local date and time: type e.g. ${day} 09:30, or a time alone` };
+  const atMs = instantAtLocal(date, hour, minute, tz);
+  if (span === null) return { error: `${spanText(span, tz)}: nothing to show as of a time` };
+  if (atMs < span.firstMs) return { error: "that is before the cache's first row" };
+  if (atMs > nowMs) return { error: 'that is after now' };
+  return { atMs, date };
+}
+
+/** The instants a History row may carry (DESIGN 4's time columns), the first found is the row's own. */
+const ROW_INSTANTS = ['snapshot_at', 'observed_at', 'fetched_at', 'locked_at'];
+
+/** Time travel to a day without a time of its own starts here, the first hour of the board's record. */
+const DAY_START_HOUR = 9;
+
+/**
+ * History's Enter on a row of a past day (its city's local day is over at `nowMs`): replay that day, from the row's
+ * own instant when it falls in the day (a snapshot, a reading, a lock), else from 09:00 local. Null for a row of no
+ * city, no date, or a day not over yet.
+ */
+export function replayTargetOfRow(
+  row: Record<string, unknown>,
+  cities: readonly City[],
+  nowMs: number,
+): (ReplayTarget & { cityId: string }) | null {
+  const city = cities.find((c) => c.city_id === row.city_id);
+  const date = typeof row.local_date === 'string' ? row.local_date : null;
+  if (!city || date === null || parseDateOrInstant(date)?.kind !== 'date') return null;
+  if (date >= localDate(nowMs, city.tz)) return null;
+  const day = localDay(date, city.tz);
+  const own = ROW_INSTANTS.map((k) => row[k])
+    .map((v) => (typeof v === 'string' ? parseDateOrInstant(v) : null))
+    .find((t) => t?.kind === 'instant');
+  const atMs =
+    own && own.ms >= day.startMs && own.ms < day.endMs ? own.ms : instantAtLocal(date, DAY_START_HOUR, 0, city.tz);
+  return { atMs, date, cityId: city.city_id };
+}

@@ -1,0 +1,99 @@
+import { marketAlerts, type RuleAlert } from '../../alerts/market-alerts.js';
+import { boardDay } from '../../board/board-day.js';
+import { readMarketDay } from '../../board/market-day.js';
+import type { Cache } from '../../cache/index.js';
+import type { City } from '../../contract/cities.js';
+import type { SettlementConfig } from '../../contract/config.js';
+import { isoUtc, localDay } from '../../domain/city-time.js';
+import { holdingsOf } from '../../domain/held-buckets.js';
+import { STEP_MS } from './replay.js';
+
+/** The kinds the trader alert rules raise (alerts/market-alerts.ts): stored ones are not shown while replaying. */
+export const TRADER_ALERT_KINDS: readonly string[] = ['edge', 'dying-bucket', 'breakthrough'];
+
+/** A trader alert as time travel works it out: what the rules give at an instant, never stored nor notified. */
+export interface ReplayAlert extends RuleAlert {
+  createdMs: number;
+}
+
+/** A city's steps so far: the rules run at each half hour of its market day, in order, from its local midnight. */
+interface Chain {
+  startMs: number;
+  endMs: number;
+  /** Each step run, in time order, with the edges armed after it (the rules' state, as the cache keeps it live). */
+  steps: { atMs: number; fired: ReadonlySet<string> }[];
+  raised: ReplayAlert[];
+}
+
+/**
+ * Time travel's trader alerts (DESIGN 3): the rules of alerts/market-alerts.ts, run as the live monitor runs them, on
+ * the pinned market day of every city, at every half hour of its local day up to the instant shown and at that instant
+ * itself, each step from the state the one before left (an edge alerts once, until it falls below half the threshold;
+ * a dying bucket or a breakthrough once). Pure of any write: nothing is stored, nothing notified. The same instant gives
+ * the same alerts however it was reached; the steps run are kept while the day and the rules stay the same, so a step
+ * forward runs one more step a city, and a step back runs none.
+ */
+export class ReplayTraderAlerts {
+  private key = '';
+  private readonly chains = new Map<string, Chain>();
+
+  /** Every alert the rules raised by `atMs`, newest first. */
+  at(
+    cache: Cache,
+    cities: readonly City[],
+    { atMs, date }: { atMs: number; date: string },
+    edgeMin: number,
+    settlement: SettlementConfig,
+  ): ReplayAlert[] {
+    const key = JSON.stringify([date, edgeMin, settlement]);
+    if (key !== this.key) {
+      this.key = key;
+      this.chains.clear();
+    }
+    const run = (city: City, at: number, fired: ReadonlySet<string>, raised: readonly ReplayAlert[]) => {
+      const day = boardDay(readMarketDay(cache, city, at, { date, settlement }));
+      const holdings = holdingsOf(cache.positions.openOfDay(city.city_id, date, undefined, at), city.city_id, date);
+      const found = marketAlerts({ day, holdings }, edgeMin, fired, isoUtc(at));
+      const armed = new Set(fired);
+      for (const f of found.fired) armed.add(f.ref);
+      for (const ref of found.rearmed) armed.delete(ref);
+      // a rule raising once (its `once`) raises a kind and ref once a day, as the cache's `raised` keeps it live
+      const alerts = found.alerts
+        .filter((a) => !a.once || !raised.some((r) => r.kind === a.kind && r.ref === a.ref))
+        .map((a): ReplayAlert => ({ ...a, createdMs: at }));
+      return { armed, alerts };
+    };
+    const out: ReplayAlert[] = [];
+    for (const city of cities) {
+      const chain = this.chainOf(city, date);
+      // the steps not run yet, up to the instant
+      for (let at = nextStep(chain); at <= atMs && at < chain.endMs; at += STEP_MS) {
+        const last = chain.steps[chain.steps.length - 1];
+        const step = run(city, at, last?.fired ?? new Set(), chain.raised);
+        chain.steps.push({ atMs: at, fired: step.armed });
+        chain.raised.push(...step.alerts);
+      }
+      const before = chain.raised.filter((a) => a.createdMs <= atMs);
+      out.push(...before);
+      // the instant itself, between two steps: from the state of the step before it, kept nowhere
+      const last = chain.steps.filter((s) => s.atMs <= atMs).pop();
+      if (last && last.atMs < atMs && atMs < chain.endMs) out.push(...run(city, atMs, last.fired, before).alerts);
+    }
+    return out.sort((a, b) => b.createdMs - a.createdMs);
+  }
+
+  private chainOf(city: City, date: string): Chain {
+    let chain = this.chains.get(city.city_id);
+    if (!chain) {
+      const day = localDay(date, city.tz);
+      chain = { startMs: day.startMs, endMs: day.endMs, steps: [], raised: [] };
+      this.chains.set(city.city_id, chain);
+    }
+    return chain;
+  }
+}
+
+const nextStep = (chain: Chain): number => {
+  const last = chain.steps[chain.steps.length - 1];
+  return last ? last.atMs + STEP_MS : chain.startMs;
+};

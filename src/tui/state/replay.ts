@@ -1,0 +1,67 @@
+/**
+ * Time travel's state (DESIGN 3 `t`, `--at`): the instant every pane shows the cache as of, the market day it pins in
+ * every city, and how it plays. Null is live: the panes read the cache as it stands. Pure: the reducer is the whole
+ * of how the keys move it (use-replay.ts runs it and the play timer).
+ */
+export interface Replay {
+  /** The instant shown (epoch ms). */
+  atMs: number;
+  /** The market day shown in every city (its local date), kept past its midnight: passed, then settled. */
+  date: string;
+  /** The cache's first instant: no step goes before it. */
+  firstMs: number;
+  /** Simulated seconds a real second while playing. */
+  speed: number;
+  playing: boolean;
+}
+
+export type ReplayState = Replay | null;
+
+/** `←` / `→`: half an hour. */
+export const STEP_MS = 30 * 60_000;
+
+/** The speeds `+` and `-` go through, simulated seconds a real second; x60 (a minute a second) to start. */
+export const SPEEDS = [15, 30, 60, 120, 300, 600, 1800, 3600] as const;
+export const FIRST_SPEED = 60;
+
+export type ReplayAction =
+  /** `t`, History's Enter, `--at`: go to an instant and pin its day; paused, at the speed it had. */
+  | { type: 'start'; atMs: number; date: string; firstMs: number }
+  /** `←` / `→`: half an hour earlier or later, within the cache's span and not past now. */
+  | { type: 'step'; by: 1 | -1; nowMs: number }
+  /** `Space`. */
+  | { type: 'play' }
+  /** `+` / `-`: the next speed up or down. */
+  | { type: 'speed'; by: 1 | -1 }
+  /** The play timer: `elapsedMs` of real time went by. Reaching now pauses. */
+  | { type: 'tick'; elapsedMs: number; nowMs: number }
+  /** `Esc`: back to now. */
+  | { type: 'live' };
+
+const within = (r: Replay, atMs: number, nowMs: number) => Math.max(r.firstMs, Math.min(nowMs, atMs));
+
+export function replayReducer(state: ReplayState, action: ReplayAction): ReplayState {
+  if (action.type === 'start') {
+    const { atMs, date, firstMs } = action;
+    return { atMs, date, firstMs, speed: state?.speed ?? FIRST_SPEED, playing: false };
+  }
+  if (action.type === 'live' || state === null) return null;
+  switch (action.type) {
+    case 'step': {
+      const atMs = within(state, state.atMs + action.by * STEP_MS, action.nowMs);
+      return atMs === state.atMs ? state : { ...state, atMs };
+    }
+    case 'play':
+      return { ...state, playing: !state.playing };
+    case 'speed': {
+      const i = SPEEDS.indexOf(state.speed as (typeof SPEEDS)[number]);
+      const speed = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + action.by))] as number;
+      return speed === state.speed ? state : { ...state, speed };
+    }
+    case 'tick': {
+      if (!state.playing) return state;
+      const atMs = within(state, state.atMs + action.elapsedMs * state.speed, action.nowMs);
+      return { ...state, atMs, playing: atMs < action.nowMs };
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { MonitorApp } from '../../src/tui/render-monitor.js';
+import { handCaches } from '../helpers/cache-builder.js';
+import { monitorScene, now } from '../helpers/monitor-scene.js';
+import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
+
+const caches = handCaches('tui-key-reads-');
+afterAll(() => caches.close());
+
+const selected = (frame: string) => lines(frame).find((l) => l.startsWith('›')) ?? '';
+
+/**
+ * Issue 21 item 6, no key is ever lost: keys that come in separate reads before the screen has re-rendered (a busy
+ * machine reads Esc and the j typed after it in one turn of the event loop) each act on the screen the key before
+ * made. The fake terminal hands each write to Ink at once, so two writes in a row are two reads before any render.
+ */
+describe('keys in separate reads before a render', () => {
+  it('Esc closing a detail, then j: the j moves the list', async () => {
+    const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
+    await app.pane('4');
+    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.press(KEYS.enter);
+    await app.until((f) => f.includes('kind     '), 'the detail');
+    // two reads, no render between them
+    app.stdin.write(KEYS.escape);
+    app.stdin.write('j');
+    // the scene's second alert is Paris' kill
+    const frame = await app.until((f) => selected(f).includes('KILL paris'), 'the second alert selected');
+    expect(frame).not.toContain('kind     ');
+    app.unmount();
+  });
+
+  it('Enter, Esc and j in three reads: the detail opens and closes, and the j moves the list', async () => {
+    const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
+    await app.pane('4');
+    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    app.stdin.write(KEYS.enter);
+    app.stdin.write(KEYS.escape);
+    app.stdin.write('j');
+    const frame = await app.until((f) => selected(f).includes('KILL paris'), 'the second alert selected');
+    expect(frame).not.toContain('kind     ');
+    app.unmount();
+  });
+
+  it('j, j, j in three reads: three rows down', async () => {
+    const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
+    await app.pane('4');
+    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    app.stdin.write('j');
+    app.stdin.write('j');
+    app.stdin.write('j');
+    // KILL london, KILL paris, REJECTED, FAILING: the fourth row
+    await app.until((f) => selected(f).startsWith('› !  FAILING'), 'the fourth alert selected');
+    app.unmount();
+  });
+});
