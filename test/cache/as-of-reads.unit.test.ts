@@ -31,12 +31,12 @@ describe('market reads as of an instant', () => {
     const high = (atMs: number) => cache.market.metarDay('nyc', SPAN, atMs).high;
     // 05:59Z: nothing of the day yet (06:00Z is its first reading)
     expect(high(at('05:59'))).toBeNull();
-    // 16:00Z: 5 and 9 °C so far -> 9 °C, 48.2 °F
-    expect(high(at('16:00'))).toEqual({ f: 48.2, c: 9 });
+    // 16:00Z: 5 and 9 °C so far -> 9 °C, 48.2 °F, first reached by the 14:00Z reading
+    expect(high(at('16:00'))).toEqual({ f: 48.2, c: 9, since: at('14:00') });
     // 18:30Z: 12 °C from history, then the poll's 12.4 °C (54.3 °F)
-    expect(high(at('18:30'))).toEqual({ f: 54.3, c: 12.4 });
+    expect(high(at('18:30'))).toEqual({ f: 54.3, c: 12.4, since: at('18:30') });
     // 19:00Z: 13 °C (55.4 °F)
-    expect(high(at('19:00'))).toEqual({ f: 55.4, c: 13 });
+    expect(high(at('19:00'))).toEqual({ f: 55.4, c: 13, since: at('19:00') });
     expect(high(at('23:00'))?.c).toBe(13);
   });
 

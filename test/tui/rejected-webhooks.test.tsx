@@ -49,14 +49,17 @@ describe('rejected webhooks in the Alerts pane', () => {
     expect(rejected).toBeDefined();
     const { reason, received_at: receivedAt } = rejected as { reason: string; received_at: string };
     const app = await renderTui(<MonitorApp cache={l.cache} source={statusSource(LIVE)} now={() => new Date()} />);
-    await app.press('4');
-    const list = lines(app.frame()).find((row) => row.includes('REJECTED'));
+    await app.pane('4');
+    const list = lines(await app.until((f) => f.includes('REJECTED'), 'the rejection listed')).find((row) =>
+      row.includes('REJECTED'),
+    );
     expect(list).toContain('!  REJECTED');
     expect(list).toContain(`${receivedAt.slice(5, 10)} ${receivedAt.slice(11, 16)}Z`);
     expect(list).toContain(`webhook rejected (400): ${reason}`.slice(0, 60));
 
+    // the detail, once the key has been handled and drawn (a fixed pause is not enough on a loaded machine)
     await app.press(KEYS.enter);
-    const detail = lines(app.frame());
+    const detail = lines(await app.until((f) => f.includes('rejected delivery'), 'the rejection in full'));
     expect(detail).toContain('rejected delivery');
     expect(detail).toContain(`received ${receivedAt}`);
     expect(detail).toContain(`reason   ${reason}`);

@@ -126,8 +126,16 @@ describe('the METAR and the forecasts of a city-day as of an instant', () => {
       reading(1, '2026-11-24T14:00:00Z', 18),
       reading(2, '2026-11-24T16:00:00Z', 21),
     ]);
-    expect(cache.market.metarDay('nyc', day).high).toEqual({ f: 69.8, c: 21 });
-    expect(cache.market.metarDay('nyc', day, Date.parse('2026-11-24T15:59:59Z')).high).toEqual({ f: 64.4, c: 18 });
+    expect(cache.market.metarDay('nyc', day).high).toEqual({
+      f: 69.8,
+      c: 21,
+      since: Date.parse('2026-11-24T16:00:00Z'),
+    });
+    expect(cache.market.metarDay('nyc', day, Date.parse('2026-11-24T15:59:59Z')).high).toEqual({
+      f: 64.4,
+      c: 18,
+      since: Date.parse('2026-11-24T14:00:00Z'),
+    });
     expect(cache.market.metarDay('nyc', day, Date.parse('2026-11-24T16:00:00Z')).points).toHaveLength(2);
 
     const forecasts = (fetched_at: string, mu: number) =>

@@ -139,8 +139,8 @@ describe('market reads of one city-day', () => {
       { ms: Date.parse('2026-11-21T13:51:00Z'), temp_f: 48.2, temp_c: 9 },
       { ms: Date.parse('2026-11-21T14:51:00Z'), temp_f: 46.4, temp_c: 8 },
     ]);
-    // running high: max(44.6, 48.2, 46.4) = 48.2 °F, max(7, 9, 8) = 9 °C
-    expect(day.high).toEqual({ f: 48.2, c: 9 });
+    // running high: max(44.6, 48.2, 46.4) = 48.2 °F, max(7, 9, 8) = 9 °C, first reached at 13:51Z
+    expect(day.high).toEqual({ f: 48.2, c: 9, since: Date.parse('2026-11-21T13:51:00Z') });
     expect(cache.market.metarDay('nyc', { date: '2026-11-23', startMs: 0, endMs: 1 })).toEqual({
       points: [],
       high: null,
