@@ -7,7 +7,21 @@ import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
 import { type PositionLine, positionLines } from './position-lines.js';
-import { positionsAsk, positionsKept, QUOTE_TOPICS } from './positions-model.js';
+import { type PricedBook, positionsAsk, positionsKept, QUOTE_TOPICS } from './positions-model.js';
+
+/**
+ * The lines of each book kept with the book (not with the pane), for the width they were laid out at: showing the
+ * pane again makes none (a book of 10,000 positions is as many lines, each laid out only when shown).
+ */
+const laidOut = new WeakMap<PricedBook, { width: number; lines: PositionLine[] }>();
+
+function linesOf(book: PricedBook, width: number): PositionLine[] {
+  const kept = laidOut.get(book);
+  if (kept?.width === width) return kept.lines;
+  const lines = positionLines(book, width);
+  laidOut.set(book, { width, lines });
+  return lines;
+}
 
 export interface PositionsState {
   lines: PositionLine[];
@@ -29,7 +43,7 @@ export function usePositionsState(cities: readonly City[], width: number, height
   const instant = useReplayInstant();
   const book = useKeptRead(positionsKept(hub, instant), positionsAsk(cities, minute, quotesVersion, instant));
   // each line laid out when shown (position-lines.ts): a book of thousands costs a screenful
-  const lines = useMemo(() => positionLines(book, width), [book, width]);
+  const lines = useMemo(() => linesOf(book, width), [book, width]);
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);
   return { lines, cursor, offset, bodyHeight, scroll: scrollActions };
