@@ -6,7 +6,7 @@ import { bucketProbability, effectiveEdge } from '../src/domain/settlement.js';
 /**
  * DESIGN 5's figures of a world, read as a client reads them: through the v1 API of a running reference service
  * (and the insurance events it queued for webhooks). `test/server/world-believable.test.ts` holds them to DESIGN 5's
- * bands; `npm run bench -- world` prints them for the README.
+ * bands; `npm run bench -- world` prints them for docs/world.md.
  */
 
 /** GET a path of the API (after `/api/public/v1`) and return the parsed body; throws on anything but 200. */
@@ -391,7 +391,7 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-/** The figures of one or more seeds as the README's tables. */
+/** The figures of one or more seeds as docs/world.md's tables. */
 export function figuresTables(bySeed: readonly { seed: number; figures: WorldFigures }[]): string {
   const seeds = bySeed.map((s) => `seed ${s.seed}`);
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;

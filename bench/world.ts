@@ -111,7 +111,7 @@ async function figuresOf(dataDir: string, seed: number): Promise<WorldFigures> {
  * The first start's 30-day fill (seed 1) against inserting the same rows raw into SQLite, as a ratio in one run; with
  * `BENCH_WORLD_BASELINE=<a checkout of another commit>`, that commit's fill too, timed the same way in the same run
  * (DESIGN 6: a new world must not make the first start slower than 1.5 times the one before). Then DESIGN 5's figures
- * of seeds 1 and 7 and the board's best-edge distribution, as the README's tables.
+ * of seeds 1 and 7 and the board's best-edge distribution, as docs/world.md's tables.
  */
 export async function benchWorld() {
   const baselineRoot = process.env.BENCH_WORLD_BASELINE;

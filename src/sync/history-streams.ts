@@ -55,7 +55,7 @@ export function drainLiveTable(
  * checkpoint (`done` after a finished drain, undefined before the first). Each page is one transaction with the
  * checkpoint; `onPage` hears the rows stored so far. `remember`: the first page goes to the cache with its answer
  * (named by the stream), so a first page that comes back as it was is not written again. For the live drains,
- * whose warm pass is that one page (README, "What the streams cost"); the cache keeps one text a name, so a page
+ * whose warm pass is that one page (docs/sync-and-export.md, "What the streams cost"); the cache keeps one text a name, so a page
  * each, not the 48 h window's first run of several pages, nor a backfill's thousands.
  */
 export async function drainTable(

@@ -1,3 +1,4 @@
+import type { Terminal } from '@xterm/headless';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { CLI } from '../cli/run-cli.js';
@@ -15,6 +16,8 @@ export interface TuiProcess {
   resize(cols: number, rows: number): void;
   exited: Promise<{ exitCode: number; signal?: number }>;
   kill(): void;
+  /** The headless xterm the output is fed to: its buffer holds every cell's colours (scripts/screenshot.ts). */
+  terminal: Terminal;
 }
 
 export const KEY = { tab: '\t', enter: '\r', escape: '\u001b', up: '\u001b[A', down: '\u001b[B' } as const;
@@ -70,5 +73,6 @@ export function startTui(
     },
     exited,
     kill: () => child.kill('SIGKILL'),
+    terminal,
   };
 }

@@ -15,7 +15,7 @@ import { TEMPLATE_SEED } from '../helpers/world-template.js';
  * DESIGN 5's bands, read as a trader reads the world: through the v1 API of a real reference service over the 30-day
  * fill of two seeds (the kills and addons from the insurance events the service queued for its webhooks). Seed 1 is
  * the template world every test starts from; seed 7 is filled here, so only this file pays for it (about as long as
- * the global setup's fill: 20-40 s on a quiet 2-core machine). The figures print as the README's table.
+ * the global setup's fill: 20-40 s on a quiet 2-core machine). The figures print as docs/world.md's table.
  */
 const SECOND_SEED = 7;
 /** A fill of 30 days on a loaded machine: no bound on how long it takes, only on what it makes. */

@@ -148,7 +148,7 @@ describe('the other live streams', () => {
   });
 });
 
-describe('what a steady pass costs (README: requests a minute)', () => {
+describe('what a steady pass costs (docs/sync-and-export.md: requests a minute)', () => {
   it('one request a table for every city once the window is cached: 3 a minute and 4 every 30 minutes', async () => {
     const fromOf = (table: HistoricalTable) => {
       const newest = [...distinct(stored(table), HISTORICAL_TIME_COLUMN[table].column)].sort().at(-1) as string;

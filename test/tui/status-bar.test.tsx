@@ -88,4 +88,29 @@ describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
     // 19 + 12 + 37 + 6 = 74 (+ 3 + 25 > 80); 25 + 3 + '+2 more' 7 = 35
     expect(bar[80]).toEqual([[GROUPS[0], GROUPS[1], GROUPS[3]].join(' · '), `${GROUPS[4]} · +2 more`]);
   });
+
+  it('never shows the clock behind the answer beside it (the demo world clock runs two minutes a real second)', async () => {
+    const c = cache();
+    // a pass that ended 7 s of world time after the clock's last tick (12:00:00Z)
+    const ahead: MonitorStatus = { ...STATUS, connection: { state: 'ok', lastGoodAt: '2026-03-02T12:00:07Z' } };
+    const source = { getStatus: () => ahead, subscribe: () => () => {} };
+    const app = render(<MonitorApp cache={c} source={source} now={() => new Date(NOW)} noColor tickMs={3_600_000} />);
+    try {
+      Object.defineProperty(app.stdout, 'columns', { value: 250, configurable: true });
+      Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
+      app.stdout.emit('resize');
+      let frame = '';
+      for (let i = 0; i < 200 && !frame.includes('ok 12:00:07Z'); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        frame = app.lastFrame() ?? '';
+      }
+      // the clock reads 12:00:07Z, Paris 13:00 (UTC+1), not the tick's 12:00:00Z
+      expect(frame).toContain('ok 12:00:07Z');
+      expect(frame).toContain('12:00:07Z paris Mon 13:00');
+      expect(frame).not.toContain('12:00:00Z');
+    } finally {
+      app.unmount();
+      c.close();
+    }
+  });
 });

@@ -10,8 +10,8 @@ import { startTestService } from '../../helpers/service.js';
 
 /**
  * Calibration over the demo world's 30 days (seed 1), read from a cache holding what the monitor caches of it: the
- * cities, the fusion locks and every row of the five tables the calibration reads. Prints the figures the README
- * quotes, and how long one computation takes (printed, not asserted: timings stay out of tests), and holds them to
+ * cities, the fusion locks and every row of the five tables the calibration reads. Prints the figures (calibration in
+ * docs/reading-the-board.md), and how long one computation takes (printed, not asserted: timings stay out of tests), and holds them to
  * DESIGN 5's promises (the second test).
  */
 const TABLES: HistoricalTable[] = [
