@@ -7,7 +7,7 @@ import { askWorker, startModuleWorker } from './worker-module.js';
 /**
  * The session thread's young generation, in MB: its garbage (response bodies, validated pages) is short-lived, and
  * V8's default lets the young generation grow to 48 MB before it collects, all of it resident. Measured in the soak
- * (README): the sync keeps pace with the streams at this size.
+ * (docs/benchmarks.md): the sync keeps pace with the streams at this size.
  */
 const YOUNG_GENERATION_MB = 8;
 
