@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIGRATIONS } from '../src/cache/db/migrations.js';
 import { openCache } from '../src/cache/index.js';
-import { ApiClient } from '../src/client/api-client.js';
-import { HISTORICAL_TABLES } from '../src/contract/historical.js';
-import { startService } from '../src/server/service.js';
-import { backfill } from '../src/sync/backfill.js';
-import { SyncEngine } from '../src/sync/sync-engine.js';
-import { BENCH_KEY, BENCH_START, prepareWorld } from './prepare-world.js';
+import { BENCH_START } from './prepare-world.js';
+import { syncWorldInto } from './synced-world.js';
 
 /** Bump when what the fixture holds changes (the schema version and the world's start are part of the stamp too). */
 const FIXTURE_VERSION = 1;
@@ -17,23 +13,8 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/replay/', import.meta.url));
 
 /** The 30-day reference world in a cache, as `sync --once --backfill all` leaves it. */
 async function build(path: string): Promise<void> {
-  const service = await startService({
-    dataDir: prepareWorld(0),
-    port: 0,
-    apiKey: BENCH_KEY,
-    rateLimitPerMinute: 1_000_000_000,
-    tickMs: 3_600_000,
-    logLevel: 'silent',
-  });
   const cache = openCache(path);
-  const client = new ApiClient({ baseUrl: service.baseUrl, apiKey: BENCH_KEY });
-  try {
-    await new SyncEngine({ client, cache, now: () => new Date(BENCH_START) }).runOnce();
-    await backfill(client, cache, HISTORICAL_TABLES, {});
-  } finally {
-    await client.close();
-    await service.close();
-  }
+  await syncWorldInto(cache, () => new Date(BENCH_START));
   cache.checkpoint();
   cache.close();
 }

@@ -3,12 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIGRATIONS } from '../src/cache/db/migrations.js';
 import { openCache } from '../src/cache/index.js';
-import { ApiClient } from '../src/client/api-client.js';
 import { HISTORICAL_TABLES } from '../src/contract/historical.js';
-import { startService } from '../src/server/service.js';
-import { backfill } from '../src/sync/backfill.js';
-import { SyncEngine } from '../src/sync/sync-engine.js';
-import { BENCH_KEY, BENCH_START, prepareWorld } from './prepare-world.js';
+import { BENCH_START } from './prepare-world.js';
+import { syncWorldInto } from './synced-world.js';
 import { growCache } from './tui-cache.js';
 
 /** What the big cache holds beyond the synced 30-day world. */
@@ -28,23 +25,8 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/tui-render/', import.meta.url
 
 /** A cache synced from a fresh 30-day world, then grown to 1M METAR rows and 10k open positions; and an empty one. */
 async function build(dir: string): Promise<void> {
-  const service = await startService({
-    dataDir: prepareWorld(0),
-    port: 0,
-    apiKey: BENCH_KEY,
-    rateLimitPerMinute: 1_000_000_000,
-    tickMs: 3_600_000,
-    logLevel: 'silent',
-  });
   const cache = openCache(join(dir, 'big.db'));
-  const client = new ApiClient({ baseUrl: service.baseUrl, apiKey: BENCH_KEY });
-  try {
-    await new SyncEngine({ client, cache }).runOnce();
-    await backfill(client, cache, HISTORY, {});
-  } finally {
-    await client.close();
-    await service.close();
-  }
+  await syncWorldInto(cache);
   growCache(cache, ROWS, POSITIONS);
   cache.checkpoint();
   cache.close();
