@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,8 @@ export interface Run {
   longest_block_ms: number;
   longest_blocks_ms: number[];
   longest_late_ms: number;
+  /** The garbage collector's longest pauses on the UI's thread while the keys were pressed (ms, with their kind). */
+  longest_gc_ms: { ms: number; kind: string }[];
   peak_rss_mb: number;
   peak_memory_mb: Record<string, number>;
   screen: string;
@@ -116,6 +118,12 @@ export async function runTui(
     await sleep(KEY_GAP_MS);
   }
   const capture = screen();
+  // TUI_BENCH_HEAP_SNAPSHOT=FILE: the monitor's heap after the keys, written before it quits (tui-process.mjs)
+  const snapshot = process.env.TUI_BENCH_HEAP_SNAPSHOT;
+  if (snapshot) {
+    child.kill('SIGUSR2');
+    while (!existsSync(snapshot)) await sleep(100);
+  }
   child.write('q');
   await exited;
   const log = readLog(logPath);
@@ -139,6 +147,11 @@ export async function runTui(
     longest_block_ms: blocks[0] ?? 0,
     longest_blocks_ms: blocks.slice(0, 5),
     longest_late_ms: Math.max(0, ...during.map((b) => b.ms)),
+    longest_gc_ms: log.gcs
+      .filter((g) => g.at >= keysFrom && g.at <= keysUntil)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map(({ ms, kind }) => ({ ms, kind })),
     peak_rss_mb: Math.round(log.maxRssMb),
     peak_memory_mb: log.peakMemory,
     screen: capture,
@@ -148,6 +161,7 @@ export async function runTui(
 interface TuiLog {
   renders: { at: number; renderTime: number }[];
   blocks: { at: number; ms: number; cpuMs: number }[];
+  gcs: { at: number; ms: number; kind: string }[];
   maxRssMb: number;
   peakMemory: Record<string, number>;
 }

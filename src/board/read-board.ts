@@ -1,4 +1,4 @@
-import { type Cache, POSITION_LIMIT } from '../cache/index.js';
+import { type Cache, type OpenPositions, POSITION_LIMIT } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays, localDate } from '../domain/city-time.js';
@@ -42,12 +42,60 @@ export interface BoardReplay {
   asOf?: number;
 }
 
+/** What every city's row of one board read shares: the open positions and the unacknowledged kills, read once. */
+export interface BoardBook {
+  open: OpenPositions;
+  /** `city_id|market_date` of each unacknowledged kill. */
+  kills: Set<string>;
+}
+
+/** The reads all rows of a board as of `atMs` share: the positions open and the kills unacknowledged (at `replay.asOf`). */
+export function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardReplay = {}): BoardBook {
+  // a market is live until its city's day is over: yesterday in UTC covers every zone (the chosen day's, with one)
+  const utc = new Date(atMs).toISOString().slice(0, 10);
+  const since = addDays(date !== undefined && date < utc ? date : utc, -1);
+  const open = cache.positions.open(since, POSITION_LIMIT, asOf);
+  const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
+  return { open, kills };
+}
+
+/**
+ * One city's row of the board as of `atMs`, for its own local day then or for `date` (time travel's chosen day): its
+ * market day read by the city-day and the instant (market-day.ts), its book from `shared`. `memo` keeps the row of
+ * the last read: an unchanged city is not redone. A board read a city at a time (the TUI's, between keys) gives the
+ * rows `readBoard` gives.
+ */
+export function readBoardRow(
+  cache: Cache,
+  city: City,
+  atMs: number,
+  shared: BoardBook,
+  settlement: SettlementConfig = {},
+  memo: BoardMemo = new Map(),
+  date?: string,
+): BoardRow {
+  const id = city.city_id;
+  const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
+  const book = dayBook(shared.open, id, day.date);
+  const held: DayBook = {
+    book,
+    holdings: holdingsOf(book, id, day.date),
+    killed: shared.kills.has(`${id}|${day.date}`),
+  };
+  const key = fingerprint(day, held, Math.floor(atMs / 60_000));
+  const kept = memo.get(id);
+  if (kept?.key === key) return kept.row;
+  const row = boardRow(boardDay(day), held);
+  memo.set(id, { key, row });
+  return row;
+}
+
 /**
  * Every city's row of the board as of `atMs` (now, for the live board; DESIGN 4 "the board as of an instant"), for
  * its own local day then, or for `replay.date` in every city. Each read is bounded by the city-day and the instant
  * (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows by keyset), its METAR readings,
  * its lock by the city index; the positions open and the kills unacknowledged (at `replay.asOf`) are read once for
- * all cities. `memo` keeps the rows of the last read.
+ * all cities (readBoardBook). `memo` keeps the rows of the last read.
  */
 export function readBoard(
   cache: Cache,
@@ -55,24 +103,8 @@ export function readBoard(
   atMs: number,
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
-  { date, asOf }: BoardReplay = {},
+  replay: BoardReplay = {},
 ): BoardRow[] {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone (the chosen day's, with one)
-  const utc = new Date(atMs).toISOString().slice(0, 10);
-  const since = addDays(date !== undefined && date < utc ? date : utc, -1);
-  const open = cache.positions.open(since, POSITION_LIMIT, asOf);
-  const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
-  const minute = Math.floor(atMs / 60_000);
-  return cities.map((city) => {
-    const id = city.city_id;
-    const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
-    const book = dayBook(open, id, day.date);
-    const held: DayBook = { book, holdings: holdingsOf(book, id, day.date), killed: kills.has(`${id}|${day.date}`) };
-    const key = fingerprint(day, held, minute);
-    const kept = memo.get(id);
-    if (kept?.key === key) return kept.row;
-    const row = boardRow(boardDay(day), held);
-    memo.set(id, { key, row });
-    return row;
-  });
+  const shared = readBoardBook(cache, atMs, replay);
+  return cities.map((city) => readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date));
 }

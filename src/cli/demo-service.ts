@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
 import { DataDirInUse } from '../server/store/data-dir-lock.js';
 import { newWebhookSecret } from '../server/store/webhooks.js';
 import type { FromWorld, ToWorld } from './demo-world.js';
 import { dataDir } from './paths.js';
+import { askWorker, startModuleWorker } from './worker-module.js';
 
 /** The demo's world runs two simulated hours a real minute: a pick, a trade or a lock lands every few seconds. */
 export const DEMO_SPEED = 120;
@@ -28,6 +26,8 @@ export interface DemoService {
   adminTokenFile?: string;
   /** The world's clock, as the service keeps it (DEMO_SPEED simulated seconds a real second). */
   now(): number;
+  /** The same clock as data, for another thread: its instant `at` when read at wall time `readAt`, and its speed. */
+  clock: { at: number; readAt: number; speed: number };
   apiKey: string;
   /** The secret the demo's webhook signs with: the listener verifies with it. */
   webhookSecret: string;
@@ -74,6 +74,7 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
     accountUrl: ready.accountUrl,
     adminTokenFile: ready.adminTokenFile,
     now: () => Math.floor(ready.now + (Date.now() - readAt) * ready.speed),
+    clock: { at: ready.now, readAt, speed: ready.speed },
     apiKey,
     webhookSecret,
     registerListener: async (url) => {
@@ -83,22 +84,9 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
   };
 }
 
-/**
- * The thread's module: beside this one, built (.js); under the tests, which run the TypeScript source, loaded
- * through tsx (a dev dependency) from a small module of its own.
- */
-function startWorker(): Worker {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return new Worker(new URL('./demo-world.js', import.meta.url));
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
-  const world = pathToFileURL(join(dirname(here), 'demo-world.ts')).href;
-  const loader = `const { tsImport } = await import(${JSON.stringify(tsx)}); await tsImport(${JSON.stringify(world)}, ${JSON.stringify(world)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(loader)}`));
-}
-
 /** The thread and its conversation: one question at a time, each answered by a message of the expected type. */
 class WorldThread {
-  private readonly worker = startWorker();
+  private readonly worker = startModuleWorker('demo-world');
   private readonly exited = new Promise<void>((done) => this.worker.once('exit', () => done()));
   private running = true;
 
@@ -109,32 +97,11 @@ class WorldThread {
     });
   }
 
-  ask<T extends FromWorld['type']>(message: ToWorld, answer: T): Promise<Extract<FromWorld, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (reply: FromWorld) => {
-        if (reply.type !== answer && reply.type !== 'failed') return;
-        cleanup();
-        if (reply.type === 'failed') reject(failure(reply));
-        else resolve(reply as Extract<FromWorld, { type: T }>);
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        reject(error);
-      };
-      const onExit = (code: number) => {
-        cleanup();
-        reject(new Error(`the demo's world stopped (exit ${code}) before it answered`));
-      };
-      const cleanup = () => {
-        this.worker.off('message', onMessage);
-        this.worker.off('error', onError);
-        this.worker.off('exit', onExit);
-      };
-      this.worker.on('message', onMessage);
-      this.worker.once('error', onError);
-      this.worker.once('exit', onExit);
-      this.worker.postMessage(message);
-    });
+  async ask<T extends FromWorld['type']>(message: ToWorld, answer: T): Promise<Extract<FromWorld, { type: T }>> {
+    const reply = await askWorker<FromWorld>(this.worker, "the demo's world", message, answer, (r) =>
+      failure(r as Extract<FromWorld, { type: 'failed' }>),
+    );
+    return reply as Extract<FromWorld, { type: T }>;
   }
 
   async close(): Promise<void> {

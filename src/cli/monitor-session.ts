@@ -1,23 +1,14 @@
 import { existsSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listenerDownAlert } from '../alerts/listener-down-alert.js';
-import { desktopNotify } from '../alerts/notifier.js';
-import { type AlertMessage, COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
-import { TraderAlerts } from '../alerts/trader-alerts.js';
 import { type Cache, openCache } from '../cache/index.js';
-import { ApiClient } from '../client/api-client.js';
-import { AuthRejected } from '../client/errors.js';
-import { startListener, type WebhookListener } from '../receiver/listener.js';
-import { fillHistory } from '../sync/history-fill.js';
 import { STREAMS } from '../sync/streams.js';
-import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
 import { usageError } from './exit-codes.js';
-import { ConnectionTracker, MonitorStatusStore } from './monitor-status.js';
+import { MonitorStatusStore } from './monitor-status.js';
 import { dataDir } from './paths.js';
+import { SessionSource, startSessionThread } from './session-thread.js';
 
 export type MonitorMode = MonitorStatus['mode'];
 
@@ -50,6 +41,8 @@ const noListener: MonitorStatus['listener'] = { state: 'off', accepted: 0, dupli
  * Opens a session in one of DESIGN 3's modes. Offline: the cache alone (it must exist). Live: the configured
  * service, sync running, the listener when `--listen` is given. Demo: the reference service in-process with its
  * own cache under `<data dir>/demo/`, a listener always (registered with the service, so every event type flows).
+ * Live and demo run their network half (sync, alerts, listener, fill) on a thread of its own (session-thread.ts):
+ * the screen's thread only reads the cache and draws.
  */
 export async function openSession(
   mode: MonitorMode,
@@ -71,6 +64,10 @@ export async function openSession(
     };
     return { cache, status, refresh: () => {}, now: () => new Date(), close };
   }
+  // a listener needs a secret to verify with: refused before anything starts
+  const listen = mode === 'demo' || flags.listen !== undefined;
+  if (listen && mode !== 'demo' && connection.webhookSecrets.length === 0)
+    throw usageError('--listen needs a webhook secret: set SVC_WEBHOOK_SECRET or webhook_secrets in the config file');
   const closers: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
@@ -89,155 +86,47 @@ export async function openSession(
       secrets = [demo.webhookSecret, ...connection.webhookSecrets];
     }
     const now = demo ? () => new Date((demo as DemoService).now()) : () => new Date();
-    const cache = openCache(demo ? join(demoDir(), 'cache.db') : connection.dbPath);
+    const dbPath = demo ? join(demoDir(), 'cache.db') : connection.dbPath;
+    // the screen's connection: it opens the file first, as a writer, so a damaged or foreign file is refused here
+    const cache = openCache(dbPath);
     closers.push(() => {
       cache.close();
     });
     const tokenFile = demo?.adminTokenFile;
-    const status = new MonitorStatusStore({
+    const status = new SessionSource({
       mode,
       host: new URL(baseUrl).host,
       connection: { state: 'connecting' },
       listener: noListener,
       ...(demo && tokenFile ? { accountPages: { url: demo.accountUrl, tokenFile } } : {}),
     });
-
-    const log = (line: string) =>
-      appendFile(logFile(), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
-    const alerts = new TraderAlerts({
-      cache,
-      settings: connection.alerts,
-      settlement: connection.settlement,
-      now,
-      notify: flags.notify ? desktopNotify : null,
-      log,
-    });
-    // after the listener and the sync have stopped: the notify commands under way get their time limit
-    closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
-    // `alerts.notify.kill: false` silences kills as --no-notify does, and keeps them from the notify command
-    const kill = connection.alerts.notify.kill;
-    const listener = await maybeListen(
-      mode,
-      { ...flags, notify: flags.notify && kill },
-      { secrets, cache, status, log, forward: kill ? (alert) => alerts.forward(alert) : undefined },
+    // the sync, the alerts, the listener and the demo's fill on a thread of their own (session-worker.ts)
+    const thread = await startSessionThread(
+      {
+        dbPath,
+        baseUrl,
+        apiKey,
+        auth: connection.auth,
+        listen: listen ? { port: flags.listen ?? 0, secrets } : null,
+        notify: flags.notify,
+        alerts: connection.alerts,
+        settlement: connection.settlement,
+        intervals: demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals,
+        historyHours: connection.historyHours,
+        clock: demo ? demo.clock : null,
+        fill: demo !== undefined,
+        logFile: logFile(),
+      },
+      status,
     );
-    if (listener) {
-      closers.push(() => listener.close());
-      await demo?.registerListener(listener.url);
-    }
-
-    const client = new ApiClient({ baseUrl, apiKey, auth: connection.auth });
-    closers.push(() => client.close());
-    const intervals = demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals;
-    const engine = new SyncEngine({
-      client,
-      cache,
-      intervals,
-      now,
-      historyHours: connection.historyHours,
-      onStored: () => alerts.request(),
-    });
-    // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
-    closers.push(() => engine.stop());
-    const tracker = new ConnectionTracker();
-    const onOutcome = (outcome: StreamOutcome) =>
-      status.update((s) => ({ ...s, connection: tracker.record(outcome, now().toISOString()) }));
-    engine.start(onOutcome).catch((error: unknown) => {
-      const state = error instanceof AuthRejected ? 'auth-rejected' : 'unreachable';
-      // never the key: AuthRejected's message only says it was rejected
-      const message = error instanceof Error ? error.message : String(error);
-      status.update((s) => ({ ...s, connection: { ...tracker.current(), state, message } }));
-    });
-    if (demo) closers.push(startHistoryFill(client, cache, now, status));
-    // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
-    const refresh = () => {
-      engine.runOnce().catch(() => undefined);
-    };
+    closers.push(() => thread.close());
+    if (thread.listenerUrl) await demo?.registerListener(thread.listenerUrl);
     const streamIntervalsMs = demo
       ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
       : connection.intervals;
-    return { cache, status, refresh, now, streamIntervalsMs, close };
+    return { cache, status, refresh: () => thread.refresh(), now, streamIntervalsMs, close };
   } catch (error) {
     await close();
     throw error;
-  }
-}
-
-/**
- * The demo's history fill in the background (issue 13): its progress on the status bar, the panes usable meanwhile.
- * Returns its closer: no next table, the requests in flight cancelled, and the fill settled before the cache closes.
- */
-function startHistoryFill(
-  client: ApiClient,
-  cache: Cache,
-  now: () => Date,
-  status: MonitorStatusStore,
-): () => Promise<void> {
-  let stopped = false;
-  const show = (fill: NonNullable<MonitorStatus['fill']>) => status.update((s) => ({ ...s, fill }));
-  const running = fillHistory(
-    client,
-    cache,
-    now,
-    (p) => show({ state: p.table === null ? 'done' : 'filling', ...p }),
-    () => stopped,
-  ).catch((error: unknown) => {
-    if (stopped) return;
-    const message = error instanceof Error ? error.message : String(error);
-    const last = status.getStatus().fill;
-    show({ table: null, tablesDone: 0, tables: 0, rows: 0, ...last, state: 'failed', message });
-  });
-  return async () => {
-    stopped = true;
-    client.cancel();
-    await running;
-  };
-}
-
-interface ListenerWiring {
-  secrets: readonly string[];
-  cache: Cache;
-  status: MonitorStatusStore;
-  log: (line: string) => void;
-  forward?: (alert: AlertMessage) => void;
-}
-
-/** The listener of `--listen PORT` (always in demo). One that cannot start is an alert, not the end of the TUI. */
-async function maybeListen(
-  mode: MonitorMode,
-  flags: SessionFlags,
-  { secrets, cache, status, log, forward }: ListenerWiring,
-): Promise<WebhookListener | undefined> {
-  if (mode !== 'demo' && flags.listen === undefined) return undefined;
-  if (secrets.length === 0)
-    throw usageError('--listen needs a webhook secret: set SVC_WEBHOOK_SECRET or webhook_secrets in the config file');
-  try {
-    const listener = await startListener({
-      cache,
-      secrets,
-      port: flags.listen ?? 0,
-      notify: flags.notify ? desktopNotify : null,
-      // the screen belongs to the TUI: the listener's lines (stored, duplicate, notification failures) go to a file
-      log,
-      forward,
-    });
-    const show = () =>
-      status.update((s) => ({
-        ...s,
-        listener: {
-          state: 'listening',
-          url: listener.url,
-          accepted: listener.counts.accepted,
-          duplicates: listener.counts.duplicates,
-          rejected: listener.counts.rejected,
-        },
-      }));
-    listener.subscribe(show);
-    show();
-    return listener;
-  } catch (error) {
-    cache.alerts.add(listenerDownAlert(flags.listen ?? 0, error, new Date()));
-    status.update((s) => ({ ...s, listener: { ...noListener, state: 'down' } }));
-    return undefined;
   }
 }

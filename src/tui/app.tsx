@@ -49,7 +49,9 @@ function Monitor(props: MonitorAppProps) {
   const edgeMin = props.edgeMin ?? DEFAULT_ALERT_SETTINGS.edgeMin;
   const settlement = props.settlement ?? NO_SETTLEMENT;
   const now = props.now ?? systemNow;
-  const hub = useMemo(() => new ChangeHub(cache, coalesceMs), [cache, coalesceMs]);
+  // the session's thread announces its commits (and other processes'): then the hub need not look for them
+  const others = source.subscribeCacheChanges;
+  const hub = useMemo(() => new ChangeHub(cache, coalesceMs, others), [cache, coalesceMs, others]);
   // during the commit, so no change event between the first render and a later passive effect is lost
   useLayoutEffect(() => {
     hub.start();

@@ -41,6 +41,13 @@ export interface MonitorStatus {
 export interface MonitorSource {
   getStatus(): MonitorStatus;
   subscribe(onChange: () => void): () => void;
+  /**
+   * Commits to the cache that the TUI's connection does not announce itself: the tables another connection of this
+   * process committed to (the session's thread: sync, listener, alerts), or null when any table may have changed
+   * (another process). Given, the TUI relies on it; without it, the TUI looks for other connections' commits itself
+   * (SQLite's data_version, once a second).
+   */
+  subscribeCacheChanges?(onChange: (tables: readonly string[] | null) => void): () => void;
 }
 
 /** Ink's own measure of one render (layout and output), as `render`'s `onRender` reports it. */

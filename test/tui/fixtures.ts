@@ -95,6 +95,24 @@ function resize(stdout: EventEmitter, columns: number, rows: number): void {
   stdout.emit('resize');
 }
 
+/**
+ * Until the monitor reads nothing more on its own: no query for 20 turns of the event loop in a row. Once the first
+ * frame is drawn the panes not shown yet are read in the background, a slice a turn (tui/state/sliced-read.ts), each
+ * slice a query or a step that ends the read, so a read under way shows within a turn or two. A test that counts a
+ * key's reads waits for this first.
+ */
+export async function readsSettled(cache: { readStats: { queries: number } }): Promise<void> {
+  let quiet = 0;
+  let seen = cache.readStats.queries;
+  for (let turn = 0; quiet < 20; turn++) {
+    if (turn > 20_000) throw new Error('the monitor never stopped reading');
+    await new Promise((r) => setImmediate(r));
+    const now = cache.readStats.queries;
+    quiet = now === seen ? quiet + 1 : 0;
+    seen = now;
+  }
+}
+
 /** Lines of a frame, without trailing blanks. */
 export const lines = (frame: string) => frame.split('\n').map((l) => l.trimEnd());
 

@@ -4,7 +4,7 @@ import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { forecastScore, type HandCache, handCaches, quote } from '../helpers/cache-builder.js';
 import { historicalCount } from '../helpers/cache-rows.js';
 import { monitorScene, now } from '../helpers/monitor-scene.js';
-import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
+import { KEYS, lines, readsSettled, renderTui, statusSource } from './fixtures.js';
 
 const caches = handCaches('tui-history-');
 afterAll(() => caches.close());
@@ -54,6 +54,8 @@ describe('History pane', () => {
     expect(historicalCount(cache, 'forecast_accuracy_daily')).toBe(800);
     const newest = 1_100_000;
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    // the other panes' reads in the background after the first frame are not History's
+    await readsSettled(cache);
     const before = cache.readStats.rows;
     const first = ids(await app.pane('6'));
     const height = first.length;
@@ -182,6 +184,8 @@ describe('History pane', () => {
     // the scene's newest quote: paris 13°C, id 16
     const top = ids(await app.pane('6'))[0] as number;
     expect(top).toBe(16);
+    // the other panes' reads in the background after the first frame are not History's
+    await readsSettled(cache);
     const queries = cache.readStats.queries;
     // 300 commits in one go, as a busy sync makes them: one transaction each, no await in between
     for (let i = 1; i <= 300; i++)

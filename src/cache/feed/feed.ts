@@ -25,6 +25,12 @@ export interface SignalPayload {
 
 type Row = Record<string, unknown>;
 
+/** A candidate of a derived source: its key, its row still to be read whole if it makes the page. */
+interface Derived {
+  source: DerivedInstantSource;
+  key: FeedKey;
+}
+
 /**
  * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
  * first. Each source is read by keyset from its own index, at most `limit` rows past the cursor, and the sources
@@ -37,24 +43,80 @@ export class FeedRepository {
 
   /** Up to `limit` signals after `after` in feed order (null: from the newest), as of `atMs`. */
   older(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
-    if (limit <= 0) return [];
-    const zones = this.zones();
-    const all: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES)
-      all.push(...this.storedInstant(source, after, limit, 'older', zones, atMs));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedOlder(source, after, limit, zones, atMs));
-    return all.sort(compareFeed).slice(0, limit);
+    return toEnd(this.olderSteps(after, limit, atMs));
   }
 
   /** Up to `limit` signals before `before` in feed order, nearest first, as of `atMs`. */
   newer(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
+    return toEnd(this.newerSteps(before, limit, atMs));
+  }
+
+  /**
+   * `older` a source at a time: each `yield` is a point where the caller may let other work run (a screen's keys)
+   * before the next source is read. The connection is free at each one: no scan is left open across it.
+   */
+  olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+    return this.steps('older', after, limit, atMs);
+  }
+
+  /** `newer` a source at a time (see olderSteps). */
+  newerSteps(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+    return this.steps('newer', before, limit, atMs);
+  }
+
+  private *steps(
+    direction: 'older' | 'newer',
+    cursor: FeedKey | null,
+    limit: number,
+    atMs: number,
+  ): Generator<void, Signal[], void> {
     if (limit <= 0) return [];
     const zones = this.zones();
-    const all: Signal[] = [];
+    const stored: Signal[] = [];
     for (const source of STORED_INSTANT_SOURCES)
-      all.push(...this.storedInstant(source, before, limit, 'newer', zones, atMs));
-    for (const source of DERIVED_INSTANT_SOURCES) all.push(...this.derivedNewer(source, before, limit, zones, atMs));
-    return all.sort((a, b) => compareFeed(b, a)).slice(0, limit);
+      stored.push(...this.storedInstant(source, cursor, limit, direction, zones, atMs));
+    yield;
+    const derived: Derived[] = [];
+    for (const source of DERIVED_INSTANT_SOURCES) {
+      const keys =
+        direction === 'older'
+          ? this.derivedOlder(source, cursor, limit, zones, atMs)
+          : this.derivedNewer(source, cursor as FeedKey, limit, zones, atMs);
+      for (const key of keys) derived.push({ source, key });
+      yield;
+    }
+    const order = direction === 'older' ? compareFeed : (a: FeedKey, b: FeedKey) => compareFeed(b, a);
+    return yield* this.page(stored, derived, limit, order, zones, atMs);
+  }
+
+  /**
+   * The page: the stored sources' signals and the derived sources' keys in `order`, cut at `limit`; only the derived
+   * rows that made the page are then read whole, a source at a time (most of a derived scan's candidates do not
+   * make it, and reading a row whole, its JSON parsed, is most of what a candidate costs).
+   */
+  private *page(
+    stored: Signal[],
+    derived: Derived[],
+    limit: number,
+    order: (a: FeedKey, b: FeedKey) => number,
+    zones: Zones,
+    atMs: number,
+  ): Generator<void, Signal[], void> {
+    const entries: (Signal | Derived)[] = [...stored, ...derived];
+    const keyOf = (e: Signal | Derived): FeedKey => ('source' in e ? e.key : e);
+    const page = entries.sort((a, b) => order(keyOf(a), keyOf(b))).slice(0, limit);
+    const wholes = new Map<DerivedInstantSource, Map<string | number, Signal>>();
+    for (const source of DERIVED_INSTANT_SOURCES) {
+      const keys = page.flatMap((e) => ('source' in e && e.source === source ? [e.key] : []));
+      if (keys.length === 0) continue;
+      wholes.set(source, new Map(this.whole(source, keys, zones, atMs).map((signal) => [signal.key, signal])));
+      yield;
+    }
+    return page.flatMap((e) => {
+      if (!('source' in e)) return [e];
+      const signal = wholes.get(e.source)?.get(e.key.key);
+      return signal ? [signal] : [];
+    });
   }
 
   /**
@@ -148,13 +210,14 @@ export class FeedRepository {
     return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
   }
 
+  /** The keys of the `limit` rows of a derived source after `after`, in feed order, as of `atMs` (light columns only). */
   private derivedOlder(
     s: DerivedInstantSource,
     after: FeedKey | null,
     limit: number,
     zones: Zones,
     atMs: number,
-  ): Signal[] {
+  ): FeedKey[] {
     // no row after the instant can make the page: its proxy bounds the scan as a cursor's does
     const newest = Math.min(after ? after.at : Number.POSITIVE_INFINITY, atMs);
     const rows =
@@ -170,10 +233,11 @@ export class FeedRepository {
       // every later row is at most proxy + hi: older than the page's last, so the page is complete
       if (last && s.proxyOf(row) + s.hi < last.at) break;
     }
-    return this.whole(s, kept, zones, atMs);
+    return kept;
   }
 
-  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones, atMs: number): Signal[] {
+  /** The keys of the `limit` rows of a derived source before `before`, nearest first, as of `atMs` (light columns only). */
+  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones, atMs: number): FeedKey[] {
     const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
     const kept: FeedKey[] = [];
     for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
@@ -185,7 +249,7 @@ export class FeedRepository {
       const last = kept[limit - 1];
       if (last && s.proxyOf(row) + s.lo > last.at) break;
     }
-    return this.whole(s, kept, zones, atMs);
+    return kept;
   }
 
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
@@ -197,6 +261,14 @@ export class FeedRepository {
       const row = byKey.get(k.key);
       return row ? [s.toSignal(row, zones, atMs)] : [];
     });
+  }
+}
+
+/** Runs a generator of steps to its end: its result. */
+function toEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }
 

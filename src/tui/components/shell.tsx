@@ -9,6 +9,7 @@ import { ActivePane } from './active-pane.js';
 import { DemoBanner } from './demo-banner.js';
 import { GlobalKeys } from './global-keys.js';
 import { OverlayView } from './overlay-view.js';
+import { Prewarm } from './prewarm.js';
 import { ReplayBanner } from './replay-banner.js';
 import { ReplayKeys } from './replay-keys.js';
 import { StatusBar, useStatusLines } from './status-bar.js';
@@ -48,6 +49,7 @@ export function Shell() {
   return (
     <Box flexDirection="column" width={columns}>
       <GlobalKeys />
+      <Prewarm cities={cities} height={bodyHeight} />
       <ReplayKeys />
       {replay ? (
         <ReplayBanner width={columns} replay={replay} city={cities.find((c) => c.city_id === city) ?? cities[0]} />

@@ -3,8 +3,10 @@ import { type KeysetSource, readWindow, useKeysetWindowState } from './use-keyse
 
 export type { KeysetSource } from './use-keyset-window-state.js';
 
-export interface KeysetWindow<Row> {
+export interface KeysetWindow<Row, Key = unknown> {
   rows: Row[];
+  /** The key of the row just above the window (null: it starts at the list's first row). */
+  above: Key | null;
   selected: number;
   selectedRow: Row | undefined;
   move(delta: 1 | -1): void;
@@ -20,7 +22,7 @@ export function useKeysetWindow<Row, Key>(
   source: KeysetSource<Row, Key>,
   height: number,
   version: unknown,
-): KeysetWindow<Row> {
+): KeysetWindow<Row, Key> {
   const [state, actions] = useKeysetWindowState<Row, Key>();
   const above = state.owner === source ? state.above : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter: a new version re-reads
@@ -30,6 +32,7 @@ export function useKeysetWindow<Row, Key>(
   const shown = { owner: source, above, window };
   return {
     rows,
+    above,
     selected,
     selectedRow: rows[selected],
     move: (delta) => actions.move(delta, source, height, shown),

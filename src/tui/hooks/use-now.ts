@@ -11,3 +11,19 @@ export function useNow(): number {
   }, [now, tickMs]);
   return ms;
 }
+
+/**
+ * The current minute (ms since the epoch / 60,000), re-read every tick but changing once a minute: a pane whose
+ * figures move with the minute (local clocks, phases, what is still live) re-renders once a minute, not every tick.
+ */
+export function useMinute(): number {
+  const { now, tickMs } = useDeps();
+  const minuteOf = () => Math.floor(now().getTime() / 60_000);
+  const [minute, setMinute] = useState(minuteOf);
+  useEffect(() => {
+    // the same minute again: React keeps the state, nothing re-renders
+    const timer = setInterval(() => setMinute(Math.floor(now().getTime() / 60_000)), tickMs);
+    return () => clearInterval(timer);
+  }, [now, tickMs]);
+  return minute;
+}

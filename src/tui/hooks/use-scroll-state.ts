@@ -24,9 +24,16 @@ export interface ScrollActions {
   home(): void;
 }
 
-/** Scrolling through a document already in memory (a pane's lines, a detail view, the help). */
-export function useScrollState(): [ScrollState, ScrollActions] {
-  const [state, dispatch] = useReducer(reducer, { cursor: 0, offset: 0 });
+/** The state of a document of `total` lines, `height` shown, scrolled from the top to line `cursor`. */
+export const scrolledTo = (cursor: number, total: number, height: number): ScrollState =>
+  reducer({ cursor: 0, offset: 0 }, { type: 'move', by: cursor, total, height });
+
+/**
+ * Scrolling through a document already in memory (a pane's lines, a detail view, the help); `initial` (called once,
+ * on the first render) places it somewhere else than the top.
+ */
+export function useScrollState(initial?: () => ScrollState): [ScrollState, ScrollActions] {
+  const [state, dispatch] = useReducer(reducer, undefined, () => initial?.() ?? { cursor: 0, offset: 0 });
   const actions = useMemo<ScrollActions>(
     () => ({
       move: (by, total, height) => dispatch({ type: 'move', by, total, height }),

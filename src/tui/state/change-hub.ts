@@ -1,4 +1,5 @@
 import type { Cache } from '../../cache/index.js';
+import type { MonitorSource } from '../types.js';
 
 /**
  * Cache change events, coalesced: a busy sync commits a page at a time, and re-querying every pane per commit would
@@ -17,14 +18,28 @@ export class ChangeHub {
   private external = 0;
   /** Releases so far (for tests: a burst of commits is one release). */
   releases = 0;
+  private detachOthers: (() => void) | undefined;
+  private readonly stoppers = new Set<() => void>();
 
+  /**
+   * `others`: the commits of the cache's other connections, when someone announces them (the session's thread, see
+   * MonitorSource); without it, they are looked for once a second.
+   */
   constructor(
     private readonly cache: Pick<Cache, 'onChange' | 'dataVersion'>,
     private readonly coalesceMs: number,
+    private readonly others?: MonitorSource['subscribeCacheChanges'],
   ) {}
 
   start(): void {
     this.detach ??= this.cache.onChange((event) => this.note(event.table));
+    if (this.others) {
+      this.detachOthers ??= this.others((tables) => {
+        if (tables === null) this.note(EXTERNAL);
+        else for (const table of tables) this.note(table);
+      });
+      return;
+    }
     // a `sync` or `listen` in another process writes the same file without telling this one
     this.dataVersion = this.cache.dataVersion();
     this.poll ??= setInterval(() => {
@@ -44,10 +59,18 @@ export class ChangeHub {
   stop(): void {
     this.detach?.();
     this.detach = undefined;
+    this.detachOthers?.();
+    this.detachOthers = undefined;
     if (this.poll) clearInterval(this.poll);
     this.poll = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    for (const stopper of this.stoppers) stopper();
+  }
+
+  /** Runs `stopper` when the hub stops (the monitor ends): the panes' background reads stop with it. */
+  onStop(stopper: () => void): void {
+    this.stoppers.add(stopper);
   }
 
   subscribe = (listener: () => void): (() => void) => {

@@ -1,72 +1,109 @@
-import type { Cache, QuoteBook } from '../../../cache/index.js';
+import type { Cache, EdgeTradeView, InsurancePickView, QuoteBook } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { addDays, localDate } from '../../../domain/city-time.js';
 import { IncrementalPricer } from '../../../domain/incremental-pricing.js';
-import { type PositionLine, positionLines } from './position-lines.js';
+import type { PricedPositions } from '../../../domain/position-pnl.js';
+import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
+import type { ChangeHub } from '../../state/change-hub.js';
+import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
+import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
+import type { SlicedRead } from '../../state/sliced-read.js';
 
-/** The change versions a read was made at: of everything the pane reads, and of the quotes alone. */
-export interface PositionVersions {
-  all: number;
-  quotes: number;
+/** The positions and the quotes they are marked with. */
+const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, 'historical/mkta_buckets_history'];
+export const QUOTE_TOPICS: readonly CacheTopic[] = ['historical/mkta_buckets_history'];
+
+export interface PositionsParams {
+  cities: readonly City[];
+  now: Date;
+  /** The quotes' change version: the quote books kept are read again only when it moves. */
+  quotesVersion: number;
+  /** Time travel (the same instant as `now`): what was open then, marked to the quotes of then. */
+  asOf?: number;
 }
+
+/** What a read of the pane keeps for the next: the pricer's marks and each city's quote book. */
+class PositionsMemo {
+  readonly pricer = new IncrementalPricer();
+  readonly books = new Map<string, QuoteBook>();
+  /** The quotes' version and the instant the books were read at. */
+  booksVersion: string | null = null;
+}
+
+/** What the pane shows: every open position marked, and the totals' counts. */
+export type PricedBook = PricedPositions<InsurancePickView, EdgeTradeView>;
 
 /**
- * The Positions pane's lines, kept while the monitor runs (not only while the pane is shown): coming back to the
- * pane with nothing changed reads nothing; after a change, only what changed is read again and priced. The quotes
- * are read again only when the quotes changed (and then only those of cities asked for), the records and locks
- * only parsed when their stored text changed (PositionRepository), and only positions whose row or quote changed
- * are priced (IncrementalPricer).
+ * Everything open at `now`, marked to the newest quotes, a step at a time: the book, then each city's quotes (a few
+ * milliseconds each on a 30-day cache), then the marks. Only what changed since the last read is read again: the
+ * quotes only when the quotes changed (and then only those of cities asked for), the records and locks only parsed
+ * when their stored text changed (PositionRepository), and only positions whose row or quote changed are priced
+ * (IncrementalPricer).
  */
-export class PositionsModel {
-  private readonly pricer = new IncrementalPricer();
-  private readonly books = new Map<string, QuoteBook>();
-  private booksVersion: string | null = null;
-  private last: { key: string; lines: PositionLine[] } | null = null;
-
-  /**
-   * Everything open at `now`, marked to the newest quotes, as the pane's lines. Time travel (`asOf`, the same instant
-   * as `now`): what was open then, marked to the quotes of then.
-   */
-  lines(
-    cache: Cache,
-    cities: readonly City[],
-    now: Date,
-    width: number,
-    versions: PositionVersions,
-    asOf?: number,
-  ): PositionLine[] {
-    // a market is live until its city's day is over: yesterday in UTC covers every zone
-    const since = addDays(now.toISOString().slice(0, 10), -1);
-    const nowMs = now.getTime();
-    const zones = new Map(cities.map((c) => [c.city_id, c.tz]));
-    const today = new Map(cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
-    // the lines follow from the cache's content, the width, and `now` only through these dates (and the instant)
-    const key = JSON.stringify([versions.all, width, since, localDate(nowMs, 'UTC'), [...today], asOf]);
-    if (this.last?.key === key) return this.last.lines;
-
-    const booksKey = `${versions.quotes}|${asOf}`;
-    if (this.booksVersion !== booksKey) {
-      this.books.clear();
-      this.booksVersion = booksKey;
-    }
-    const read = cache.positions.open(since, undefined, asOf);
-    const open = {
-      ...read,
-      picks: read.picks.filter(
-        (p) => p.market_date >= (today.get(p.city_id) ?? localDate(nowMs, zones.get(p.city_id) ?? 'UTC')),
-      ),
-    };
-    // one read of a city's quotes, however many of its positions ask, kept until the quotes change
-    const quotes = (cityId: string) => {
-      let book = this.books.get(cityId);
-      if (!book) {
-        book = cache.market.quotes(cityId, undefined, asOf);
-        this.books.set(cityId, book);
-      }
-      return book;
-    };
-    const lines = positionLines(this.pricer.price(open, quotes), width);
-    this.last = { key, lines };
-    return lines;
+function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): SlicedRead<PricedBook> {
+  // a market is live until its city's day is over: yesterday in UTC covers every zone
+  const since = addDays(p.now.toISOString().slice(0, 10), -1);
+  const nowMs = p.now.getTime();
+  const zones = new Map(p.cities.map((c) => [c.city_id, c.tz]));
+  const today = new Map(p.cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
+  const booksVersion = `${p.quotesVersion}|${p.asOf}`;
+  if (memo.booksVersion !== booksVersion) {
+    memo.books.clear();
+    memo.booksVersion = booksVersion;
   }
+  const read = cache.positions.open(since, undefined, p.asOf);
+  const open = {
+    ...read,
+    picks: read.picks.filter(
+      (pick) => pick.market_date >= (today.get(pick.city_id) ?? localDate(nowMs, zones.get(pick.city_id) ?? 'UTC')),
+    ),
+  };
+  yield;
+  // one read of a city's quotes, however many of its positions ask, kept until the quotes change
+  const cities = new Set([
+    ...open.strategies.map((s) => s.record.city_id),
+    ...open.locks.map((l) => l.city_id),
+    ...open.picks.map((pick) => pick.city_id),
+    ...open.trades.map((t) => t.city_id),
+  ]);
+  const quotes = (cityId: string): QuoteBook => {
+    let book = memo.books.get(cityId);
+    if (!book) {
+      book = cache.market.quotes(cityId, undefined, p.asOf);
+      memo.books.set(cityId, book);
+    }
+    return book;
+  };
+  for (const cityId of cities) {
+    if (memo.books.has(cityId)) continue;
+    quotes(cityId);
+    yield;
+  }
+  return memo.pricer.price(open, quotes);
 }
+
+/** What Positions asks its kept read for: the book as of the minute `minute`, or of time travel's instant. */
+export function positionsAsk(
+  cities: readonly City[],
+  minute: number,
+  quotesVersion: number,
+  instant: ReadInstant,
+): KeptAsk<PositionsParams> {
+  const { atMs } = instant;
+  const now = new Date(atMs ?? minute * 60_000);
+  // the book follows from the cache's content, and from the clock only through the dates: what is still live
+  const dates = [now.toISOString().slice(0, 10), ...cities.map((c) => localDate(now.getTime(), c.tz))];
+  const { key, stamp } = instantAsk(instant, minute);
+  return {
+    key: JSON.stringify([cities.map((c) => c.city_id), key]),
+    stamp: JSON.stringify([dates, stamp]),
+    params: { cities, now, quotesVersion, asOf: atMs },
+  };
+}
+
+/** The Positions pane of a running monitor, kept between visits (state/kept-read.ts), live or replaying (kept apart). */
+export const positionsKept = (hub: ChangeHub, instant: ReadInstant): KeptRead<PositionsParams, PricedBook> =>
+  keptReadOf(hub, laneOf('positions', instant), () => {
+    const memo = new PositionsMemo();
+    return new KeptRead(hub, POSITIONS_PANE_TOPICS, (cache, p: PositionsParams) => positionsRead(cache, p, memo));
+  });

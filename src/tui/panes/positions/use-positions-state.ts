@@ -1,30 +1,26 @@
-import { useCallback } from 'react';
-import type { Cache } from '../../../cache/index.js';
+import { useMemo } from 'react';
 import type { City } from '../../../contract/cities.js';
-import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import { useKeptRead } from '../../hooks/use-kept-read.js';
+import { useMinute } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
-import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
-import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-import type { PositionLine } from './position-lines.js';
-import { PositionsModel } from './positions-model.js';
+import { type PositionLine, positionLines } from './position-lines.js';
+import { type PricedBook, positionsAsk, positionsKept, QUOTE_TOPICS } from './positions-model.js';
 
-/** The positions and the quotes they are marked with. */
-const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, 'historical/mkta_buckets_history'];
-const QUOTE_TOPICS: readonly CacheTopic[] = ['historical/mkta_buckets_history'];
+/**
+ * The lines of each book kept with the book (not with the pane), for the width they were laid out at: showing the
+ * pane again makes none (a book of 10,000 positions is as many lines, each laid out only when shown).
+ */
+const laidOut = new WeakMap<PricedBook, { width: number; lines: PositionLine[] }>();
 
-/** One model a running monitor (its change hub): the lines kept between visits to the pane. */
-const models = new WeakMap<ChangeHub, PositionsModel>();
-
-function modelOf(hub: ChangeHub): PositionsModel {
-  let model = models.get(hub);
-  if (!model) {
-    model = new PositionsModel();
-    models.set(hub, model);
-  }
-  return model;
+function linesOf(book: PricedBook, width: number): PositionLine[] {
+  const kept = laidOut.get(book);
+  if (kept?.width === width) return kept.lines;
+  const lines = positionLines(book, width);
+  laidOut.set(book, { width, lines });
+  return lines;
 }
 
 export interface PositionsState {
@@ -38,18 +34,16 @@ export interface PositionsState {
 }
 
 export function usePositionsState(cities: readonly City[], width: number, height: number): PositionsState {
-  const { now, hub } = useDeps();
+  const { hub } = useDeps();
   const [scroll, scrollActions] = useScrollState();
-  const all = useCacheVersion(POSITIONS_PANE_TOPICS);
-  const quotes = useCacheVersion(QUOTE_TOPICS);
+  const quotesVersion = useCacheVersion(QUOTE_TOPICS);
+  // kept between visits: the key that shows the pane draws it from memory (positions-model.ts)
+  const minute = useMinute();
   // time travel: what was open at its instant, marked then
-  const { atMs } = useReplayInstant();
-  const read = useCallback(
-    (cache: Cache) =>
-      modelOf(hub).lines(cache, cities, atMs === undefined ? now() : new Date(atMs), width, { all, quotes }, atMs),
-    [hub, cities, now, width, all, quotes, atMs],
-  );
-  const lines = useCacheQuery(POSITIONS_PANE_TOPICS, read);
+  const instant = useReplayInstant();
+  const book = useKeptRead(positionsKept(hub, instant), positionsAsk(cities, minute, quotesVersion, instant));
+  // each line laid out when shown (position-lines.ts): a book of thousands costs a screenful
+  const lines = useMemo(() => linesOf(book, width), [book, width]);
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);
   return { lines, cursor, offset, bodyHeight, scroll: scrollActions };

@@ -1,14 +1,16 @@
-import { useCallback, useMemo } from 'react';
-import type { FeedKey, Signal, SignalPayload } from '../../../cache/index.js';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import type { Cache } from '../../../cache/index.js';
+import { compareFeed, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
-import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import type { CacheTopic } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
+import { KeysetStrip } from '../../state/keyset-strip.js';
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
 
 /** Everything the feed is built from: a change to any of them can add or change a signal. */
-const FEED_TOPICS: readonly CacheTopic[] = [
+export const FEED_TOPICS: readonly CacheTopic[] = [
   'insurance-picks',
   'edge-trades',
   'webhook-events',
@@ -19,34 +21,51 @@ const FEED_TOPICS: readonly CacheTopic[] = [
   'cities',
 ];
 
-/** Reads of the feed kept: a few windows back and forth. */
-const KEPT_READS = 16;
-
 /**
- * The feed's reads kept per running monitor (its change hub) while nothing in the feed changed: coming back to the
- * pane, or paging back to a window read before, reads nothing. A change drops them all.
+ * The stretches of the feed each running monitor (its change hub) keeps in memory around the window shown: coming
+ * back to the pane, a move or a page reads nothing once it is prefetched (state/keyset-strip.ts). The live feed's,
+ * and while replaying the feed as it had come by time travel's instant (a new instant is a new list, from its newest;
+ * the live one stays for Esc).
  */
-const kept = new WeakMap<ChangeHub, { version: number; reads: Map<string, Signal[]> }>();
+interface Strips {
+  live: KeysetStrip<Signal, FeedKey>;
+  replay?: { atMs: number; strip: KeysetStrip<Signal, FeedKey> };
+}
 
-function keptRead(hub: ChangeHub, key: string, read: () => Signal[]): Signal[] {
-  const version = hub.version(FEED_TOPICS);
-  let entry = kept.get(hub);
-  if (!entry || entry.version !== version) {
-    entry = { version, reads: new Map() };
-    kept.set(hub, entry);
+const strips = new WeakMap<ChangeHub, Strips>();
+
+function newStrip(cache: Cache, atMs: number | undefined): KeysetStrip<Signal, FeedKey> {
+  return new KeysetStrip<Signal, FeedKey>({
+    olderSteps: (after, limit) => cache.feed.olderSteps(after, limit, atMs),
+    newerSteps: (before, limit) => cache.feed.newerSteps(before, limit, atMs),
+    keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
+    compare: compareFeed,
+  });
+}
+
+/** The feed's kept stretch for time travel's instant (`atMs`; undefined: live). */
+export function feedStrip(hub: ChangeHub, cache: Cache, atMs?: number): KeysetStrip<Signal, FeedKey> {
+  let kept = strips.get(hub);
+  if (!kept) {
+    const made: Strips = { live: newStrip(cache, undefined) };
+    kept = made;
+    strips.set(hub, made);
+    hub.onStop(() => {
+      made.live.stop();
+      made.replay?.strip.stop();
+    });
   }
-  let rows = entry.reads.get(key);
-  if (!rows) {
-    rows = read();
-    if (entry.reads.size >= KEPT_READS) entry.reads.delete(entry.reads.keys().next().value as string);
-    entry.reads.set(key, rows);
+  if (atMs === undefined) return kept.live;
+  if (kept.replay?.atMs !== atMs) {
+    kept.replay?.strip.stop();
+    kept.replay = { atMs, strip: newStrip(cache, atMs) };
   }
-  return rows;
+  return kept.replay.strip;
 }
 
 export interface SignalsState {
   /** The signals shown, newest first, a window `listHeight` rows tall. */
-  list: KeysetWindow<Signal>;
+  list: KeysetWindow<Signal, FeedKey>;
   /** What arrived for one signal, byte for byte: read when its detail opens. */
   payloads(signal: Signal): SignalPayload[];
 }
@@ -54,19 +73,19 @@ export interface SignalsState {
 export function useSignalsState(listHeight: number): SignalsState {
   const { cache, hub } = useDeps();
   const version = useCacheVersion(FEED_TOPICS);
-  // time travel: the signals as they had come by its instant (a new instant is a new list, from its newest)
+  // time travel: the signals as they had come by its instant
   const { atMs } = useReplayInstant();
-  const source = useMemo<KeysetSource<Signal, FeedKey>>(
-    () => ({
-      older: (after, limit) =>
-        keptRead(hub, `older ${JSON.stringify(after)} ${limit} ${atMs}`, () => cache.feed.older(after, limit, atMs)),
-      newer: (before, limit) =>
-        keptRead(hub, `newer ${JSON.stringify(before)} ${limit} ${atMs}`, () => cache.feed.newer(before, limit, atMs)),
-      keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
-    }),
-    [cache, hub, atMs],
-  );
-  const list = useKeysetWindow(source, listHeight, version);
+  const strip = feedStrip(hub, cache, atMs);
+  strip.observe(version);
+  // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced)
+  const generation = useSyncExternalStore(strip.subscribe, strip.snapshot);
+  const list = useKeysetWindow(strip, listHeight, generation);
+  // after the commit: the feed changed (read again in the background), and the next pages either side of the window
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the feed's change counter: a new one refreshes
+  useEffect(() => {
+    strip.refresh();
+    strip.prefetch(list.above, listHeight, listHeight);
+  }, [strip, version, list.above, listHeight]);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }

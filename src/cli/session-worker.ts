@@ -1,0 +1,243 @@
+/**
+ * The live and demo monitor's network half, on a worker thread of the monitor's process (session-thread.ts starts
+ * it): the sync engine, the trader alerts, the webhook listener and the demo's history fill, over a cache connection
+ * of their own. Their requests, validation, page writes and rule passes run on this thread's event loop and heap,
+ * never delaying a key of the screen. The screen is told what was committed here (the tables, so the panes read
+ * them again), that another connection committed (SQLite's `data_version`: another process, or the screen's own
+ * writes), and the status bar's states (connection, listener, fill).
+ */
+import { appendFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import type { AlertSettings } from '../alerts/alert-settings.js';
+import { listenerDownAlert } from '../alerts/listener-down-alert.js';
+import { desktopNotify } from '../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
+import { TraderAlerts } from '../alerts/trader-alerts.js';
+import { type Cache, openCache } from '../cache/index.js';
+import { ApiClient } from '../client/api-client.js';
+import { AuthRejected } from '../client/errors.js';
+import type { SettlementConfig } from '../contract/config.js';
+import { startListener, type WebhookListener } from '../receiver/listener.js';
+import { fillHistory } from '../sync/history-fill.js';
+import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
+import type { MonitorStatus } from '../tui/types.js';
+import { ConnectionTracker } from './monitor-status.js';
+
+/** What the session needs to run: the connection, the listener's port and secrets, the alert settings. */
+export interface SessionStart {
+  type: 'start';
+  dbPath: string;
+  baseUrl: string;
+  apiKey: string;
+  auth: 'x-api-key' | 'bearer';
+  /** The listener's port (0: any free one) and the secrets it verifies with; null: no listener. */
+  listen: { port: number; secrets: string[] } | null;
+  /** Desktop notifications (false: `--no-notify`). */
+  notify: boolean;
+  alerts: AlertSettings;
+  settlement?: SettlementConfig;
+  intervals: Record<string, number>;
+  historyHours: number;
+  /** The demo's world clock (its instant `at` when read at wall time `readAt`, `speed` simulated s a real s). */
+  clock: { at: number; readAt: number; speed: number } | null;
+  /** The demo's history fill. */
+  fill: boolean;
+  /** Where the listener's and the alerts' lines go while the TUI has the screen. */
+  logFile: string;
+}
+
+export type ToSession = SessionStart | { type: 'refresh' } | { type: 'close' };
+
+/** The parts of the status bar this thread knows. */
+export type SessionStatus = Partial<Pick<MonitorStatus, 'connection' | 'listener' | 'fill'>>;
+
+export type FromSession =
+  /** Running: the listener's address (registered with the demo's service), or why it is down. */
+  | { type: 'started'; listener: { url: string } | null }
+  | { type: 'status'; status: SessionStatus }
+  /** Tables this thread committed to (a change event's `table`). */
+  | { type: 'changes'; tables: string[] }
+  /** Another connection committed (another process, or the screen's own writes): any table may have changed. */
+  | { type: 'external' }
+  | { type: 'failed'; message: string }
+  | { type: 'closed' };
+
+/** How often another connection's commits are looked for: the TUI's own poll did it as often. */
+const EXTERNAL_POLL_MS = 1_000;
+const noListener: MonitorStatus['listener'] = { state: 'off', accepted: 0, duplicates: 0, rejected: 0 };
+
+const send = (message: FromSession) => parentPort?.postMessage(message);
+const closers: (() => Promise<void> | void)[] = [];
+let refresh: () => void = () => {};
+
+/** The cache's change events, sent in one message a turn of the loop (a page's write announces several tables). */
+function forwardChanges(cache: Cache): () => void {
+  const pending = new Set<string>();
+  let flush: NodeJS.Immediate | undefined;
+  const detach = cache.onChange((event) => {
+    pending.add(event.table);
+    flush ??= setImmediate(() => {
+      flush = undefined;
+      send({ type: 'changes', tables: [...pending] });
+      pending.clear();
+    });
+  });
+  let seen = cache.dataVersion();
+  const poll = setInterval(() => {
+    const now = cache.dataVersion();
+    if (now === seen) return;
+    seen = now;
+    send({ type: 'external' });
+  }, EXTERNAL_POLL_MS);
+  return () => {
+    detach();
+    clearInterval(poll);
+    if (flush) clearImmediate(flush);
+  };
+}
+
+async function start(options: SessionStart): Promise<void> {
+  // the screen's connection opened the file first, as a writer: identified, checked, migrated, in WAL mode; this
+  // one takes it as it is (no second quick_check of every page) and writes through it all the same
+  const cache = openCache(options.dbPath, 'read');
+  closers.push(() => cache.close());
+  closers.push(forwardChanges(cache));
+  const { clock } = options;
+  const now = clock
+    ? () => new Date(Math.floor(clock.at + (Date.now() - clock.readAt) * clock.speed))
+    : () => new Date();
+  const log = (line: string) =>
+    appendFile(options.logFile, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
+  const alerts = new TraderAlerts({
+    cache,
+    settings: options.alerts,
+    settlement: options.settlement,
+    now,
+    notify: options.notify ? desktopNotify : null,
+    log,
+  });
+  // after the listener and the sync have stopped: the notify commands under way get their time limit
+  closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
+  const listener = options.listen ? await listen(cache, options, alerts, log) : undefined;
+  if (listener) closers.push(() => listener.close());
+
+  const client = new ApiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, auth: options.auth });
+  closers.push(() => client.close());
+  const engine = new SyncEngine({
+    client,
+    cache,
+    intervals: options.intervals,
+    now,
+    historyHours: options.historyHours,
+    onStored: () => alerts.request(),
+  });
+  // stopping cancels the requests in flight and waits for the passes to settle, before the cache closes
+  closers.push(() => engine.stop());
+  const tracker = new ConnectionTracker();
+  const onOutcome = (outcome: StreamOutcome) =>
+    send({ type: 'status', status: { connection: tracker.record(outcome, now().toISOString()) } });
+  engine.start(onOutcome).catch((error: unknown) => {
+    const state = error instanceof AuthRejected ? 'auth-rejected' : 'unreachable';
+    // never the key: AuthRejected's message only says it was rejected
+    const message = error instanceof Error ? error.message : String(error);
+    send({ type: 'status', status: { connection: { ...tracker.current(), state, message } } });
+  });
+  if (options.fill) closers.push(startHistoryFill(client, cache, now));
+  // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
+  refresh = () => {
+    engine.runOnce().catch(() => undefined);
+  };
+  send({ type: 'started', listener: listener ? { url: listener.url } : null });
+}
+
+/** The listener; one that cannot start is an alert and a `down` on the status bar, not the end of the TUI. */
+async function listen(
+  cache: Cache,
+  options: SessionStart,
+  alerts: TraderAlerts,
+  log: (line: string) => void,
+): Promise<WebhookListener | undefined> {
+  const port = options.listen?.port ?? 0;
+  // `alerts.notify.kill: false` silences kills as --no-notify does, and keeps them from the notify command
+  const kill = options.alerts.notify.kill;
+  try {
+    const listener = await startListener({
+      cache,
+      secrets: options.listen?.secrets ?? [],
+      port,
+      notify: options.notify && kill ? desktopNotify : null,
+      log,
+      forward: kill ? (alert) => alerts.forward(alert) : undefined,
+    });
+    const show = () =>
+      send({
+        type: 'status',
+        status: {
+          listener: {
+            state: 'listening',
+            url: listener.url,
+            accepted: listener.counts.accepted,
+            duplicates: listener.counts.duplicates,
+            rejected: listener.counts.rejected,
+          },
+        },
+      });
+    listener.subscribe(show);
+    show();
+    return listener;
+  } catch (error) {
+    cache.alerts.add(listenerDownAlert(port, error, new Date()));
+    send({ type: 'status', status: { listener: { ...noListener, state: 'down' } } });
+    return undefined;
+  }
+}
+
+/**
+ * The demo's history fill in the background (issue 13): its progress on the status bar, the panes usable meanwhile.
+ * Returns its closer: no next table, the requests in flight cancelled, and the fill settled before the cache closes.
+ */
+function startHistoryFill(client: ApiClient, cache: Cache, now: () => Date): () => Promise<void> {
+  let stopped = false;
+  let last: MonitorStatus['fill'];
+  const show = (fill: NonNullable<MonitorStatus['fill']>) => {
+    last = fill;
+    send({ type: 'status', status: { fill } });
+  };
+  const running = fillHistory(
+    client,
+    cache,
+    now,
+    (p) => show({ state: p.table === null ? 'done' : 'filling', ...p }),
+    () => stopped,
+  ).catch((error: unknown) => {
+    if (stopped) return;
+    const message = error instanceof Error ? error.message : String(error);
+    show({ table: null, tablesDone: 0, tables: 0, rows: 0, ...last, state: 'failed', message });
+  });
+  return async () => {
+    stopped = true;
+    client.cancel();
+    await running;
+  };
+}
+
+async function close(): Promise<void> {
+  refresh = () => {};
+  for (const closer of closers.reverse()) await closer();
+  closers.length = 0;
+  send({ type: 'closed' });
+  // nothing left on the thread's loop: it ends
+  parentPort?.close();
+}
+
+parentPort?.on('message', (message: ToSession) => {
+  if (message.type === 'start')
+    start(message).catch(async (error: unknown) => {
+      const text = error instanceof Error ? error.message : String(error);
+      for (const closer of closers.reverse()) await Promise.resolve(closer()).catch(() => undefined);
+      closers.length = 0;
+      send({ type: 'failed', message: text });
+    });
+  else if (message.type === 'refresh') refresh();
+  else void close();
+});

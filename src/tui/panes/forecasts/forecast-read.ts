@@ -1,0 +1,100 @@
+import { boardDay } from '../../../board/board-day.js';
+import { readMarketDay } from '../../../board/market-day.js';
+import type { Cache } from '../../../cache/index.js';
+import type { City } from '../../../contract/cities.js';
+import type { SettlementConfig } from '../../../contract/config.js';
+import { localDate, localDay } from '../../../domain/city-time.js';
+import { holdingsOf } from '../../../domain/held-buckets.js';
+import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
+import type { ChangeHub } from '../../state/change-hub.js';
+import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
+import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
+import type { SlicedRead } from '../../state/sliced-read.js';
+import type { ForecastView } from './forecast-sections.js';
+
+const FORECAST_TOPICS: readonly CacheTopic[] = [
+  'forecasts',
+  'current',
+  ...POSITION_TOPICS,
+  'historical/mkta_buckets_history',
+  'historical/mktb_buckets_history',
+  'historical/metar_observations_history',
+];
+
+/** Cities whose page is kept: the one shown and the few visited before it (`c` back and forth). */
+const CITIES_KEPT = 4;
+
+export interface ForecastParams {
+  /** Null: no city cached yet. */
+  city: City | null;
+  nowMs: number;
+  settlement: SettlementConfig;
+  /** Time travel's pinned day: the page as of `nowMs` (its instant), that day's market, chart and book. */
+  date?: string;
+}
+
+/** What the page of one city is laid out from (forecast-layout.ts), as read at `nowMs`: all but the unit shown. */
+export type ForecastData = Omit<ForecastView, 'unit'>;
+
+/**
+ * One city's forecast, readings and quotes from the cache: the market day of its newest forecast as the board works
+ * it out (board/), the four sources now and today's METAR for the chart, what is open on that market (payoff by
+ * outcome). A few milliseconds: the market day, then the rest.
+ */
+function* forecastData(
+  cache: Cache,
+  { city, nowMs, settlement, date }: ForecastParams,
+): SlicedRead<ForecastData | null> {
+  if (!city) return null;
+  // as of an instant only while replaying: the live page reads what stands now
+  const asOf = date === undefined ? undefined : nowMs;
+  const market = readMarketDay(cache, city, nowMs, { date, settlement });
+  yield;
+  const today = date ?? localDate(nowMs, city.tz);
+  // the chart is today's, whichever day the forecast is for
+  const metar =
+    market.date === today ? market.metar : cache.market.metarDay(city.city_id, localDay(today, city.tz), nowMs);
+  return {
+    city,
+    nowMs,
+    marketUnit: market.market.unit,
+    primary: market.primary ?? undefined,
+    ensemble: market.ensemble ?? undefined,
+    range: market.range ?? undefined,
+    current: cache.resources.latestCurrent(city.city_id, asOf),
+    metar: metar.points,
+    day: boardDay(market),
+    // payoff by outcome: what is open on this market
+    holdings: holdingsOf(
+      cache.positions.openOfDay(city.city_id, market.date, undefined, asOf),
+      city.city_id,
+      market.date,
+    ),
+  };
+}
+
+/**
+ * What Forecasts asks its kept read for: one city under its rule, as of the minute `minute` (now: `nowMs`), or,
+ * while replaying, as of time travel's instant with its day pinned.
+ */
+export function forecastAsk(
+  city: City | null,
+  settlement: SettlementConfig,
+  minute: number,
+  nowMs: number,
+  instant: ReadInstant,
+): KeptAsk<ForecastParams> {
+  const { key, stamp } = instantAsk(instant, minute);
+  return {
+    key: JSON.stringify([city?.city_id ?? null, settlement, key]),
+    stamp,
+    params: { city, nowMs: instant.atMs ?? nowMs, settlement, date: instant.date },
+  };
+}
+
+/**
+ * The Forecasts pages of a running monitor, kept between visits for the last few cities (state/kept-read.ts), live
+ * or replaying (kept apart).
+ */
+export const forecastRead = (hub: ChangeHub, instant: ReadInstant): KeptRead<ForecastParams, ForecastData | null> =>
+  keptReadOf(hub, laneOf('forecasts', instant), () => new KeptRead(hub, FORECAST_TOPICS, forecastData, CITIES_KEPT));
