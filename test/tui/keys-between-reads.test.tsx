@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { handCaches } from '../helpers/cache-builder.js';
 import { monitorScene, now } from '../helpers/monitor-scene.js';
-import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
+import { KEYS, lines, readsSettled, renderTui, statusSource } from './fixtures.js';
 
 const caches = handCaches('tui-key-reads-');
 afterAll(() => caches.close());
@@ -51,6 +51,33 @@ describe('keys in separate reads before a render', () => {
     app.stdin.write('j');
     // KILL london, KILL paris, REJECTED, FAILING: the fourth row
     await app.until((f) => selected(f).startsWith('› !  FAILING'), 'the fourth alert selected');
+    app.unmount();
+  });
+
+  /**
+   * A key that changes nothing on the screen still ends in a commit of the keypress queue, so the key after it is
+   * handled at once: were it left waiting for a commit, only the clock's tick would draw it (the soak's ~1 s keys were
+   * j and k on an empty History table, which rightly draw nothing). The tick here is an hour away, so only the keys
+   * can make the frame awaited.
+   */
+  it('j and k on an empty table, then a pane key: the pane is drawn with no clock tick', async () => {
+    const cache = monitorScene(caches.open(), { history: false });
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} tickMs={3_600_000} />);
+    await app.pane('6');
+    await app.until((f) => f.includes('No rows cached here'), 'the empty History table');
+    await readsSettled(cache);
+    // one read each, no render between them: j and k move nothing in a table without rows
+    app.stdin.write('j');
+    app.stdin.write('k');
+    app.stdin.write('1');
+    await app.pane('1');
+    // the same after a key handled on its own: k, then nothing read or drawn, then the pane key
+    await app.pane('6');
+    await app.until((f) => f.includes('No rows cached here'), 'the empty History table again');
+    await readsSettled(cache);
+    app.stdin.write('k');
+    await readsSettled(cache);
+    await app.pane('4');
     app.unmount();
   });
 });
