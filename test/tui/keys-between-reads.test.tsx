@@ -42,6 +42,16 @@ describe('keys in separate reads before a render', () => {
     app.unmount();
   });
 
+  it('1 and Enter in one read (typed faster than a frame): the board, then its city opened on Forecasts', async () => {
+    const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
+    await app.pane('4');
+    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    // one write: Ink hands `1\r` over as one input, which matched no key and was lost whole
+    app.stdin.write(`1${KEYS.enter}`);
+    await app.until((f) => (f.split('\n')[0] ?? '').includes('[5 Forecasts]'), 'Forecasts on the tab bar');
+    app.unmount();
+  });
+
   it('j, j, j in three reads: three rows down', async () => {
     const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
     await app.pane('4');

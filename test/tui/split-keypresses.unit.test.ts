@@ -25,13 +25,32 @@ describe('keys that reach Ink in one read', () => {
     ]);
   });
 
-  it('one key, an arrow, Esc alone, Ctrl+C and a run with a control character pass as they came', () => {
+  it('Enter, Tab, Backspace and Delete in a run are each the key Ink reads when it comes alone', () => {
+    // `1` then Enter faster than a frame: the board, then its city opened (was one unmatched key, both lost)
+    expect(splitKeypresses('1\r', NONE)).toEqual([
+      ['1', NONE],
+      ['', { ...NONE, return: true }],
+    ]);
+    // a filter typed and entered at once, a slip corrected on the way
+    expect(splitKeypresses('nx\u007fy\t\b\r', NONE)).toEqual([
+      ['n', NONE],
+      ['x', NONE],
+      ['', { ...NONE, delete: true }],
+      ['y', NONE],
+      ['', { ...NONE, tab: true }],
+      ['', { ...NONE, backspace: true }],
+      ['', { ...NONE, return: true }],
+    ]);
+  });
+
+  it('one key, an arrow, Esc alone, Ctrl+C and a run with any other control character pass as they came', () => {
     const cases: [string, Key][] = [
       ['j', NONE],
       ['', { ...NONE, downArrow: true }],
       ['', { ...NONE, escape: true, meta: true }],
       ['c', { ...NONE, ctrl: true }],
-      ['j\r', NONE],
+      ['j\u0001', NONE],
+      ['j\n', NONE],
     ];
     for (const [input, key] of cases) expect(splitKeypresses(input, key)).toEqual([[input, key]]);
   });
