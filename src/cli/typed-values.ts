@@ -1,7 +1,7 @@
 import { EXPORT_NAMES } from '../cache/index.js';
+import { STREAM_NAMES } from '../contract/config.js';
 import { EVENT_TYPES } from '../contract/events.js';
 import { HISTORICAL_TABLES } from '../contract/historical.js';
-import { STREAMS } from '../sync/streams.js';
 
 /**
  * What a user typed must not come back in an error: a key pasted into the wrong place (`listen --port KEY`,
@@ -17,12 +17,7 @@ const PATH_OPTIONS = new Set(['--db', '--data-dir']);
  */
 const MIN_LENGTH = 12;
 /** The program's own names: a valid one typed is not a secret, and the lists of valid names must stay whole. */
-const VOCABULARY = new Set<string>([
-  ...EXPORT_NAMES,
-  ...HISTORICAL_TABLES,
-  ...EVENT_TYPES,
-  ...STREAMS.map((s) => s.name),
-]);
+const VOCABULARY = new Set<string>([...EXPORT_NAMES, ...HISTORICAL_TABLES, ...EVENT_TYPES, ...STREAM_NAMES]);
 
 /** The values on a command line (`process.argv`) that an error must not repeat; lists (`a,b`) by item too. */
 export function typedValues(argv: readonly string[]): string[] {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, LIMITS } from '../contract/limits.js';
 import { isoUtc } from '../domain/city-time.js';
+import { DEFAULT_SEED, ServiceConfigError } from './errors.js';
 import { ACCOUNT_PREFIX, buildApp } from './http/app.js';
 import { AdminTokenError, adminTokenPath, loadAdminToken } from './store/admin-token.js';
 import { ApiReads } from './store/api-reads.js';
@@ -51,10 +52,6 @@ export interface RunningService {
   dispatcher: Dispatcher;
   close(): Promise<void>;
 }
-
-export class ServiceConfigError extends Error {}
-
-export const DEFAULT_SEED = 1;
 
 function adminTokenOf(opts: ServiceOptions): string {
   try {

@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
-import { isoUtc } from '../../domain/city-time.js';
-import { DEFAULT_SEED, startService } from '../../server/service.js';
+import { DEFAULT_SEED } from '../../server/errors.js';
 import { parseInstant, parseNonNegativeInt, parsePort, parsePositiveNumber } from '../parse.js';
-import { serverDataDir } from '../paths.js';
 import { serverKeysCommand } from './server-keys.js';
 import { serverWebhooksCommand } from './server-webhooks.js';
 
-interface ServerFlags {
+export interface ServerFlags {
   port: number;
   host: string;
   seed: number;
@@ -33,27 +31,8 @@ export function serverCommand(program: Command): void {
     .option('--allow-private-webhooks', 'allow webhook targets on private, loopback and link-local addresses')
     .option('--data-dir <dir>', 'where the store lives (default <data dir>/svc-monitor/server)')
     .action(async (flags: ServerFlags) => {
-      const service = await startService({
-        dataDir: flags.dataDir ?? serverDataDir(),
-        host: flags.host,
-        port: flags.port,
-        seed: flags.seed,
-        speed: flags.speed,
-        start: flags.start,
-        apiKey: flags.apiKey,
-        adminToken: flags.adminToken,
-        allowPrivateWebhooks: flags.allowPrivateWebhooks,
-      });
-      // the handlers go in before the line that tells a supervisor it may signal us: a SIGTERM that came between the
-      // two would meet the default action and end the process without closing the store
-      const stopped = new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      process.stdout.write(`listening on ${service.baseUrl}\naccount pages: ${service.accountUrl}\n`);
-      process.stderr.write(`world clock ${isoUtc(service.clock.now())}, x${flags.speed}, seed ${flags.seed}\n`);
-      await stopped;
-      await service.close();
+      const { runServer } = await import('./server-run.js');
+      await runServer(flags);
     });
   serverKeysCommand(server);
   serverWebhooksCommand(server);

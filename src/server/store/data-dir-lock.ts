@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreError } from './open-store.js';
+import { StoreError } from '../errors.js';
 import { createPrivateFile, ensurePrivateDir } from './private-files.js';
 
 /** Another server holds the data dir; `pid` is the holder's when it could be read. */

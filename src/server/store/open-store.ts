@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
 import { openDatabase, type SqliteDb } from '../../sqlite/open-database.js';
+import { StoreError } from '../errors.js';
 import { createPrivateFile, ensurePrivateDir, narrowToOwner } from './private-files.js';
 import { MIGRATIONS } from './schema.js';
 import { identifyStore, NotAStore } from './store-identity.js';
 
 export type Db = SqliteDb;
-
-export class StoreError extends Error {}
 
 export const storePath = (dataDir: string): string => join(dataDir, 'server.db');
 

@@ -1,4 +1,5 @@
 import type { CityAsset } from '../../contract/assets.js';
+import { WorldMismatchError } from '../errors.js';
 import { getMeta, setMeta } from '../store/open-store.js';
 import type { WorldStore } from '../store/world-store.js';
 import type { WorldContext } from './context.js';
@@ -27,8 +28,6 @@ const META_SEED = 'world_seed';
 const META_HISTORY_START = 'world_history_start';
 /** The instant the first fill aims at, recorded before the fill: a server killed during it resumes to it. */
 const META_FILL_TARGET = 'world_fill_target';
-
-export class WorldMismatchError extends Error {}
 
 /**
  * The simulated world: applies every scheduled job exactly once, in order, up to the world clock. Everything it

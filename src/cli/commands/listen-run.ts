@@ -1,0 +1,69 @@
+import { desktopNotify } from '../../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS, NotifyCommand } from '../../alerts/notify-command.js';
+import { commandFailedAlert } from '../../alerts/trader-alerts.js';
+import { openCache } from '../../cache/index.js';
+import { startListener } from '../../receiver/listener.js';
+import { resolveConnection } from '../config.js';
+import { usageError } from '../exit-codes.js';
+import { configFile } from '../paths.js';
+import type { ListenFlags } from './listen.js';
+
+/** The `listen` command's work: the listener loads only when `listen` runs. */
+export async function runListen(flags: ListenFlags): Promise<void> {
+  const connection = resolveConnection({ db: flags.db });
+  const secrets = flags.secret?.length ? flags.secret : connection.webhookSecrets;
+  if (secrets.some((secret) => secret === '')) throw usageError('a webhook secret cannot be empty');
+  if (secrets.length === 0) {
+    throw usageError(
+      `no webhook secret configured: pass --secret, set SVC_WEBHOOK_SECRET, or put webhook_secrets in ${configFile()}`,
+    );
+  }
+  const cache = openCache(connection.dbPath);
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const { notifyCommand, notify } = connection.alerts;
+  // kills to the notify command (with `alerts.notify.kill` on); its failure is an alert, never the listener's
+  const command =
+    notifyCommand && notify.kill
+      ? new NotifyCommand({
+          argv: notifyCommand,
+          onFailure: (alert, reason) => {
+            try {
+              cache.alerts.add(commandFailedAlert(alert, reason, new Date()));
+            } catch (error) {
+              log(`notify_command failed (${reason}), and so did storing that: ${String(error)}`);
+            }
+          },
+        })
+      : undefined;
+  const listener = await startListener({
+    cache,
+    secrets,
+    host: flags.host,
+    port: flags.port,
+    // `alerts.notify.kill: false` in the config silences them as --no-notify does
+    notify: flags.notify && notify.kill ? desktopNotify : null,
+    forward: command ? (alert) => command.send(alert) : undefined,
+    log,
+  }).catch((error: unknown) => {
+    cache.close();
+    throw error;
+  });
+  // the handlers go in before the line that tells a supervisor it may signal us
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  process.stdout.write(`listening on ${listener.url}\n`);
+  await stopped;
+  await listener.close();
+  // a command under way gets its time limit before the cache closes under its failure alert
+  if (command) {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise((resolve) => {
+      timer = setTimeout(resolve, COMMAND_TIMEOUT_MS + 1_000);
+    });
+    await Promise.race([command.idle(), limit]);
+    clearTimeout(timer);
+  }
+  cache.close();
+}
