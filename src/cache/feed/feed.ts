@@ -4,6 +4,7 @@ import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
+import { inOrder, mergeSorted } from './merge.js';
 import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
 
@@ -25,11 +26,17 @@ export interface SignalPayload {
 
 type Row = Record<string, unknown>;
 
-/** A candidate of a derived source: its key, its row still to be read whole if it makes the page. */
-interface Derived {
-  source: DerivedInstantSource;
-  key: FeedKey;
-}
+/**
+ * A signal that may make the page: its place in the feed, and what its signal is made from if it does (a stored
+ * source's row as read, or a derived source's key, its row still to be read whole).
+ */
+type Candidate =
+  | { key: FeedKey; stored: StoredInstantSource; row: Row }
+  | { key: FeedKey; derived: DerivedInstantSource };
+
+/** The feed's order, newest first, or its reverse (`newer`: nearest first). */
+const newestFirst = (a: Candidate, b: Candidate): number => compareFeed(a.key, b.key);
+const nearestFirst = (a: Candidate, b: Candidate): number => compareFeed(b.key, a.key);
 
 /**
  * The Signals feed: picks, addons, kills, edge entries and exits, strategy records and fusion locks merged newest
@@ -53,7 +60,8 @@ export class FeedRepository {
 
   /**
    * `older` a source at a time: each `yield` is a point where the caller may let other work run (a screen's keys)
-   * before the next source is read. The connection is free at each one: no scan is left open across it.
+   * before the next source is read, then before the next source's signals of the page are made. The connection is
+   * free at each one: no scan is left open across it.
    */
   olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
     return this.steps('older', after, limit, atMs);
@@ -72,51 +80,58 @@ export class FeedRepository {
   ): Generator<void, Signal[], void> {
     if (limit <= 0) return [];
     const zones = this.zones();
-    const stored: Signal[] = [];
-    for (const source of STORED_INSTANT_SOURCES)
-      stored.push(...this.storedInstant(source, cursor, limit, direction, zones, atMs));
-    yield;
-    const derived: Derived[] = [];
+    const order = direction === 'older' ? newestFirst : nearestFirst;
+    // a list a source, each in `order`, stored sources first: the merge gives a tie to the earlier list
+    const lists: Candidate[][] = [];
+    for (const source of STORED_INSTANT_SOURCES) {
+      lists.push(inOrder(this.storedInstant(source, cursor, limit, direction, atMs), order));
+      yield;
+    }
     for (const source of DERIVED_INSTANT_SOURCES) {
       const keys =
         direction === 'older'
           ? this.derivedOlder(source, cursor, limit, zones, atMs)
           : this.derivedNewer(source, cursor as FeedKey, limit, zones, atMs);
-      for (const key of keys) derived.push({ source, key });
+      // kept in `order` by `keep`
+      lists.push(keys.map((key) => ({ key, derived: source })));
       yield;
     }
-    const order = direction === 'older' ? compareFeed : (a: FeedKey, b: FeedKey) => compareFeed(b, a);
-    return yield* this.page(stored, derived, limit, order, zones, atMs);
+    return yield* this.page(mergeSorted(lists, limit, order), zones, atMs);
   }
 
   /**
-   * The page: the stored sources' signals and the derived sources' keys in `order`, cut at `limit`; only the derived
-   * rows that made the page are then read whole, a source at a time (most of a derived scan's candidates do not
-   * make it, and reading a row whole, its JSON parsed, is most of what a candidate costs).
+   * The signals of a page's candidates, in the page's order: only the rows that made it are made signals (a stored
+   * row's JSON parsed, a derived row read whole), a source at a time. Most candidates do not make the page, and
+   * reading a row whole, its JSON parsed, is most of what a candidate costs.
    */
-  private *page(
-    stored: Signal[],
-    derived: Derived[],
-    limit: number,
-    order: (a: FeedKey, b: FeedKey) => number,
-    zones: Zones,
-    atMs: number,
-  ): Generator<void, Signal[], void> {
-    const entries: (Signal | Derived)[] = [...stored, ...derived];
-    const keyOf = (e: Signal | Derived): FeedKey => ('source' in e ? e.key : e);
-    const page = entries.sort((a, b) => order(keyOf(a), keyOf(b))).slice(0, limit);
-    const wholes = new Map<DerivedInstantSource, Map<string | number, Signal>>();
-    for (const source of DERIVED_INSTANT_SOURCES) {
-      const keys = page.flatMap((e) => ('source' in e && e.source === source ? [e.key] : []));
-      if (keys.length === 0) continue;
-      wholes.set(source, new Map(this.whole(source, keys, zones, atMs).map((signal) => [signal.key, signal])));
+  private *page(page: Candidate[], zones: Zones, atMs: number): Generator<void, Signal[], void> {
+    const bySource = new Map<StoredInstantSource | DerivedInstantSource, number[]>();
+    page.forEach((c, i) => {
+      const source = 'stored' in c ? c.stored : c.derived;
+      const places = bySource.get(source);
+      if (places) places.push(i);
+      else bySource.set(source, [i]);
+    });
+    const signals: (Signal | undefined)[] = [];
+    for (const places of bySource.values()) {
+      const candidates = places.map((i) => page[i] as Candidate);
+      const made = this.signalsOf(candidates, zones, atMs);
+      places.forEach((place, j) => {
+        signals[place] = made[j];
+      });
       yield;
     }
-    return page.flatMap((e) => {
-      if (!('source' in e)) return [e];
-      const signal = wholes.get(e.source)?.get(e.key.key);
-      return signal ? [signal] : [];
-    });
+    return signals.filter((signal) => signal !== undefined);
+  }
+
+  /** The signals of one source's candidates, in their order (undefined: a derived row gone since its scan). */
+  private signalsOf(candidates: Candidate[], zones: Zones, atMs: number): (Signal | undefined)[] {
+    const [first] = candidates;
+    if (!first) return [];
+    if ('stored' in first) return candidates.map((c) => ('stored' in c ? c.stored.toSignal(c.row, zones) : undefined));
+    const kept = candidates.map((c) => c.key);
+    const wholes = new Map(this.whole(first.derived, kept, zones, atMs).map((signal) => [signal.key, signal]));
+    return candidates.map((c) => wholes.get(c.key.key));
   }
 
   /**
@@ -180,14 +195,14 @@ export class FeedRepository {
     );
   }
 
+  /** Up to `limit` rows of a stored source past `cursor` in the direction's order, as of `atMs`: candidates. */
   private storedInstant(
     s: StoredInstantSource,
     cursor: FeedKey | null,
     limit: number,
     direction: 'older' | 'newer',
-    zones: Zones,
     atMs: number,
-  ): Signal[] {
+  ): Candidate[] {
     const older = direction === 'older';
     const args: unknown[] = [atMs];
     let bound = '';
@@ -205,9 +220,14 @@ export class FeedRepository {
       }
     }
     const order = older ? 'DESC' : 'ASC';
-    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms FROM ${s.table} WHERE ${s.where} AND ${s.ms} <= ?${bound}
-      ORDER BY ${s.ms} ${order}, ${s.key} ${order} LIMIT ?`;
-    return this.q.all<Row>(sql, ...args, limit).map((row) => s.toSignal(row, zones));
+    // the key and instant its signal will have: the key column (its JSON's id) and the indexed instant
+    const sql = `SELECT ${s.columns}, ${s.ms} AS at_ms, ${s.key} AS feed_key FROM ${s.table}
+      WHERE ${s.where} AND ${s.ms} <= ?${bound} ORDER BY ${s.ms} ${order}, ${s.key} ${order} LIMIT ?`;
+    return this.q.all<Row>(sql, ...args, limit).map((row) => ({
+      key: { at: Number(row.at_ms), rank: s.rank, key: row.feed_key as string | number },
+      stored: s,
+      row,
+    }));
   }
 
   /** The keys of the `limit` rows of a derived source after `after`, in feed order, as of `atMs` (light columns only). */
