@@ -2,7 +2,7 @@ import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
 import { entryHourOf, marketSettlesAt, recordAsOf, recordEntersAt } from '../../domain/market-times.js';
 import { strategySqlTable } from '../db/tables.js';
-import type { Signal, SignalFacts, Zones } from './signal.js';
+import { RANK, type Signal, type SignalFacts, type Zones } from './signal.js';
 import { lockSignal } from './stored-instant-sources.js';
 
 const HOUR = 3_600_000;
@@ -46,7 +46,7 @@ function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
 }
 
 const resolvedLocks: DerivedInstantSource = {
-  rank: 4,
+  rank: RANK['lock-resolved'],
   // settled after local midnight, locked at the peak hour of the same local day: at most a day apart
   lo: -HOUR,
   hi: 26 * HOUR,
@@ -63,11 +63,12 @@ const resolvedLocks: DerivedInstantSource = {
   toSignal: (row, zones) => {
     const lock = JSON.parse(String(row.json)) as FusionLock;
     const tz = zones.get(lock.city_id) ?? 'UTC';
-    return lockSignal('lock-resolved', 4, marketSettlesAt(lock.local_date, tz), lock, zones);
+    return lockSignal('lock-resolved', marketSettlesAt(lock.local_date, tz), lock, zones);
   },
 };
 
-function strategySource(family: StrategyFamily, rank: number): DerivedInstantSource {
+function strategySource(family: StrategyFamily): DerivedInstantSource {
+  const rank = RANK[family];
   const table = strategySqlTable(family);
   // only svc-max picks enter at an hour of their own, which only the record's JSON holds
   const light = `id, city_id, local_date${family === 'svc-max-picks' ? ", json_extract(json, '$.entry_hour') AS entry_hour" : ''}`;
@@ -118,7 +119,7 @@ function strategySource(family: StrategyFamily, rank: number): DerivedInstantSou
  */
 export const DERIVED_INSTANT_SOURCES: DerivedInstantSource[] = [
   resolvedLocks,
-  strategySource('svc-max-picks', 6),
-  strategySource('yescore', 7),
-  strategySource('no24', 8),
+  strategySource('svc-max-picks'),
+  strategySource('yescore'),
+  strategySource('no24'),
 ];

@@ -209,6 +209,7 @@ export class FeedRepository {
     if (cursor) {
       const [strict, loose] = older ? ['<', '<='] : ['>', '>='];
       if (s.rank === cursor.rank) {
+        // the cursor is this source's own row (no two sources share a rank), so its key compares with the column;
         // a range on the index column first, so SQLite seeks instead of scanning
         bound = ` AND ${s.ms} ${loose} ? AND (${s.ms} ${strict} ? OR ${s.key} ${strict} ?)`;
         args.push(cursor.at, cursor.at, cursor.key);

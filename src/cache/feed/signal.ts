@@ -15,7 +15,8 @@ export type SignalKind =
 
 /**
  * A position in the Signals feed. The feed is ordered newest first by `at`, then by `rank` (the kind's place when
- * two signals share an instant), then by `key` descending: a total order, so keyset paging never skips or repeats.
+ * two signals share an instant, RANK), then by `key` descending: a total order, so keyset paging never skips or
+ * repeats.
  */
 export interface FeedKey {
   at: number;
@@ -69,6 +70,28 @@ export type SignalFacts =
 
 /** One row of the Signals feed, whatever it came from. */
 export type Signal = SignalColumns & SignalFacts;
+
+/**
+ * Each kind's place among the signals of one instant, its `rank`: the kinds of one source share it (a pick and an
+ * addon), no two sources do, so a tie on instant and rank is within one source and compares its own keys (a number
+ * with a number, a text with a text; a delivery's `seq` and a lock's id would compare neither way). Closing comes
+ * before opening (a kill before a pick, an exit before an entry, a settlement before a lock); a `webhook.test`, the
+ * delivery a trader has just asked for and is looking for, before the settlements of the same instant, whose
+ * instant is only inferred (local midnight); the strategy records, inferred too, last.
+ */
+export const RANK: Readonly<Record<SignalKind, number>> = {
+  kill: 0,
+  pick: 1,
+  addon: 1,
+  'edge-exit': 2,
+  'edge-entry': 3,
+  test: 4,
+  'lock-resolved': 5,
+  lock: 6,
+  'svc-max-picks': 7,
+  yescore: 8,
+  no24: 9,
+};
 
 /** Negative when `a` comes first in the feed (is newer). */
 export function compareFeed(a: FeedKey, b: FeedKey): number {

@@ -2,7 +2,7 @@ import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { lockStake } from '../../domain/position-pnl.js';
 import { round } from '../../domain/units.js';
-import type { Signal, Zones } from './signal.js';
+import { RANK, type Signal, type Zones } from './signal.js';
 
 type Row = Record<string, unknown>;
 
@@ -17,10 +17,10 @@ export interface StoredInstantSource {
   toSignal(row: Row, zones: Zones): Signal;
 }
 
-function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: number, event: InsuranceEvent): Signal {
+function insuranceSignal(kind: 'kill' | 'pick' | 'addon', at: number, event: InsuranceEvent): Signal {
   const { market, trade } = event;
   const columns = {
-    rank,
+    rank: RANK[kind],
     at,
     key: trade.pick_id,
     estimated: false,
@@ -38,12 +38,12 @@ function insuranceSignal(kind: 'kill' | 'pick' | 'addon', rank: number, at: numb
   return { ...columns, kind };
 }
 
-function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zones: Zones): Signal {
+function edgeSignal(kind: 'edge-entry' | 'edge-exit', row: Row, zones: Zones): Signal {
   const entry = typeof row.entry_json === 'string' ? (JSON.parse(row.entry_json) as EdgeEvent) : undefined;
   const own = JSON.parse(String(kind === 'edge-entry' ? row.entry_json : row.exit_json)) as EdgeEvent;
   const { trade, market } = own;
   const columns = {
-    rank,
+    rank: RANK[kind],
     at: Number(row.at_ms),
     key: trade.engine_trade_id,
     estimated: false,
@@ -62,15 +62,9 @@ function edgeSignal(kind: 'edge-entry' | 'edge-exit', rank: number, row: Row, zo
 }
 
 /** A fusion lock, as locked (at its lock time) or as settled (after its local midnight). */
-export function lockSignal(
-  kind: 'lock' | 'lock-resolved',
-  rank: number,
-  at: number,
-  lock: FusionLock,
-  zones: Zones,
-): Signal {
+export function lockSignal(kind: 'lock' | 'lock-resolved', at: number, lock: FusionLock, zones: Zones): Signal {
   const columns = {
-    rank,
+    rank: RANK[kind],
     at,
     key: lock.id,
     estimated: kind === 'lock-resolved',
@@ -92,7 +86,7 @@ function testSignal(at: number, seq: number, body: string): Signal {
   const message = (JSON.parse(body) as { message?: unknown }).message;
   return {
     kind: 'test',
-    rank: 4,
+    rank: RANK.test,
     at,
     key: seq,
     estimated: false,
@@ -110,17 +104,17 @@ function testSignal(at: number, seq: number, body: string): Signal {
 
 export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
-    rank: 0,
+    rank: RANK.kill,
     table: 'insurance_picks',
     ms: 'killed_ms',
     key: 'pick_id',
     columns: 'pick_id, kill_json',
     // a kill is the primary's: the addons it took along show in its detail, not as copies of the same row
     where: "status = 'killed' AND kill_json IS NOT NULL AND parent_pick_id IS NULL",
-    toSignal: (row) => insuranceSignal('kill', 0, Number(row.at_ms), JSON.parse(String(row.kill_json))),
+    toSignal: (row) => insuranceSignal('kill', Number(row.at_ms), JSON.parse(String(row.kill_json))),
   },
   {
-    rank: 1,
+    rank: RANK.pick,
     table: 'insurance_picks',
     ms: 'created_ms',
     key: 'pick_id',
@@ -128,29 +122,29 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
     where: 'created_json IS NOT NULL',
     toSignal: (row) => {
       const event = JSON.parse(String(row.created_json)) as InsuranceEvent;
-      return insuranceSignal(event.trade.trade_kind === 'addon' ? 'addon' : 'pick', 1, Number(row.at_ms), event);
+      return insuranceSignal(event.trade.trade_kind === 'addon' ? 'addon' : 'pick', Number(row.at_ms), event);
     },
   },
   {
-    rank: 2,
+    rank: RANK['edge-exit'],
     table: 'edge_trades',
     ms: 'exited_ms',
     key: 'engine_trade_id',
     columns: 'entry_json, exit_json',
     where: 'exit_json IS NOT NULL',
-    toSignal: (row, zones) => edgeSignal('edge-exit', 2, row, zones),
+    toSignal: (row, zones) => edgeSignal('edge-exit', row, zones),
   },
   {
-    rank: 3,
+    rank: RANK['edge-entry'],
     table: 'edge_trades',
     ms: 'entered_ms',
     key: 'engine_trade_id',
     columns: 'entry_json, exit_json',
     where: 'entry_json IS NOT NULL',
-    toSignal: (row, zones) => edgeSignal('edge-entry', 3, row, zones),
+    toSignal: (row, zones) => edgeSignal('edge-entry', row, zones),
   },
   {
-    rank: 4,
+    rank: RANK.test,
     table: 'webhook_events',
     ms: 'received_ms',
     key: 'seq',
@@ -159,12 +153,12 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
     toSignal: (row) => testSignal(Number(row.at_ms), Number(row.seq), String(row.body)),
   },
   {
-    rank: 5,
+    rank: RANK.lock,
     table: 'fusion_locks',
     ms: 'locked_ms',
     key: 'id',
     columns: 'json',
     where: '1',
-    toSignal: (row, zones) => lockSignal('lock', 5, Number(row.at_ms), JSON.parse(String(row.json)), zones),
+    toSignal: (row, zones) => lockSignal('lock', Number(row.at_ms), JSON.parse(String(row.json)), zones),
   },
 ];

@@ -12,6 +12,7 @@ import {
   yescore,
 } from '../../helpers/cache-builder.js';
 import { edgeEvent, leg, testEvent } from '../../helpers/webhook-events.js';
+import { walkNewer, walkOlder } from '../keyset.js';
 
 const ids = (signals: Signal[]) => signals.map((s) => `${s.kind}:${s.key}`);
 const keyOf = (s: Signal): FeedKey => ({ at: s.at, rank: s.rank, key: s.key });
@@ -76,7 +77,7 @@ function interleaved(): HandCache {
 
 /**
  * The feed worked out by hand: newest instant first; at one instant by rank (kill 0, pick 1, edge exit 2, edge
- * entry 3, test 4, settlement 4, lock 5, svc-max 6, yescore 7, no24 8); within a source, the higher key first.
+ * entry 3, test 4, settlement 5, lock 6, svc-max 7, yescore 8, no24 9); within a source, the higher key first.
  */
 const FEED = [
   // A
@@ -109,7 +110,21 @@ const FEED = [
 describe('a page of the Signals feed merged from interleaved sources', () => {
   it('orders every source into one list, newest first, at a shared instant by rank', () => {
     const { feed } = interleaved().cache;
-    expect(ids(feed.older(null, 100))).toEqual(FEED);
+    const all = feed.older(null, 100);
+    expect(ids(all)).toEqual(FEED);
+    // each signal carries its kind's rank, the one its source pages by
+    expect(Object.fromEntries(all.map((s) => [s.kind, s.rank]))).toEqual({
+      kill: 0,
+      pick: 1,
+      'edge-exit': 2,
+      'edge-entry': 3,
+      test: 4,
+      'lock-resolved': 5,
+      lock: 6,
+      'svc-max-picks': 7,
+      yescore: 8,
+      no24: 9,
+    });
   });
 
   it('stops at the limit wherever it falls: inside a source, inside an instant, between two sources', () => {
@@ -147,21 +162,39 @@ describe('a page of the Signals feed merged from interleaved sources', () => {
     ]);
   });
 
-  it('gives a tie between two sources to the stored one, in both directions, as the sort before the merge did', () => {
+  it('puts a settlement after the test deliveries of its instant, and reads them back in reverse', () => {
     const { feed } = interleaved().cache;
-    // the only two sources that can tie: a test delivery and a settlement share rank 4, and a delivery's key (a
-    // number) and a lock's (text) compare equal; at T the tests come before the settlement either way, so here
-    // `newer` is not `older` reversed (the order the feed had before the merge, kept)
+    // at T the tests (rank 4) come before fl-r's settlement (rank 5): older cut at 10 ends on the tests, at 11 on it
     expect(ids(feed.older(null, 10)).slice(-3)).toEqual(['edge-entry:8', 'test:2', 'test:1']);
     expect(ids(feed.older(null, 11)).slice(-3)).toEqual(['test:2', 'test:1', 'lock-resolved:fl-r']);
     const all = feed.older(null, 100);
-    // from T's lock fl-t2 (the 12th), 4: T's rank 4, tests first, then its entry of rank 3
+    // from T's lock fl-t2 (the 12th), 4 nearer: the settlement (the 11th), the tests (the 10th, 9th), the entry
+    // (the 8th): the 8th to 11th reversed
     expect(ids(feed.newer(keyOf(all[11] as Signal), 4))).toEqual([
+      'lock-resolved:fl-r',
       'test:1',
       'test:2',
-      'lock-resolved:fl-r',
       'edge-entry:8',
     ]);
+    // a cursor on the settlement: older gives T's locks, newer the tests, neither gives the tests again
+    expect(ids(feed.older(keyOf(all[10] as Signal), 2))).toEqual(['lock:fl-t2', 'lock:fl-t1']);
+    expect(ids(feed.newer(keyOf(all[10] as Signal), 2))).toEqual(['test:1', 'test:2']);
+    // and one on the last test: older gives the settlement next
+    expect(ids(feed.older(keyOf(all[9] as Signal), 1))).toEqual(['lock-resolved:fl-r']);
+  });
+
+  it('walks a test delivery and a settlement of the same millisecond each once, either way, a signal or two a page', () => {
+    const { feed } = interleaved().cache;
+    // at T two tests (keys 1 and 2, numbers) and fl-r's settlement (key 'fl-r', text): a cursor on either must
+    // never skip or repeat the other; a page of 1 or 2 puts a cursor on each of the three
+    for (const limit of [1, 2]) {
+      const older = walkOlder((after, n) => feed.older(after, n), keyOf, limit);
+      expect(ids(older), `older by ${limit}`).toEqual(FEED);
+      // from the oldest, lock fl-r: every other signal, nearest first
+      const oldest = older.at(-1) as Signal;
+      const newer = walkNewer((before, n) => feed.newer(before, n), keyOf, oldest, limit);
+      expect(ids(newer), `newer by ${limit}`).toEqual(FEED.slice(0, -1).reverse());
+    }
   });
 
   it('orders text keys as the feed does where SQLite orders them otherwise', () => {

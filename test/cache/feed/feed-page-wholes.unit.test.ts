@@ -40,7 +40,7 @@ describe('a page of the Signals feed over several sources', () => {
     const at = Date.parse('2026-11-21T05:01:00Z');
     const before = cache.readStats.rows;
     const page = cache.feed.older(null, 5);
-    // at one instant yescore (rank 7) comes before no24 (rank 8), highest id first
+    // at one instant yescore (rank 8) comes before no24 (rank 9), highest id first
     expect(page.map((s) => [s.kind, s.key, s.at])).toEqual([
       ['yescore', 1300, at],
       ['yescore', 1299, at],
@@ -52,7 +52,8 @@ describe('a page of the Signals feed over several sources', () => {
     // 5 best candidates, which the page leaves out, is read whole
     expect(cache.readStats.rows - before).toBe(1 + 300 + 300 + 5);
     // and the next page across the two sources: yescore's last 295, then no24's newest 5
-    const last = cache.feed.older({ at, rank: 7, key: 1296 }, 300);
+    const fifth = page[4] as (typeof page)[number];
+    const last = cache.feed.older({ at: fifth.at, rank: fifth.rank, key: fifth.key }, 300);
     expect(last.slice(-6).map((s) => [s.kind, s.key])).toEqual([
       ['yescore', 1001],
       ['no24', 300],
