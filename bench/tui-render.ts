@@ -328,6 +328,11 @@ export async function benchTuiRender(): Promise<object> {
         big: rounds.map((r) => r.big.longest_block_ms),
         empty: rounds.map((r) => r.empty.longest_block_ms),
         big_five_longest: rounds.map((r) => r.big.longest_blocks_ms),
+        // the garbage collector's five longest pauses while keys were pressed: how much of a block is its
+        gc_five_longest: {
+          big: rounds.map((r) => r.big.longest_gc_ms),
+          empty: rounds.map((r) => r.empty.longest_gc_ms),
+        },
         late_whatever_the_cause: {
           big: rounds.map((r) => r.big.longest_late_ms),
           empty: rounds.map((r) => r.empty.longest_late_ms),
