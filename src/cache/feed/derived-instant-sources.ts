@@ -2,6 +2,7 @@ import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
 import { entryHourOf, marketSettlesAt, recordAsOf, recordEntersAt } from '../../domain/market-times.js';
 import { strategySqlTable } from '../db/tables.js';
+import type { ScanTable } from './derived-scan.js';
 import { RANK, type Signal, type SignalFacts, type Zones } from './signal.js';
 import { lockSignal } from './stored-instant-sources.js';
 
@@ -19,10 +20,9 @@ export interface DerivedInstantSource {
   rank: number;
   lo: number;
   hi: number;
-  /** Rows with proxy <= the bound (or all), proxy descending: `key` and what `atOf` reads. */
-  olderSql(bounded: boolean): string;
-  /** Rows with proxy >= the bound, proxy ascending. */
-  newerSql: string;
+  /** The rows scanned, by (proxy, key): `key` and what `atOf` reads. */
+  scan: ScanTable;
+  /** The proxy column's value of an instant: what bounds the scan. */
   boundArg(ms: number): string | number;
   proxyOf(row: Row): number;
   /** The instant of a scanned row, from its light columns: the same as its signal's `at`. */
@@ -50,11 +50,13 @@ const resolvedLocks: DerivedInstantSource = {
   // settled after local midnight, locked at the peak hour of the same local day: at most a day apart
   lo: -HOUR,
   hi: 26 * HOUR,
-  olderSql: (bounded) =>
-    `SELECT id, city_id, local_date, locked_ms FROM fusion_locks WHERE resolved = 1${bounded ? ' AND locked_ms <= ?' : ''}
-     ORDER BY locked_ms DESC, id DESC`,
-  newerSql: `SELECT id, city_id, local_date, locked_ms FROM fusion_locks WHERE resolved = 1 AND locked_ms >= ?
-     ORDER BY locked_ms ASC, id ASC`,
+  scan: {
+    table: 'fusion_locks',
+    columns: 'id, city_id, local_date, locked_ms',
+    filter: 'resolved = 1',
+    proxy: 'locked_ms',
+    key: 'id',
+  },
   boundArg: (ms) => ms,
   proxyOf: (row) => Number(row.locked_ms),
   atOf: (row, zones) => marketSettlesAt(String(row.local_date), zones.get(String(row.city_id)) ?? 'UTC'),
@@ -77,9 +79,7 @@ function strategySource(family: StrategyFamily): DerivedInstantSource {
     // local zones run from UTC-12 to UTC+14; entry hours from 00:01 to 23:00 (plus an hour for DST)
     lo: -15 * HOUR,
     hi: 37 * HOUR,
-    olderSql: (bounded) =>
-      `SELECT ${light} FROM ${table}${bounded ? ' WHERE local_date <= ?' : ''} ORDER BY local_date DESC, id DESC`,
-    newerSql: `SELECT ${light} FROM ${table} WHERE local_date >= ? ORDER BY local_date ASC, id ASC`,
+    scan: { table, columns: light, filter: null, proxy: 'local_date', key: 'id' },
     boundArg: (ms) => new Date(ms).toISOString().slice(0, 10),
     proxyOf: (row) => Date.parse(`${String(row.local_date)}T00:00:00Z`),
     atOf: (row, zones) =>

@@ -4,12 +4,13 @@ import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
+import { newerKeys, olderKeys } from './derived-scan.js';
 import { inOrder, mergeSorted } from './merge.js';
-import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
+import { compareFeed, type FeedKey, NOW_UNBOUNDED, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
 
-/** No bound: every signal the cache holds. */
-const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
+/** Signals a step of a page makes at most: about a millisecond of rows read whole and parsed (measured). */
+const WHOLE_CHUNK = 100;
 
 /** A record or lock as served; `then`: as it stood at the instant the feed is read at, when that differs. */
 function asServed(what: string, json: string, then: object | undefined): SignalPayload {
@@ -60,8 +61,9 @@ export class FeedRepository {
 
   /**
    * `older` a source at a time: each `yield` is a point where the caller may let other work run (a screen's keys)
-   * before the next source is read, then before the next source's signals of the page are made. The connection is
-   * free at each one: no scan is left open across it.
+   * before the next source is read (or the next chunk of a derived source's scan, SCAN_CHUNK rows), then before the
+   * next source's signals of the page are made (WHOLE_CHUNK at most). The connection is free at each one: no scan
+   * is left open across it.
    */
   olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
     return this.steps('older', after, limit, atMs);
@@ -88,10 +90,11 @@ export class FeedRepository {
       yield;
     }
     for (const source of DERIVED_INSTANT_SOURCES) {
+      // a scan of many rows yields between its chunks too
       const keys =
         direction === 'older'
-          ? this.derivedOlder(source, cursor, limit, zones, atMs)
-          : this.derivedNewer(source, cursor as FeedKey, limit, zones, atMs);
+          ? yield* olderKeys(this.q, source, cursor, limit, zones, atMs)
+          : yield* newerKeys(this.q, source, cursor as FeedKey, limit, zones, atMs);
       // kept in `order` by `keep`
       lists.push(keys.map((key) => ({ key, derived: source })));
       yield;
@@ -113,13 +116,20 @@ export class FeedRepository {
       else bySource.set(source, [i]);
     });
     const signals: (Signal | undefined)[] = [];
-    for (const places of bySource.values()) {
-      const candidates = places.map((i) => page[i] as Candidate);
-      const made = this.signalsOf(candidates, zones, atMs);
-      places.forEach((place, j) => {
-        signals[place] = made[j];
-      });
-      yield;
+    for (const all of bySource.values()) {
+      // a long page of one source (a refresh's 400 rows) is made a part a step: a row read whole costs its parse
+      for (let from = 0; from < all.length; from += WHOLE_CHUNK) {
+        const places = all.slice(from, from + WHOLE_CHUNK);
+        const made = this.signalsOf(
+          places.map((i) => page[i] as Candidate),
+          zones,
+          atMs,
+        );
+        places.forEach((place, j) => {
+          signals[place] = made[j];
+        });
+        yield;
+      }
     }
     return signals.filter((signal) => signal !== undefined);
   }
@@ -231,48 +241,6 @@ export class FeedRepository {
     }));
   }
 
-  /** The keys of the `limit` rows of a derived source after `after`, in feed order, as of `atMs` (light columns only). */
-  private derivedOlder(
-    s: DerivedInstantSource,
-    after: FeedKey | null,
-    limit: number,
-    zones: Zones,
-    atMs: number,
-  ): FeedKey[] {
-    // no row after the instant can make the page: its proxy bounds the scan as a cursor's does
-    const newest = Math.min(after ? after.at : Number.POSITIVE_INFINITY, atMs);
-    const rows =
-      newest < NOW_UNBOUNDED
-        ? this.q.iterate<Row>(s.olderSql(true), s.boundArg(newest - s.lo))
-        : this.q.iterate<Row>(s.olderSql(false));
-    const kept: FeedKey[] = [];
-    for (const row of rows) {
-      const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if ((after && compareFeed(after, key) >= 0) || key.at > atMs) continue;
-      keep(kept, key, limit, compareFeed);
-      const last = kept[limit - 1];
-      // every later row is at most proxy + hi: older than the page's last, so the page is complete
-      if (last && s.proxyOf(row) + s.hi < last.at) break;
-    }
-    return kept;
-  }
-
-  /** The keys of the `limit` rows of a derived source before `before`, nearest first, as of `atMs` (light columns only). */
-  private derivedNewer(s: DerivedInstantSource, before: FeedKey, limit: number, zones: Zones, atMs: number): FeedKey[] {
-    const nearestFirst = (a: FeedKey, b: FeedKey) => compareFeed(b, a);
-    const kept: FeedKey[] = [];
-    for (const row of this.q.iterate<Row>(s.newerSql, s.boundArg(before.at - s.hi))) {
-      // every later row is at least proxy + lo: after the instant, so nothing further exists yet
-      if (s.proxyOf(row) + s.lo > atMs) break;
-      const key: FeedKey = { at: s.atOf(row, zones), rank: s.rank, key: s.keyOf(row) };
-      if (compareFeed(key, before) >= 0 || key.at > atMs) continue;
-      keep(kept, key, limit, nearestFirst);
-      const last = kept[limit - 1];
-      if (last && s.proxyOf(row) + s.lo > last.at) break;
-    }
-    return kept;
-  }
-
   /** The signals of the keys a scan kept, in their order: only these rows are read whole. */
   private whole(s: DerivedInstantSource, kept: FeedKey[], zones: Zones, atMs: number): Signal[] {
     if (kept.length === 0) return [];
@@ -291,13 +259,4 @@ function toEnd<T>(steps: Generator<void, T, void>): T {
     const step = steps.next();
     if (step.done) return step.value;
   }
-}
-
-/** Inserts into a sorted array bounded to `limit` entries. */
-function keep(kept: FeedKey[], signal: FeedKey, limit: number, order: (a: FeedKey, b: FeedKey) => number): void {
-  let i = kept.length;
-  while (i > 0 && order(signal, kept[i - 1] as FeedKey) < 0) i--;
-  if (i >= limit) return;
-  kept.splice(i, 0, signal);
-  if (kept.length > limit) kept.pop();
 }
