@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
+import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { BOARD_NOW, boardCache } from './board-fixture.js';
 import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
@@ -113,6 +114,62 @@ describe('Forecasts pane', () => {
     expect(celsius).toContain('°F · mkta snapshot');
     await app.press('u');
     expect(app.frame()).toContain('69.8°F ± 1.8°F   pacing');
+    app.unmount();
+  });
+
+  it('u keeps the payoff in the market’s unit; a holding added to the day is in it at once, in either unit', async () => {
+    // wide enough for the payoff's whole title in the right column
+    const app = await forecasts('nyc', { columns: 200, rows: 60 });
+    const payoff = (frame: string) => {
+      const page = right(frame);
+      const at = page.findIndex((l) => l.startsWith('PAYOFF BY OUTCOME'));
+      return page.slice(at, at + 7);
+    };
+    // the fixture's book (board.test.tsx works it out): the YES 66-67, the NO 72+ and the lock on 70-71, 27.00 staked
+    const before = payoff(app.frame());
+    expect(before[0]).toBe('PAYOFF BY OUTCOME  3 holdings, 27.00 USD staked: if the day settles in');
+    expect(before[5]).toBe('  70-71°F         YES           60.00    +33.00');
+    await app.press('u');
+    expect(app.frame()).toContain('showing °C (u)');
+    expect(payoff(app.frame())).toEqual(before);
+    // a second lock, on 68-69°F: 10 tokens at 0.50 stake 5.00 (32.00 in all) and pay 10 there, beside the NO's 20
+    opened.at(-1)?.resources.upsertFusionLocks([
+      {
+        id: 'L-nyc-2',
+        city_id: 'nyc',
+        local_date: '2026-11-24',
+        peak_hour: 15,
+        locked_at: '2026-11-24T15:00:00Z',
+        bucket_slug: '68-69f',
+        bucket_label: '68-69°F',
+        event_slug: 'e',
+        yes_price: 0.5,
+        tokens: 10,
+        resolved: false,
+        actual_tmax_f: null,
+        actual_tmax_c: null,
+        hit: null,
+        payout_usd: null,
+        pnl_usd: null,
+      } as FusionLock,
+    ]);
+    const after = payoff(await app.until((f) => f.includes('4 holdings'), 'the new lock in the payoff'));
+    expect(after).toEqual([
+      'PAYOFF BY OUTCOME  4 holdings, 32.00 USD staked: if the day settles in',
+      '  bucket          held           pays       P&L',
+      // the NO 20: 20 - 32
+      '  65°F or below                 20.00    -12.00  dead',
+      // the YES 10 and the NO 20: 30 - 32
+      '  66-67°F         YES           30.00     -2.00  dead',
+      // the NO 20 and the new lock 10: 30 - 32
+      '  68-69°F         YES           30.00     -2.00',
+      // the NO 20 and the first lock 40: 60 - 32
+      '  70-71°F         YES           60.00    +28.00',
+      // the NO loses where its bucket wins: 0 - 32
+      '  72°F or higher  NO             0.00    -32.00',
+    ]);
+    await app.press('u');
+    expect(payoff(app.frame())).toEqual(after);
     app.unmount();
   });
 

@@ -158,8 +158,18 @@ export function bucketLines(v: ForecastView, width: number): Line[] {
   return [title('MARKET BUCKETS', bucketTableNote(v.day)), ...bucketTableLines(v.day, width)];
 }
 
+/**
+ * The payoff lines of each book and day, kept with them: they are in the market's unit whatever unit the page shows,
+ * so `u` lays the page out again without going over the book (10,000 holdings are milliseconds).
+ */
+const payoffs = new WeakMap<ForecastView['holdings'], { day: ForecastView['day']; lines: Line[] }>();
+
 /** Payoff by outcome over the buckets of the table. */
 export function payoffSection(v: ForecastView): Line[] {
+  const kept = payoffs.get(v.holdings);
+  if (kept?.day === v.day) return kept.lines;
   const outcomes = v.day.buckets.flatMap((r) => (r.bucket ? [r.bucket] : []));
-  return payoffLines(v.holdings, outcomes, v.day.market, v.day.runningHighC);
+  const lines = payoffLines(v.holdings, outcomes, v.day.market, v.day.runningHighC);
+  payoffs.set(v.holdings, { day: v.day, lines });
+  return lines;
 }

@@ -19,19 +19,27 @@ export interface ForecastsState {
 
 const NO_CITY: Line[] = [line(seg('No cities cached yet: the first sync brings them.', 'muted'))];
 
-/** The last layout of each city's data (kept with the data, not the pane): showing the pane again lays out nothing. */
-const layouts = new WeakMap<ForecastData, { key: string; lines: Line[] }>();
+/**
+ * The last layouts of each city's data (kept with the data, not the pane): showing the pane again, or `u` back to a
+ * unit shown before, lays out nothing. A few: both units at the size shown, and the one before a resize.
+ */
+const layouts = new WeakMap<ForecastData, Map<string, Line[]>>();
+const LAYOUTS_KEPT = 4;
 
 /** One city's page, in the unit shown (`u`): laid out again only when its data, the unit or the size change. */
 function pageOf(data: ForecastData | null, otherUnit: boolean, width: number, height: number): Line[] {
   if (!data) return NO_CITY;
   const key = `${otherUnit} ${width} ${height}`;
-  const kept = layouts.get(data);
-  if (kept?.key === key) return kept.lines;
+  const kept = layouts.get(data) ?? new Map<string, Line[]>();
+  layouts.set(data, kept);
+  const laidOut = kept.get(key);
+  if (laidOut) return laidOut;
   const { marketUnit } = data;
   const unit = otherUnit ? (marketUnit === 'F' ? 'C' : 'F') : marketUnit;
   const lines = forecastPage({ ...data, unit }, width, height);
-  layouts.set(data, { key, lines });
+  kept.set(key, lines);
+  // the oldest goes first (a Map keeps insertion order)
+  for (const old of kept.keys()) if (kept.size > LAYOUTS_KEPT) kept.delete(old);
   return lines;
 }
 
