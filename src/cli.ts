@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { keepYoungGenerationSmall } from './cli/young-generation.js';
+import { useMonitorHeap } from './cli/heap-policy.js';
 
-// before anything else is loaded: module loading alone would grow the young generation (young-generation.ts)
-keepYoungGenerationSmall();
+// before anything else is loaded: module loading alone would grow the young generation (heap-policy.ts)
+useMonitorHeap();
 // React picks its build from NODE_ENV when it is first loaded (by the TUI, after this line): the production build,
 // whatever the shell says, so a failure never shows the development build's component stacks and warnings
 process.env.NODE_ENV = 'production';

@@ -10,7 +10,7 @@ import { serverCommand } from './commands/server.js';
 import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js';
-import { letYoungGenerationGrow } from './young-generation.js';
+import { useThroughputHeap } from './heap-policy.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -22,9 +22,9 @@ function buildProgram(typed: readonly string[] = []): Command {
     // `server keys create --data-dir X` must give X to `create`, not to `server`
     .enablePositionalOptions()
     .exitOverride()
-    // the monitor keeps the small young generation the CLI starts with; every other command allocates in bulk
+    // the monitor keeps the heap the CLI starts with (heap-policy.ts); every other command allocates in bulk
     .hook('preAction', (_program, command) => {
-      if (command.name() !== 'monitor') letYoungGenerationGrow();
+      if (command.name() !== 'monitor') useThroughputHeap();
     });
   monitorCommand(program);
   syncCommand(program);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const MODULE = fileURLToPath(new URL('../../src/cli/young-generation.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../src/cli/heap-policy.ts', import.meta.url));
 
 /**
  * What V8 does with the young generation in a fresh node (the flag is the whole process's, so never in the test's
@@ -13,10 +13,10 @@ const MODULE = fileURLToPath(new URL('../../src/cli/young-generation.ts', import
 function newSpaceAround(step: 'keep' | 'keep-then-grow' | 'none'): { before: number; after: number } {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    import { keepYoungGenerationSmall, letYoungGenerationGrow } from ${JSON.stringify(MODULE)};
+    import { useMonitorHeap, useThroughputHeap } from ${JSON.stringify(MODULE)};
     const step = ${JSON.stringify(step)};
-    if (step !== 'none') keepYoungGenerationSmall();
-    if (step === 'keep-then-grow') letYoungGenerationGrow();
+    if (step !== 'none') useMonitorHeap();
+    if (step === 'keep-then-grow') useThroughputHeap();
     const size = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 2 ** 20;
     const before = size();
     let kept = [];
@@ -33,7 +33,7 @@ function newSpaceAround(step: 'keep' | 'keep-then-grow' | 'none'): { before: num
   return JSON.parse(child.stdout);
 }
 
-describe('the young generation by command', () => {
+describe('the heap by command', () => {
   it('stays at its first two 1 MB semi-spaces once kept small, and grows again when let', () => {
     // V8's default: the semi-spaces double up to their 16 MB each under this load, 32 MB of new space
     expect(newSpaceAround('none').after).toBe(32);
