@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { useMonitorHeap } from './cli/heap-policy.js';
+import { setMonitorHeap } from './cli/heap-policy.js';
 
 // before anything else is loaded: module loading alone would grow the young generation (heap-policy.ts)
-useMonitorHeap();
+setMonitorHeap();
 // React picks its build from NODE_ENV when it is first loaded (by the TUI, after this line): the production build,
 // whatever the shell says, so a failure never shows the development build's component stacks and warnings
 process.env.NODE_ENV = 'production';

@@ -11,11 +11,11 @@ import { setFlagsFromString } from 'node:v8';
  * loaded, keeps the semi-spaces at their first 1 MB. A growth cannot be undone, hence "before anything is loaded"
  * (src/cli.ts). Figures: docs/benchmarks.md (tui-render, soak).
  */
-export function useMonitorHeap(): void {
+export function setMonitorHeap(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** V8's own growth (its default factor, 2): for the commands measured in rows a second. */
-export function useThroughputHeap(): void {
+export function setThroughputHeap(): void {
   setFlagsFromString('--semi-space-growth-factor=2');
 }

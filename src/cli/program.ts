@@ -9,8 +9,8 @@ import { monitorCommand } from './commands/monitor.js';
 import { serverCommand } from './commands/server.js';
 import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { setThroughputHeap } from './heap-policy.js';
 import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js';
-import { useThroughputHeap } from './heap-policy.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -24,7 +24,7 @@ function buildProgram(typed: readonly string[] = []): Command {
     .exitOverride()
     // the monitor keeps the heap the CLI starts with (heap-policy.ts); every other command allocates in bulk
     .hook('preAction', (_program, command) => {
-      if (command.name() !== 'monitor') useThroughputHeap();
+      if (command.name() !== 'monitor') setThroughputHeap();
     });
   monitorCommand(program);
   syncCommand(program);

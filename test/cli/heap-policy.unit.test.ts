@@ -13,10 +13,10 @@ const MODULE = fileURLToPath(new URL('../../src/cli/heap-policy.ts', import.meta
 function newSpaceAround(step: 'keep' | 'keep-then-grow' | 'none'): { before: number; after: number } {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    import { useMonitorHeap, useThroughputHeap } from ${JSON.stringify(MODULE)};
+    import { setMonitorHeap, setThroughputHeap } from ${JSON.stringify(MODULE)};
     const step = ${JSON.stringify(step)};
-    if (step !== 'none') useMonitorHeap();
-    if (step === 'keep-then-grow') useThroughputHeap();
+    if (step !== 'none') setMonitorHeap();
+    if (step === 'keep-then-grow') setThroughputHeap();
     const size = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 2 ** 20;
     const before = size();
     let kept = [];
