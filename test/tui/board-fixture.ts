@@ -134,7 +134,8 @@ const quote = (cityId: string, slug: string, label: string, yes: number, no: num
     snapshot_at: '2026-11-24T16:55:00Z',
   }) as unknown as HistoricalRow;
 
-const lock = (
+/** An open fusion lock on the fixture's day, locked at the city's peak hour (15:00Z in New York, 14:00Z elsewhere). */
+export const lock = (
   id: string,
   cityId: string,
   slug: string,

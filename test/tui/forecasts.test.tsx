@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
-import type { FusionLock } from '../../src/contract/fusion-locks.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
-import { BOARD_NOW, boardCache } from './board-fixture.js';
+import { BOARD_NOW, boardCache, lock } from './board-fixture.js';
 import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
 
 /*
@@ -133,26 +132,7 @@ describe('Forecasts pane', () => {
     expect(app.frame()).toContain('showing °C (u)');
     expect(payoff(app.frame())).toEqual(before);
     // a second lock, on 68-69°F: 10 tokens at 0.50 stake 5.00 (32.00 in all) and pay 10 there, beside the NO's 20
-    opened.at(-1)?.resources.upsertFusionLocks([
-      {
-        id: 'L-nyc-2',
-        city_id: 'nyc',
-        local_date: '2026-11-24',
-        peak_hour: 15,
-        locked_at: '2026-11-24T15:00:00Z',
-        bucket_slug: '68-69f',
-        bucket_label: '68-69°F',
-        event_slug: 'e',
-        yes_price: 0.5,
-        tokens: 10,
-        resolved: false,
-        actual_tmax_f: null,
-        actual_tmax_c: null,
-        hit: null,
-        payout_usd: null,
-        pnl_usd: null,
-      } as FusionLock,
-    ]);
+    opened.at(-1)?.resources.upsertFusionLocks([lock('L-nyc-2', 'nyc', '68-69f', '68-69°F', 0.5, 10)]);
     const after = payoff(await app.until((f) => f.includes('4 holdings'), 'the new lock in the payoff'));
     expect(after).toEqual([
       'PAYOFF BY OUTCOME  4 holdings, 32.00 USD staked: if the day settles in',
