@@ -2,13 +2,27 @@ import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
 import { entryHourOf, marketSettlesAt, recordAsOf, recordEntersAt } from '../../domain/market-times.js';
 import { strategySqlTable } from '../db/tables.js';
-import type { ScanTable } from './derived-scan.js';
 import { RANK, type Signal, type SignalFacts, type Zones } from './signal.js';
 import { lockSignal } from './stored-instant-sources.js';
 
 const HOUR = 3_600_000;
 
 type Row = Record<string, unknown>;
+
+/**
+ * What a derived source's scan reads: `columns` of the rows of `table` that pass `filter`, in the order of the
+ * indexed `proxy` column, then the `key` column (its tie-break). An index on (proxy, key) serves both directions
+ * (strategy tables: `local_date` with the rowid `id` as its last column; locks: `fusion_locks_order`).
+ */
+export interface ScanTable {
+  table: string;
+  /** The light columns read; they include `proxy` and `key` by those names. */
+  columns: string;
+  /** The rows scanned (SQL), or null: all. */
+  filter: string | null;
+  proxy: string;
+  key: string;
+}
 
 /**
  * A source of the feed without a stored instant: its rows are scanned in the order of an indexed proxy (a date, or

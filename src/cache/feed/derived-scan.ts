@@ -1,23 +1,8 @@
 import type { CountedQueries } from '../db/counted-queries.js';
-import type { DerivedInstantSource } from './derived-instant-sources.js';
+import type { DerivedInstantSource, ScanTable } from './derived-instant-sources.js';
 import { compareFeed, type FeedKey, NOW_UNBOUNDED, type Zones } from './signal.js';
 
 type Row = Record<string, unknown>;
-
-/**
- * What a derived source's scan reads: `columns` of the rows of `table` that pass `filter`, in the order of the
- * indexed `proxy` column, then the `key` column (its tie-break). An index on (proxy, key) serves both directions
- * (strategy tables: `local_date` with the rowid `id` as its last column; locks: `fusion_locks_order`).
- */
-export interface ScanTable {
-  table: string;
-  /** The light columns read; they include `proxy` and `key` by those names. */
-  columns: string;
-  /** The rows scanned (SQL), or null: all. */
-  filter: string | null;
-  proxy: string;
-  key: string;
-}
 
 /**
  * Rows a step of a scan reads at most: 0.5 to 1 ms of a scan's work (svc-max picks, whose entry hour is in their

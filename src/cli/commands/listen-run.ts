@@ -6,7 +6,14 @@ import { startListener } from '../../receiver/listener.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { configFile } from '../paths.js';
-import type { ListenFlags } from './listen.js';
+
+export interface ListenFlags {
+  port: number;
+  host: string;
+  secret?: string[];
+  db?: string;
+  notify: boolean;
+}
 
 /** The `listen` command's work: the listener loads only when `listen` runs. */
 export async function runListen(flags: ListenFlags): Promise<void> {

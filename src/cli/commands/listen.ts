@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
 import { parsePort } from '../parse.js';
-
-export interface ListenFlags {
-  port: number;
-  host: string;
-  secret?: string[];
-  db?: string;
-  notify: boolean;
-}
+import type { ListenFlags } from './listen-run.js';
 
 /**
  * `svc-monitor listen`: the webhook listener alone. Secrets from `--secret` (repeat it for rotation), then

@@ -1,7 +1,18 @@
 import { isoUtc } from '../../domain/city-time.js';
 import { startService } from '../../server/service.js';
 import { serverDataDir } from '../paths.js';
-import type { ServerFlags } from './server.js';
+
+export interface ServerFlags {
+  port: number;
+  host: string;
+  seed: number;
+  speed: number;
+  start?: number;
+  apiKey?: string;
+  adminToken?: string;
+  allowPrivateWebhooks?: boolean;
+  dataDir?: string;
+}
 
 /** The `server` command's work: the service (Fastify, the world) loads only when `server` runs. */
 export async function runServer(flags: ServerFlags): Promise<void> {

@@ -2,19 +2,8 @@ import type { Command } from 'commander';
 import { DEFAULT_SEED } from '../../server/errors.js';
 import { parseInstant, parseNonNegativeInt, parsePort, parsePositiveNumber } from '../parse.js';
 import { serverKeysCommand } from './server-keys.js';
+import type { ServerFlags } from './server-run.js';
 import { serverWebhooksCommand } from './server-webhooks.js';
-
-export interface ServerFlags {
-  port: number;
-  host: string;
-  seed: number;
-  speed: number;
-  start?: number;
-  apiKey?: string;
-  adminToken?: string;
-  allowPrivateWebhooks?: boolean;
-  dataDir?: string;
-}
 
 /** `svc-monitor server`: the reference service, plus its key and webhook administration. */
 export function serverCommand(program: Command): void {

@@ -10,7 +10,17 @@ import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine
 import { type Connection, requireService, resolveConnection } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 
-import type { SyncFlags } from './sync.js';
+export interface SyncFlags {
+  once?: boolean;
+  backfill?: string;
+  since?: string;
+  until?: string;
+  json?: boolean;
+  db?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  save?: boolean;
+}
 
 /** Unreachable everywhere is exit 4; any other failed stream is a runtime failure (1). */
 function exitCodeOf(summary: SyncSummary): number {

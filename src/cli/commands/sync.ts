@@ -1,17 +1,6 @@
 import type { Command } from 'commander';
 import { parseQueryBoundArg } from '../parse.js';
-
-export interface SyncFlags {
-  once?: boolean;
-  backfill?: string;
-  since?: string;
-  until?: string;
-  json?: boolean;
-  db?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  save?: boolean;
-}
+import type { SyncFlags } from './sync-run.js';
 
 /** `svc-monitor sync`: the service into the local cache, headless. */
 export function syncCommand(program: Command): void {
