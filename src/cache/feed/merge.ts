@@ -30,8 +30,7 @@ export function mergeSorted<T>(lists: readonly (readonly T[])[], limit: number, 
 
 /**
  * `list` in `order`: as it came when it already is (one pass), else sorted (stable). A source's SQL reads its rows in
- * the feed's order, but SQLite orders text by its UTF-8 bytes and JavaScript by UTF-16 units, which part between
- * characters past U+FFFF and those from U+E000 to U+FFFF: such keys are put in the feed's order here.
+ * the feed's order (compareFeed orders text as SQLite does); this is the guard should a source's SQL ever not.
  */
 export function inOrder<T>(list: T[], order: (a: T, b: T) => number): T[] {
   for (let i = 1; i < list.length; i++) if (order(list[i - 1] as T, list[i] as T) > 0) return list.sort(order);

@@ -100,8 +100,29 @@ export const RANK: Readonly<Record<SignalKind, number>> = {
 export function compareFeed(a: FeedKey, b: FeedKey): number {
   if (a.at !== b.at) return b.at - a.at;
   if (a.rank !== b.rank) return a.rank - b.rank;
+  if (typeof a.key === 'string' && typeof b.key === 'string') return -byCodePoint(a.key, b.key);
   return a.key < b.key ? 1 : a.key > b.key ? -1 : 0;
 }
+
+/**
+ * Text in SQLite's order (its BINARY collation compares UTF-8 bytes, which is code point order), so a page's order
+ * and the SQL cursor that starts the next page agree. JavaScript's `<` compares UTF-16 units, which differs where a
+ * character past U+FFFF (a surrogate pair, D800-DFFF) meets one from U+E000 to U+FFFF: a lock id may hold either.
+ */
+function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so surrogates (code points past U+FFFF) sort after U+E000-U+FFFF, as in code point order. */
+const codePointRank = (unit: number): number =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 /** The IANA zone of each city, by city id. */
 export type Zones = ReadonlyMap<string, string>;
