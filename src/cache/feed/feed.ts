@@ -5,7 +5,7 @@ import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { newerKeys, olderKeys } from './derived-scan.js';
-import { inOrder, mergeSorted } from './merge.js';
+import { mergeSorted } from './merge.js';
 import { compareFeed, type FeedKey, NOW_UNBOUNDED, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
 
@@ -83,10 +83,11 @@ export class FeedRepository {
     if (limit <= 0) return [];
     const zones = this.zones();
     const order = direction === 'older' ? newestFirst : nearestFirst;
-    // a list a source, each in `order`, stored sources first: the merge gives a tie to the earlier list
+    // a list a source, each in `order` (its SQL's, which compareFeed keeps to), stored sources first: the merge gives
+    // a tie to the earlier list
     const lists: Candidate[][] = [];
     for (const source of STORED_INSTANT_SOURCES) {
-      lists.push(inOrder(this.storedInstant(source, cursor, limit, direction, atMs), order));
+      lists.push(this.storedInstant(source, cursor, limit, direction, atMs));
       yield;
     }
     for (const source of DERIVED_INSTANT_SOURCES) {

@@ -27,12 +27,3 @@ export function mergeSorted<T>(lists: readonly (readonly T[])[], limit: number, 
   }
   return merged;
 }
-
-/**
- * `list` in `order`: as it came when it already is (one pass), else sorted (stable). A source's SQL reads its rows in
- * the feed's order (compareFeed orders text as SQLite does); this is the guard should a source's SQL ever not.
- */
-export function inOrder<T>(list: T[], order: (a: T, b: T) => number): T[] {
-  for (let i = 1; i < list.length; i++) if (order(list[i - 1] as T, list[i] as T) > 0) return list.sort(order);
-  return list;
-}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inOrder, mergeSorted } from '../../../src/cache/feed/merge.js';
+import { mergeSorted } from '../../../src/cache/feed/merge.js';
 
 /** An entry of a list: `at` orders it, `tag` says which list and place it came from (so a tie's order shows). */
 interface Entry {
@@ -41,20 +41,5 @@ describe('merging sorted lists up to a limit', () => {
         expect(mergeSorted(lists, limit, byAt)).toEqual(sorted);
       }),
     );
-  });
-
-  it('leaves a list in order as it came, and sorts one that is not, equal entries in their order', () => {
-    const sortedList = [
-      { at: 1, tag: 'x' },
-      { at: 1, tag: 'y' },
-      { at: 2, tag: 'z' },
-    ];
-    expect(inOrder(sortedList, byAt)).toBe(sortedList);
-    const unsorted = [
-      { at: 2, tag: 'z' },
-      { at: 1, tag: 'x' },
-      { at: 1, tag: 'y' },
-    ];
-    expect(inOrder(unsorted, byAt).map((e) => e.tag)).toEqual(['x', 'y', 'z']);
   });
 });
