@@ -25,8 +25,9 @@ const splittable = (c: string): boolean => PRINTABLE.test(c) || c in LONE_CONTRO
 /**
  * The keypresses in what Ink hands over as one input. Ink passes a run of characters that came in one read as one
  * string (meant for a paste): `jjjj` typed faster than a frame, or key repeat on a busy moment, would match no key
- * and be lost; here it is four `j`, and `1` with Enter is `1`, then Enter. And Esc followed at once by a key reaches Ink as one sequence, read as Alt and the
- * key: the monitor binds no Alt key, so it is Esc, then the key. Everything else passes as it came.
+ * and be lost; here it is four `j`, and `1` with Enter is `1`, then Enter. And Esc followed at once by a key reaches
+ * Ink as one sequence, read as Alt and the key: the monitor binds no Alt key, so it is Esc, then the key. Everything
+ * else passes as it came.
  */
 export function splitKeypresses(input: string, key: Key): [string, Key][] {
   const plain = plainKey(key);

@@ -30,8 +30,11 @@ const LAYOUTS_KEPT = 4;
 function pageOf(data: ForecastData | null, otherUnit: boolean, width: number, height: number): Line[] {
   if (!data) return NO_CITY;
   const key = `${otherUnit} ${width} ${height}`;
-  const kept = layouts.get(data) ?? new Map<string, Line[]>();
-  layouts.set(data, kept);
+  let kept = layouts.get(data);
+  if (!kept) {
+    kept = new Map<string, Line[]>();
+    layouts.set(data, kept);
+  }
   const laidOut = kept.get(key);
   if (laidOut) return laidOut;
   const { marketUnit } = data;
