@@ -6,10 +6,11 @@ import { askWorker, startModuleWorker } from './worker-module.js';
 
 /**
  * The session thread's young generation, in MB: its garbage (response bodies, validated pages) is short-lived, and
- * V8's default lets the young generation grow to 48 MB before it collects, all of it resident. Measured in the soak
- * (docs/benchmarks.md): the sync keeps pace with the streams at this size.
+ * V8's default lets the young generation grow to 48 MB before it collects, all of it resident. 2 MB (was 8) took 6 MB
+ * off the live start's peak and no CPU from the first 20 s of a live start (2.6 to 2.8 s either way), and the sync
+ * keeps pace with the streams in the soak (docs/benchmarks.md).
  */
-const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 2;
 
 /**
  * The status bar's source for a live or demo session: the states the session's thread reports (connection,
