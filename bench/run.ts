@@ -1,5 +1,6 @@
 import { benchAccountPages } from './account-pages.js';
 import { benchListenerPressure } from './listener-pressure.js';
+import { benchLiveStart } from './live-start.js';
 import { benchLiveStreams } from './live-streams.js';
 import { benchReplay } from './replay.js';
 import { benchDeepPage } from './server-deep-page.js';
@@ -24,11 +25,13 @@ const BENCHES: Record<string, () => Promise<any>> = {
   'listener-pressure': () => benchListenerPressure(),
   // ten minutes each of the live monitor and the demo: run only when named (`npm run bench -- soak`)
   soak: () => benchSoak(),
+  // the live monitor's first seconds, started five times: run only when named (`npm run bench -- live-start`)
+  'live-start': () => benchLiveStart(),
   replay: () => benchReplay(),
   world: () => benchWorld(),
 };
 /** Benches too long for a plain `npm run bench`. */
-const ON_REQUEST = new Set(['soak']);
+const ON_REQUEST = new Set(['soak', 'live-start']);
 
 const wanted = process.argv.slice(2);
 const rows: string[][] = [];
@@ -145,6 +148,15 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(m.peak_rss_mb),
       ]);
     }
+  } else if (name === 'live-start') {
+    const mine = result.this_build;
+    const other = result.other_build;
+    rows.push([
+      name,
+      `the live monitor's first seconds on an empty cache, ${mine.runs.length} starts: peak RSS (goal < 150 MB)${other ? ' vs the other build' : ''}`,
+      `median ${mine.peak_rss_mb.median} MB, max ${mine.peak_rss_mb.max}; first frame ${mine.first_frame_ms_median} ms${other ? ` (other: ${other.peak_rss_mb.median}, max ${other.peak_rss_mb.max}; ${other.first_frame_ms_median} ms)` : ''}`,
+      String(mine.peak_rss_mb.max),
+    ]);
   } else if (name === 'replay') {
     const { step, step_with_frame: frame, record } = result;
     rows.push([

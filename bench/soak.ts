@@ -184,12 +184,12 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
   };
 }
 
-/** The reference service at x120 in its own process, on a prepared 30-day world: `listening on URL` once ready. */
-async function startServer(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+/** The reference service at x120 in its own process (`cli`'s build), on a prepared 30-day world: `listening on URL` once ready. */
+export async function startServer(cli = CLI): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   const dir = prepareWorld();
   const server: ChildProcess = spawn(
     process.execPath,
-    [CLI, 'server', '--port', '0', '--speed', String(SPEED), '--data-dir', dir, '--api-key', BENCH_KEY],
+    [cli, 'server', '--port', '0', '--speed', String(SPEED), '--data-dir', dir, '--api-key', BENCH_KEY],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const baseUrl = await new Promise<string>((resolve, reject) => {
