@@ -18,12 +18,12 @@ const SAMPLE_MS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** VmRSS, VmHWM and the anonymous part of the RSS of a process, in MB; null once it is gone. */
-function memory(pid: number): { rss: number; hwm: number; anon: number } | null {
+/** VmRSS and VmHWM of a process, in MB; null once it is gone. */
+function memory(pid: number): { rss: number; hwm: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon') };
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
   } catch {
     return null;
   }
