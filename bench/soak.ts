@@ -117,6 +117,8 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
   /** The pane keys' (a digit): a pane switch always redraws, so no sync pass's frame is ever taken for one of them. */
   const paneLatencies: number[] = [];
   let drewNothing = 0;
+  /** Every key that drew: which, when (s from the monitor's start) and how long, for the five slowest in the result. */
+  const slowest: { key: string; atS: number; ms: number }[] = [];
   const until = performance.now() + MINUTES * 60_000;
   let nextSample = performance.now();
   let nextKey = performance.now() + KEY_EVERY_MS;
@@ -139,6 +141,12 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
       if (sent.drawnAt !== undefined) latencies.push(sent.drawnAt - sent.sentAt);
       else drewNothing++;
       if (sent.drawnAt !== undefined && /^[1-6]$/.test(pressed)) paneLatencies.push(sent.drawnAt - sent.sentAt);
+      if (sent.drawnAt !== undefined)
+        slowest.push({
+          key: JSON.stringify(pressed),
+          atS: round1((sent.sentAt - started) / 1000),
+          ms: round1(sent.drawnAt - sent.sentAt),
+        });
       key = null;
       nextKey += KEY_EVERY_MS;
     }
@@ -168,6 +176,8 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
       p95: quantile(paneLatencies, 0.95),
       max: round1(Math.max(0, ...paneLatencies)),
     },
+    // the five slowest keys that drew: a stall is then found by its key and time
+    slowest_keys: slowest.sort((a, b) => b.ms - a.ms).slice(0, 5),
     peak_rss_mb: round1(Number(hwm ?? 0) / 1024),
     peak_rss_sampled_mb: round1(Math.max(0, ...samples.map((s) => s.self))),
     rss_trend_mb_a_minute: round1(
