@@ -1,9 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * A process's resident memory now (VmRSS) and its high-water mark (VmHWM), in MB, from /proc: every thread of it (a
+ * monitor's session thread and the demo's world too); null once it is gone.
+ */
+export function processMemoryMb(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
+    return { rss: mb('VmRSS'), hwm: mb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
 
 export interface Spawned {
   url: string;

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
-import { writeResult } from './lib.js';
+import { processMemoryMb, round1, sleep, writeResult } from './lib.js';
 import { BENCH_KEY } from './prepare-world.js';
 import { startServer } from './soak.js';
 import { quantile } from './tui-render.js';
@@ -15,21 +15,6 @@ const ROUNDS = Number(process.env.LIVE_START_ROUNDS ?? 5);
 /** Long enough for the first sync passes and V8's memory reducer (8 s after the start), where the peaks were. */
 const WATCH_MS = 14_000;
 const SAMPLE_MS = 5;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** VmRSS and VmHWM of a process, in MB; null once it is gone. */
-function memory(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  } catch {
-    return null;
-  }
-}
-
-const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /**
  * One start of the built monitor on an empty cache against the service, in a 160x45 pseudo-terminal: its peak RSS
@@ -60,9 +45,9 @@ async function startOnce(cli: string, baseUrl: string) {
   });
   const exited = new Promise((done) => child.onExit(done));
   let peak = { atMs: 0, rss: 0 };
-  let last = memory(child.pid);
+  let last = processMemoryMb(child.pid);
   while (performance.now() - started < WATCH_MS) {
-    const now = memory(child.pid);
+    const now = processMemoryMb(child.pid);
     if (!now) throw new Error(`the monitor exited in its first seconds: ${output.slice(-400)}`);
     if (now.rss > peak.rss) peak = { atMs: performance.now() - started, rss: now.rss };
     last = now;

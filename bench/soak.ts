@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { writeResult } from './lib.js';
+import { processMemoryMb, round1, sleep, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 import { quantile } from './tui-render.js';
 
@@ -25,18 +25,6 @@ const KEYS = ['1', 'j', 'j', 'o', '2', 'j', '\u001b[6~', 'g', '3', 'j', '4', 'j'
 const SPEED = 120;
 /** Samples before this are the start (first sync pass, the demo's fill): the trend is read after it. */
 const WARM_UP_MS = 120_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Resident memory of a process in MB (every thread of it: the demo's world and the session's thread too), from /proc; null once it is gone. */
-function rssMb(pid: number): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024;
-  } catch {
-    return null;
-  }
-}
 
 /** Least-squares slope of `ys` over `xs` (per unit of x). */
 function slope(xs: number[], ys: number[]): number {
@@ -74,7 +62,6 @@ interface SentKey {
 }
 
 const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : 0);
-const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /**
  * The built monitor in a 160x45 pseudo-terminal for MINUTES: a key every KEY_EVERY_MS, RSS every SAMPLE_MS. A key's
@@ -126,7 +113,7 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
   while (performance.now() < until) {
     const now = performance.now();
     if (now >= nextSample) {
-      const rss = rssMb(child.pid);
+      const rss = processMemoryMb(child.pid)?.rss;
       if (rss) samples.push({ atMs: now - started, self: rss });
       nextSample += SAMPLE_MS;
     }
@@ -138,21 +125,20 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
       const pressed = KEYS[k++ % KEYS.length] as string;
       child.write(pressed);
       while (sent.drawnAt === undefined && performance.now() < sent.sentAt + KEY_DEADLINE_MS) await sleep(1);
-      if (sent.drawnAt !== undefined) latencies.push(sent.drawnAt - sent.sentAt);
-      else drewNothing++;
-      if (sent.drawnAt !== undefined && /^[1-6]$/.test(pressed)) paneLatencies.push(sent.drawnAt - sent.sentAt);
-      if (sent.drawnAt !== undefined)
-        slowest.push({
-          key: JSON.stringify(pressed),
-          atS: round1((sent.sentAt - started) / 1000),
-          ms: round1(sent.drawnAt - sent.sentAt),
-        });
+      if (sent.drawnAt === undefined) drewNothing++;
+      else {
+        const ms = sent.drawnAt - sent.sentAt;
+        latencies.push(ms);
+        if (/^[1-6]$/.test(pressed)) paneLatencies.push(ms);
+        slowest.push({ key: JSON.stringify(pressed), atS: round1((sent.sentAt - started) / 1000), ms: round1(ms) });
+      }
       key = null;
       nextKey += KEY_EVERY_MS;
     }
     await sleep(50);
   }
-  const hwm = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB/m)?.[1];
+  const hwm = processMemoryMb(child.pid)?.hwm;
+  if (hwm === undefined) throw new Error('the monitor exited before the soak ended');
   child.write('q');
   await exited;
   terminal.dispose();
@@ -178,7 +164,7 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
     },
     // the five slowest keys that drew: a stall is then found by its key and time
     slowest_keys: slowest.sort((a, b) => b.ms - a.ms).slice(0, 5),
-    peak_rss_mb: round1(Number(hwm ?? 0) / 1024),
+    peak_rss_mb: round1(hwm),
     peak_rss_sampled_mb: round1(Math.max(0, ...samples.map((s) => s.self))),
     rss_trend_mb_a_minute: round1(
       slope(

@@ -6,7 +6,7 @@ import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { BROWSE_TABLES } from '../src/cache/index.js';
 import { PANE_TITLES, PANES, type PaneId } from '../src/tui/hooks/use-monitor-state.js';
-import { ratio, writeResult } from './lib.js';
+import { ratio, sleep, writeResult } from './lib.js';
 import { BENCH_START } from './prepare-world.js';
 import { POSITIONS, ROWS, tuiCaches } from './tui-fixture.js';
 
@@ -95,7 +95,6 @@ export const quantile = (values: number[], q: number) => {
   return Math.round((sorted[Math.floor(q * (sorted.length - 1))] ?? 0) * 100) / 100;
 };
 const median = (values: number[]) => quantile(values, 0.5);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One start of the TUI over `cachePath` in a pseudo-terminal: first frame, each key's next frame, peak RSS. With
