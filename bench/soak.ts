@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
@@ -37,6 +38,27 @@ function slope(xs: number[], ys: number[]): number {
   return den === 0 ? 0 : num / den;
 }
 
+/** The loop watcher (bench/fixtures/loop-watch.cjs): preloaded into the monitor, and run in this process too. */
+const LOOP_WATCH = fileURLToPath(new URL('./fixtures/loop-watch.cjs', import.meta.url));
+interface LoopBlock {
+  at: number;
+  ms: number;
+  runQueueMs: number;
+  cpuMs: number;
+}
+const { watchLoop } = createRequire(import.meta.url)(LOOP_WATCH) as {
+  watchLoop(options: { everyMs: number; minMs: number; onBlock(block: LoopBlock): void }): NodeJS.Timeout;
+};
+/** A block of a loop this long or longer is recorded (the monitor's and this process's). */
+const BLOCK_MIN_MS = 50;
+
+/** The five longest of `blocks`, each dated in s from `startedAt` (epoch ms) and with its wait for a core. */
+const longestBlocks = (blocks: LoopBlock[], startedAt: number) =>
+  [...blocks]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((b) => ({ atS: round1((b.at - startedAt) / 1000), ms: b.ms, runQueueMs: b.runQueueMs }));
+
 /** How long a key may take to draw before it counts as one that drew nothing. */
 const KEY_DEADLINE_MS = 2_000;
 
@@ -59,6 +81,16 @@ interface SentKey {
   sentAt: number;
   before: string;
   drawnAt?: number;
+  /** The first line above the status bar that the frame taken for the key changed (a slow key is then read by it). */
+  changed?: string;
+}
+
+/** The first line of `after` that differs from `before`'s, trimmed: what a frame changed. */
+function firstChangedLine(before: string, after: string): string {
+  const was = before.split('\n');
+  const now = after.split('\n');
+  const i = now.findIndex((line, n) => line !== was[n]);
+  return (now[i] ?? '').trim().slice(0, 100);
 }
 
 const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : 0);
@@ -68,17 +100,30 @@ const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.lengt
  * latency is to the first bytes after it that change the screen above the status bar (read in a headless xterm): the
  * first bytes after a key that changes nothing (j on a table without rows, the pane already shown) are the clock's
  * next tick, up to a second later, which is no wait of the key's. Such keys are counted apart (unless a sync pass
- * redraws the pane within KEY_DEADLINE_MS: then that frame is taken for the key's, a rare case). Its figures: peak
- * RSS, the trend after the start (MB a minute by least squares, and the mean of the first and last thirds), key
- * latency p50/p95/max.
+ * redraws the pane within KEY_DEADLINE_MS: then that frame is taken for the key's, and the line it changed says so).
+ * Its figures: peak RSS, the trend after the start (MB a minute by least squares, and the mean of the first and last
+ * thirds), key latency p50/p95/max, the slowest keys with the line their frame changed, and the event loop's longest
+ * blocks in the monitor and in this process (bench/fixtures/loop-watch.cjs), so a slow key is placed: the monitor's
+ * work, the soak's own, or the machine's (the load average).
  */
-async function soakMonitor(args: string[], env: Record<string, string>) {
+async function soakMonitor(mode: string, args: string[], env: Record<string, string>, root: string) {
+  // the monitor's main thread records its own blocks, so a slow key is its process's or this one's (or the machine's)
+  const monitorBlocks = join(root, `${mode}-blocks.jsonl`);
+  const nodeOptions = [process.env.NODE_OPTIONS, `--require=${LOOP_WATCH}`].filter(Boolean).join(' ');
   const child = pty.spawn(process.execPath, [CLI, ...args], {
     name: 'xterm-256color',
     cols: 160,
     rows: 45,
-    env: { ...(process.env as Record<string, string>), ...env },
+    env: {
+      ...(process.env as Record<string, string>),
+      ...env,
+      NODE_OPTIONS: nodeOptions,
+      LOOP_WATCH_OUT: monitorBlocks,
+      LOOP_WATCH_MIN_MS: String(BLOCK_MIN_MS),
+    },
   });
+  const ownBlocks: LoopBlock[] = [];
+  const ownWatch = watchLoop({ everyMs: 10, minMs: BLOCK_MIN_MS, onBlock: (b) => ownBlocks.push(b) });
   const terminal = new xterm.Terminal({ cols: 160, rows: 45, allowProposedApi: true });
   /** The key waiting for its frame: when it was sent, the screen above the status bar then, and when it drew. */
   let key: SentKey | null = null;
@@ -89,23 +134,29 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
     terminal.write(d, () => {
       if (!key || key.drawnAt !== undefined) return;
       if (at < key.sentAt) key.before = aboveStatusBar(terminal);
-      else if (aboveStatusBar(terminal) !== key.before) key.drawnAt = at;
+      else {
+        const after = aboveStatusBar(terminal);
+        if (after === key.before) return;
+        key.drawnAt = at;
+        key.changed = firstChangedLine(key.before, after);
+      }
     });
     if (output.length < 1_000_000) output += d;
   });
   const exited = new Promise((done) => child.onExit(done));
   const started = performance.now();
+  const startedAt = performance.timeOrigin + started;
   while (!output.includes('1 Board')) {
     if (performance.now() - started > 180_000) throw new Error('no first frame in 3 minutes');
     await sleep(100);
   }
-  const samples: { atMs: number; self: number }[] = [];
+  const samples: { atMs: number; self: number; load: number }[] = [];
   const latencies: number[] = [];
   /** The pane keys' (a digit): a pane switch always redraws, so no sync pass's frame is ever taken for one of them. */
   const paneLatencies: number[] = [];
   let drewNothing = 0;
   /** Every key that drew: which, when (s from the monitor's start) and how long, for the five slowest in the result. */
-  const slowest: { key: string; atS: number; ms: number }[] = [];
+  const slowest: { key: string; atS: number; ms: number; changed?: string }[] = [];
   const until = performance.now() + MINUTES * 60_000;
   let nextSample = performance.now();
   let nextKey = performance.now() + KEY_EVERY_MS;
@@ -114,7 +165,7 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
     const now = performance.now();
     if (now >= nextSample) {
       const rss = processMemoryMb(child.pid)?.rss;
-      if (rss) samples.push({ atMs: now - started, self: rss });
+      if (rss) samples.push({ atMs: now - started, self: rss, load: loadavg()[0] ?? 0 });
       nextSample += SAMPLE_MS;
     }
     if (now >= nextKey) {
@@ -130,7 +181,12 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
         const ms = sent.drawnAt - sent.sentAt;
         latencies.push(ms);
         if (/^[1-6]$/.test(pressed)) paneLatencies.push(ms);
-        slowest.push({ key: JSON.stringify(pressed), atS: round1((sent.sentAt - started) / 1000), ms: round1(ms) });
+        slowest.push({
+          key: JSON.stringify(pressed),
+          atS: round1((sent.sentAt - started) / 1000),
+          ms: round1(ms),
+          changed: sent.changed,
+        });
       }
       key = null;
       nextKey += KEY_EVERY_MS;
@@ -142,6 +198,13 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
   child.write('q');
   await exited;
   terminal.dispose();
+  clearInterval(ownWatch);
+  const blocks: LoopBlock[] = existsSync(monitorBlocks)
+    ? readFileSync(monitorBlocks, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
   const after = samples.filter((s) => s.atMs >= WARM_UP_MS);
   const third = Math.max(1, Math.floor(after.length / 3));
   return {
@@ -162,8 +225,14 @@ async function soakMonitor(args: string[], env: Record<string, string>) {
       p95: quantile(paneLatencies, 0.95),
       max: round1(Math.max(0, ...paneLatencies)),
     },
-    // the five slowest keys that drew: a stall is then found by its key and time
+    // the five slowest keys that drew: a stall is then found by its key, its time and the line its frame changed
     slowest_keys: slowest.sort((a, b) => b.ms - a.ms).slice(0, 5),
+    // the event loop's longest blocks over the soak (s from the monitor's start, ms, of which waiting for a core):
+    // the monitor's main thread (its start included), and this process's, which reads the screen and dates the keys
+    monitor_loop_blocks: longestBlocks(blocks, startedAt),
+    soak_loop_blocks: longestBlocks(ownBlocks, startedAt),
+    // the machine's one-minute load average at the RSS samples: the soak shares two cores with whatever else runs
+    load_average_max: round1(Math.max(0, ...samples.map((s) => s.load))),
     peak_rss_mb: round1(hwm),
     peak_rss_sampled_mb: round1(Math.max(0, ...samples.map((s) => s.self))),
     rss_trend_mb_a_minute: round1(
@@ -219,21 +288,28 @@ export async function benchSoak(): Promise<object> {
     if (MODES.includes('live')) {
       const server = await startServer();
       try {
-        live = await soakMonitor(['monitor', '--db', join(root, 'live.db'), '--no-notify'], {
-          SVC_BASE_URL: server.baseUrl,
-          SVC_API_KEY: BENCH_KEY,
-          XDG_DATA_HOME: join(root, 'live-data'),
-          XDG_CONFIG_HOME: join(root, 'config'),
-        });
+        live = await soakMonitor(
+          'live',
+          ['monitor', '--db', join(root, 'live.db'), '--no-notify'],
+          {
+            SVC_BASE_URL: server.baseUrl,
+            SVC_API_KEY: BENCH_KEY,
+            XDG_DATA_HOME: join(root, 'live-data'),
+            XDG_CONFIG_HOME: join(root, 'config'),
+          },
+          root,
+        );
       } finally {
         await server.stop();
       }
     }
     const demo = MODES.includes('demo')
-      ? await soakMonitor(['monitor', '--demo', '--no-notify'], {
-          XDG_DATA_HOME: join(root, 'demo-data'),
-          XDG_CONFIG_HOME: join(root, 'config'),
-        })
+      ? await soakMonitor(
+          'demo',
+          ['monitor', '--demo', '--no-notify'],
+          { XDG_DATA_HOME: join(root, 'demo-data'), XDG_CONFIG_HOME: join(root, 'config') },
+          root,
+        )
       : null;
     const ran = [live, demo].filter((m) => m !== null);
     const result = {
