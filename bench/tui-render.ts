@@ -78,12 +78,20 @@ export interface Run {
   /**
    * The event loop's longest block while the keys were pressed (ms): the time its timer came late less the time the
    * UI's thread waited meanwhile for a core (a wait for a core of the shared machine is no block); the five longest,
-   * each with what it was made of (lateness, run-queue wait, the process's CPU time: every thread's); and the longest
-   * lateness whatever its cause.
+   * each with what it was made of (lateness, run-queue wait, the process's CPU time: every thread's, the GC's pauses
+   * within it) and the key pressed last before it began (pane, key, how long after it); and the longest lateness
+   * whatever its cause.
    */
   longest_block_ms: number;
   longest_blocks_ms: number[];
-  longest_blocks: { ms: number; late: number; runQueueMs: number; cpuMs: number }[];
+  longest_blocks: {
+    ms: number;
+    late: number;
+    runQueueMs: number;
+    cpuMs: number;
+    gcMs: number;
+    after: string | null;
+  }[];
   longest_late_ms: number;
   /** The garbage collector's longest pauses on the UI's thread while the keys were pressed (ms, with their kind). */
   longest_gc_ms: { ms: number; kind: string }[];
@@ -141,12 +149,21 @@ export async function runTui(
   const keysUntil = (sentAt[sentAt.length - 1] ?? 0) + KEY_GAP_MS;
   const during = log.blocks.filter((b) => b.at >= keysFrom && b.at <= keysUntil);
   const blocks = during
-    .map((b) => ({
-      ms: round1(Math.max(0, b.ms - b.runQueueMs)),
-      late: b.ms,
-      runQueueMs: b.runQueueMs,
-      cpuMs: b.cpuMs,
-    }))
+    .map((b) => {
+      // what held the loop: the key pressed last before the block began, and the GC's pauses within it
+      const began = b.at - b.ms;
+      const k = sentAt.findLastIndex((sent) => sent <= began);
+      const gcMs = log.gcs.filter((g) => g.at >= began && g.at <= b.at).reduce((n, g) => n + g.ms, 0);
+      return {
+        ms: round1(Math.max(0, b.ms - b.runQueueMs)),
+        late: b.ms,
+        runQueueMs: b.runQueueMs,
+        cpuMs: b.cpuMs,
+        gcMs: round1(gcMs),
+        after:
+          k < 0 ? null : `${KEYS[k]?.pane} ${JSON.stringify(KEYS[k]?.key)} +${Math.round(began - (sentAt[k] ?? 0))} ms`,
+      };
+    })
     .sort((a, b) => b.ms - a.ms);
   return {
     first_frame_ms: Math.round(firstFrameAt - spawnedAt),
