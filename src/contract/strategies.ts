@@ -71,5 +71,19 @@ export const STRATEGY_RECORD = {
 
 export type StrategyRecord = No24Record | YescoreRecord | SvcMaxPickRecord;
 
-export const strategyResponse = <F extends StrategyFamily>(family: F) =>
+const responseOf = <F extends StrategyFamily>(family: F) =>
   Type.Object({ count: Type.Integer({ minimum: 0 }), data: Type.Array(STRATEGY_RECORD[family]) });
+
+/**
+ * Each family's list response, built once: the client compiles a schema once per object (its validators are keyed on
+ * it), and a schema built at each call made it compile and keep a new validator at every poll (1 MB a minute of the
+ * demo's session thread, with a compile each time).
+ */
+const STRATEGY_RESPONSE = {
+  no24: responseOf('no24'),
+  yescore: responseOf('yescore'),
+  'svc-max-picks': responseOf('svc-max-picks'),
+} as const;
+
+export const strategyResponse = <F extends StrategyFamily>(family: F): (typeof STRATEGY_RESPONSE)[F] =>
+  STRATEGY_RESPONSE[family];
