@@ -69,12 +69,11 @@ const KEY_DEADLINE_MS = 2_000;
 function aboveStatusBar(terminal: xterm.Terminal): string {
   const buffer = terminal.buffer.active;
   const lines: string[] = [];
-  for (let y = 0; y < terminal.rows; y++) {
-    const line = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
-    if (/^ (LIVE|DEMO|OFFLINE) /.test(line)) break;
-    lines.push(line);
-  }
-  return lines.join('\n');
+  for (let y = 0; y < terminal.rows; y++)
+    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+  // the status bar is the last line that starts with the mode: the demo's banner under the tab bar starts with it too
+  const bar = lines.findLastIndex((line) => /^ (LIVE|DEMO|OFFLINE) /.test(line));
+  return (bar < 0 ? lines : lines.slice(0, bar)).join('\n');
 }
 
 interface SentKey {
