@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
+import { type LoopBlock, watchLoop } from './fixtures/loop-watch.cjs';
 import { processMemoryMb, round1, sleep, writeResult } from './lib.js';
 import { BENCH_KEY, prepareWorld } from './prepare-world.js';
 import { quantile } from './tui-render.js';
@@ -38,17 +38,8 @@ function slope(xs: number[], ys: number[]): number {
   return den === 0 ? 0 : num / den;
 }
 
-/** The loop watcher (bench/fixtures/loop-watch.cjs): preloaded into the monitor, and run in this process too. */
+/** The loop watcher: preloaded into the monitor, and run in this process too. */
 const LOOP_WATCH = fileURLToPath(new URL('./fixtures/loop-watch.cjs', import.meta.url));
-interface LoopBlock {
-  at: number;
-  ms: number;
-  runQueueMs: number;
-  cpuMs: number;
-}
-const { watchLoop } = createRequire(import.meta.url)(LOOP_WATCH) as {
-  watchLoop(options: { everyMs: number; minMs: number; onBlock(block: LoopBlock): void }): NodeJS.Timeout;
-};
 /** A block of a loop this long or longer is recorded (the monitor's and this process's). */
 const BLOCK_MIN_MS = 50;
 

@@ -6,6 +6,7 @@ import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { BROWSE_TABLES } from '../src/cache/index.js';
 import { PANE_TITLES, PANES, type PaneId } from '../src/tui/hooks/use-monitor-state.js';
+import type { LoopBlock } from './fixtures/loop-watch.cjs';
 import { ratio, round1, sleep, writeResult } from './lib.js';
 import { BENCH_START } from './prepare-world.js';
 import { POSITIONS, ROWS, tuiCaches } from './tui-fixture.js';
@@ -83,7 +84,6 @@ export interface Run {
    * whatever its cause.
    */
   longest_block_ms: number;
-  longest_blocks_ms: number[];
   longest_blocks: {
     ms: number;
     late: number;
@@ -170,7 +170,6 @@ export async function runTui(
     renders: log.renders.length,
     frames,
     longest_block_ms: blocks[0]?.ms ?? 0,
-    longest_blocks_ms: blocks.slice(0, 5).map((b) => b.ms),
     longest_blocks: blocks.slice(0, 5),
     longest_late_ms: Math.max(0, ...during.map((b) => b.ms)),
     longest_gc_ms: log.gcs
@@ -186,7 +185,7 @@ export async function runTui(
 
 interface TuiLog {
   renders: { at: number; renderTime: number }[];
-  blocks: { at: number; ms: number; cpuMs: number; runQueueMs: number }[];
+  blocks: LoopBlock[];
   gcs: { at: number; ms: number; kind: string }[];
   maxRssMb: number;
   peakMemory: Record<string, number>;
@@ -353,7 +352,7 @@ export async function benchTuiRender(): Promise<object> {
       longest_block_ms: {
         big: rounds.map((r) => r.big.longest_block_ms),
         empty: rounds.map((r) => r.empty.longest_block_ms),
-        big_five_longest: rounds.map((r) => r.big.longest_blocks_ms),
+        big_five_longest: rounds.map((r) => r.big.longest_blocks.map((b) => b.ms)),
         // what each of the big cache's five was made of: lateness, the wait for a core, the process's CPU meanwhile
         big_five_made_of: rounds.map((r) => r.big.longest_blocks),
         // the garbage collector's five longest pauses while keys were pressed: how much of a block is its

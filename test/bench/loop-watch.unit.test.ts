@@ -1,15 +1,10 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import type { LoopBlock } from '../../bench/fixtures/loop-watch.cjs';
 
-interface LoopBlock {
-  at: number;
-  ms: number;
-  runQueueMs: number;
-  cpuMs: number;
-}
-const { watchLoop } = createRequire(import.meta.url)('../../bench/fixtures/loop-watch.cjs') as {
-  watchLoop(options: { everyMs: number; minMs: number; onBlock(block: LoopBlock): void }): NodeJS.Timeout;
-};
+const { watchLoop } = createRequire(import.meta.url)(
+  '../../bench/fixtures/loop-watch.cjs',
+) as typeof import('../../bench/fixtures/loop-watch.cjs');
 
 /** The first block over `minMs` that the watcher reports after `hold` has held this thread's loop. */
 async function blockOf(hold: () => void): Promise<LoopBlock> {
