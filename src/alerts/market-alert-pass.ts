@@ -3,7 +3,7 @@ import { boardDay } from '../board/board-day.js';
 import { marketDateOf, readMarketDay } from '../board/market-day.js';
 import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
-import { addDays } from '../domain/city-time.js';
+import { addDays, localDay } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { marketAlerts } from './market-alerts.js';
 
@@ -32,6 +32,8 @@ export async function runMarketAlerts(
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
+  // the day's METAR is in once the metar stream synced after the day began (the sync engine's clock is `now`'s)
+  const metarAt = Date.parse(cache.streams.states().find((s) => s.stream === 'metar')?.last_success_at ?? '');
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
@@ -39,7 +41,13 @@ export async function runMarketAlerts(
     const id = city.city_id;
     const day = boardDay(readMarketDay(cache, city, nowMs, { date, settlement }));
     const fired = cache.alerts.firedEdges(id, day.date);
-    const found = marketAlerts({ day, holdings: holdingsOf(open, id, day.date) }, edgeMin, fired, createdAt);
+    const metarSynced = metarAt >= localDay(day.date, city.tz).startMs;
+    const found = marketAlerts(
+      { day, holdings: holdingsOf(open, id, day.date), metarSynced },
+      edgeMin,
+      fired,
+      createdAt,
+    );
     if (found.alerts.length + found.fired.length + found.rearmed.length > 0)
       stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
     await nextTurn();

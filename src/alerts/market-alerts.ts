@@ -12,6 +12,12 @@ import { settledValue } from '../domain/settlement.js';
 export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
+  /**
+   * Whether the cache holds the day's METAR reports so far (the `metar` stream synced since the day began). Before
+   * that the running high is unknown, not absent: a first pass that stored prices ahead of the METAR stream would
+   * price an afternoon's buckets on the unconditioned forecast and call a dead bucket a 95% edge. Default true.
+   */
+  metarSynced?: boolean;
 }
 
 /** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
@@ -83,7 +89,8 @@ export function edgeArming(edge: number, edgeMin: number, fired: boolean): 'aler
  * bucket (its better venue; DESIGN 4's probability under the market's settlement rule, conditioned on the running
  * high). `fired` holds the refs (city|date|bucket|side) alerted and not re-armed; what this pass fires and re-arms is
  * returned with the alerts, for the cache to keep. A bucket without a p (no usable forecast, a label the monitor
- * cannot read) has no edge and never alerts.
+ * cannot read) has no edge and never alerts; nor does any bucket of a day whose METAR is not synced yet (its running
+ * high unknown): the rule holds, firing and re-arming nothing, until it is.
  */
 export function edgeAlerts(
   m: CityDayMarket,
@@ -93,6 +100,7 @@ export function edgeAlerts(
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [], rearmed: [] };
   const { day } = m;
+  if (m.metarSynced === false) return out;
   for (const bucket of day.buckets) {
     const { p } = bucket;
     if (bucket.bucket === null || p === null) continue;

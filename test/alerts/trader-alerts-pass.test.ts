@@ -28,6 +28,8 @@ const traderAlerts = (cache: Cache) => storedAlerts(cache).filter((a) => KINDS.i
  * - berlin: N(12, 1), the warmest model at 14 °C, METAR 15 °C at 10:20Z, no quotes; a yescore YES on 13°C (25 shares,
  *   10.00 staked) is held: 15 is above every model (a breakthrough) and settles above 13 (a dying bucket).
  * - rome: N(20, 1); mkta 20°C .20/.82: YES 0.3829 - 0.20 - 0.01 = +17.3 points. Its city is snoozed.
+ *
+ * The metar stream synced at 10:58Z, after every one of these days began (23:00Z the day before).
  */
 function syncedCache(): Cache {
   const h = caches.open();
@@ -43,6 +45,7 @@ function syncedCache(): Cache {
     ])
     .quotes('mkta', ROME, DAY, '2026-11-24T10:30:00Z', [['20°C', 0.2, 0.82]])
     .metar(BERLIN, DAY, [['2026-11-24T10:20:00Z', 15]])
+    .streams({ metar: { ok: '2026-11-24T10:58:00Z' } })
     .records(
       'yescore',
       yescore({ id: 501, city_id: 'berlin', local_date: DAY, bucket_label: '13°C', shares: 25, ask: 0.4 }),
@@ -145,5 +148,61 @@ describe('the trader alerts over a synced cache', () => {
     await highRun.flush();
     await highRun.close(1_000);
     expect(edges(high)).toBe(0);
+  });
+});
+
+describe('the edge rule before the day’s METAR is synced', () => {
+  /**
+   * A first pass that stored the prices before the metar stream ran: Paris N(12, 1), mkta at 10:55Z 11°C .24/.78,
+   * 12°C .20/.82, 13°C .45/.57, and of its METAR only the current poll, 11 °C at 10:50Z (the temperature now, not the
+   * day's high); the metar stream last synced at 22:00Z the day before, before Paris's day began (23:00Z).
+   *
+   * Priced on that, the running high would be 11: p(12°C) = 0.382925 / Φ(1.5) = 0.382925 / 0.933193 = 0.410338, YES
+   * 0.4103 - 0.20 - 0.01 = +20.0 points; p(13°C) = 0.241731 / 0.933193 = 0.259034, NO 0.7410 - 0.57 - 0.01 = +16.1.
+   * Both wrong: the day's report at 10:20Z was 13 °C. Once the stream brings it (synced 10:58Z), r = 13: 11°C and
+   * 12°C are dead (p = 0), p(13°C) = (Φ(1.5) - Φ(0.5)) / (1 - Φ(0.5)) = 0.241731 / 0.308538 = 0.783470. Edges: NO 11°C
+   * 1 - 0.78 - 0.01 = +21.0 (model 100.0%), NO 12°C 1 - 0.82 - 0.01 = +17.0 (model 100.0%), YES 13°C 0.783470 - 0.45
+   * - 0.01 = +32.3 (model 78.3%); the rest negative.
+   */
+  it('raises no edge on a running high it does not know, and the true edges once the stream synced', async () => {
+    const h = caches.open();
+    h.cities(PARIS)
+      .forecast(PARIS, DAY, { mu_c: 12, sigma_c: 1, at: '2026-11-24T10:05:00Z' })
+      .quotes('mkta', PARIS, DAY, '2026-11-24T10:55:00Z', [
+        ['11°C', 0.24, 0.78],
+        ['12°C', 0.2, 0.82],
+        ['13°C', 0.45, 0.57],
+      ])
+      .current(PARIS, '2026-11-24T10:50:00Z', 11)
+      .streams({ metar: { ok: '2026-11-23T22:00:00Z' } });
+    const shown: DesktopNotification[] = [];
+    const alerts = runner(h.cache, shown);
+    await alerts.flush();
+    expect(traderAlerts(h.cache)).toEqual([]);
+    expect(shown).toEqual([]);
+
+    h.metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]]).streams({ metar: { ok: '2026-11-24T10:58:00Z' } });
+    await alerts.flush();
+    await alerts.close(1_000);
+    expect(
+      traderAlerts(h.cache)
+        .map((a) => a.message)
+        .reverse(),
+    ).toEqual([
+      'paris 2026-11-24: edge +21.0 points on NO 11°C at 0.78 on mkta (model 100.0%)',
+      'paris 2026-11-24: edge +17.0 points on NO 12°C at 0.82 on mkta (model 100.0%)',
+      'paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)',
+    ]);
+  });
+
+  it('holds on a cache whose metar stream never ran', async () => {
+    const h = caches.open();
+    h.cities(PARIS)
+      .forecast(PARIS, DAY, { mu_c: 12, sigma_c: 1, at: '2026-11-24T10:05:00Z' })
+      .quotes('mkta', PARIS, DAY, '2026-11-24T10:30:00Z', [['12°C', 0.2, 0.82]]);
+    const alerts = runner(h.cache, []);
+    await alerts.flush();
+    await alerts.close(1_000);
+    expect(traderAlerts(h.cache)).toEqual([]);
   });
 });
