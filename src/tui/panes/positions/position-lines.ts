@@ -36,18 +36,22 @@ function figures(m: Mark, columns = FIGURES): Line {
 
 /**
  * A position's line, laid out when it is first shown: a book of thousands of records lays out only the screenful the
- * pane shows (a line costs about 10 µs: 1,500 of them held a key for 15 ms).
+ * pane shows (a line costs about 10 µs: 1,500 of them held a key for 15 ms). A class, its getter on the prototype: an
+ * object literal with a getter of its own is a slow object to make, and a book makes 1,500 of them at once.
  */
-function lazyLine(build: () => Line, detail: PositionLine['detail']): PositionLine {
-  let built: Line | undefined;
-  return {
-    get line() {
-      built ??= build();
-      return built;
-    },
-    detail,
-  };
+class LazyLine implements PositionLine {
+  private built: Line | undefined;
+  constructor(
+    private readonly build: () => Line,
+    readonly detail: PositionLine['detail'],
+  ) {}
+  get line(): Line {
+    this.built ??= this.build();
+    return this.built;
+  }
 }
+
+const lazyLine = (build: () => Line, detail: PositionLine['detail']): PositionLine => new LazyLine(build, detail);
 
 const heading = (title: string): PositionLine => ({ line: line(seg(title, 'accent', true)), detail: null });
 const columns = (desc: number): PositionLine => ({
