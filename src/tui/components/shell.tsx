@@ -49,7 +49,7 @@ export function Shell() {
   return (
     <Box flexDirection="column" width={columns}>
       <GlobalKeys />
-      <Prewarm cities={cities} height={bodyHeight} />
+      <Prewarm cities={cities} width={columns} height={bodyHeight} />
       <ReplayKeys />
       {replay ? (
         <ReplayBanner width={columns} replay={replay} city={cities.find((c) => c.city_id === city) ?? cities[0]} />

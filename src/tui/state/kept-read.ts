@@ -55,6 +55,11 @@ export class KeptRead<P, T> {
     return value;
   }
 
+  /** The result kept for `ask`'s key, however old; undefined when none was read (reads nothing). */
+  peek(ask: KeptAsk<P>): T | undefined {
+    return this.entries.find((e) => e.key === ask.key)?.value;
+  }
+
   /** Whether the result for `ask` is as of the cache's current content and its stamp. */
   isCurrent(ask: KeptAsk<P>): boolean {
     const entry = this.entries.find((e) => e.key === ask.key);

@@ -26,8 +26,11 @@ const NO_CITY: Line[] = [line(seg('No cities cached yet: the first sync brings t
 const layouts = new WeakMap<ForecastData, Map<string, Line[]>>();
 const LAYOUTS_KEPT = 4;
 
-/** One city's page, in the unit shown (`u`): laid out again only when its data, the unit or the size change. */
-function pageOf(data: ForecastData | null, otherUnit: boolean, width: number, height: number): Line[] {
+/**
+ * One city's page, in the unit shown (`u`): laid out again only when its data, the unit or the size change. Also
+ * called ahead of the pane (components/prewarm.tsx), so the key that first shows it finds the page laid out.
+ */
+export function pageOf(data: ForecastData | null, otherUnit: boolean, width: number, height: number): Line[] {
   if (!data) return NO_CITY;
   const key = `${otherUnit} ${width} ${height}`;
   let kept = layouts.get(data);
