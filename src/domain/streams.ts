@@ -4,7 +4,7 @@ import type { HistoricalTable } from '../contract/historical.js';
 /**
  * The streams the monitor polls, in the order a sync pass runs them, each with its default poll interval (ms).
  * The sync engine schedules from it; the status bar and the alert rules judge a stream stale against it (a user's
- * own intervals override these). The live history streams of DESIGN 4 come last: bucket prices and METAR every
+ * own intervals override these). The live history streams of DESIGN 4 come last: METAR and bucket prices every
  * minute (a trader watches them move), the daily tables every 30 minutes (they change once a city-day settles).
  */
 export const DEFAULT_INTERVALS_MS = {
@@ -15,9 +15,11 @@ export const DEFAULT_INTERVALS_MS = {
   yescore: 120_000,
   'svc-max-picks': 120_000,
   'fusion-locks': 30_000,
+  // METAR before the bucket prices: the edge of a price is conditioned on the running high, and a first pass that
+  // stored prices before the day's reports would price an afternoon as if no report had come (board, alerts)
+  metar: 60_000,
   'mkta-buckets': 60_000,
   'mktb-buckets': 60_000,
-  metar: 60_000,
   daily: 1_800_000,
   // exactly the names the config contract accepts: a stream added to one list and not the other does not compile
 } as const satisfies Record<StreamName, number>;
@@ -29,9 +31,9 @@ export const POLLED_STREAMS = Object.keys(DEFAULT_INTERVALS_MS) as PolledStream[
 
 /** DESIGN 4 "live history streams": the historical tables each one keeps current. */
 export const LIVE_HISTORY_TABLES = {
+  metar: ['metar_observations_history'],
   'mkta-buckets': ['mkta_buckets_history'],
   'mktb-buckets': ['mktb_buckets_history'],
-  metar: ['metar_observations_history'],
   daily: ['forecast_accuracy_daily', 'market_brief_daily', 'edge_resolved', 'model_forecasts_daily'],
 } as const satisfies Record<string, readonly HistoricalTable[]>;
 

@@ -58,9 +58,9 @@ describe('stream health', () => {
       'yescore',
       'svc-max-picks',
       'fusion-locks',
+      'metar',
       'mkta-buckets',
       'mktb-buckets',
-      'metar',
       'daily',
       'zz-extra',
     ]);

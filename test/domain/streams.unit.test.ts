@@ -5,15 +5,16 @@ import { STREAMS } from '../../src/sync/streams.js';
 
 describe('the stream catalogue', () => {
   it('lists every polled stream in the order a pass runs them, strategy families and live history included', () => {
+    // METAR before the bucket prices: a first pass never stores prices the day's running high has not reached yet
     expect(POLLED_STREAMS).toEqual([
       'cities',
       'current',
       'forecasts',
       ...STRATEGY_FAMILIES,
       'fusion-locks',
+      'metar',
       'mkta-buckets',
       'mktb-buckets',
-      'metar',
       'daily',
     ]);
   });
@@ -30,9 +31,9 @@ describe('the stream catalogue', () => {
       DEFAULT_INTERVALS_MS.daily,
     ]).toEqual([60_000, 60_000, 60_000, 1_800_000]);
     expect(LIVE_HISTORY_TABLES).toEqual({
+      metar: ['metar_observations_history'],
       'mkta-buckets': ['mkta_buckets_history'],
       'mktb-buckets': ['mktb_buckets_history'],
-      metar: ['metar_observations_history'],
       daily: ['forecast_accuracy_daily', 'market_brief_daily', 'edge_resolved', 'model_forecasts_daily'],
     });
   });

@@ -45,6 +45,7 @@ describe('a sync pass', () => {
   it('brings every endpoint into the cache, and export returns the rows exactly as the API serves them', async () => {
     const summary = await new SyncEngine({ client, cache }).runOnce();
     expect(summary.errors).toEqual([]);
+    // in the order they ran: METAR before the bucket prices, so no price is stored before the day's running high
     expect(Object.keys(summary.streams)).toEqual([
       'cities',
       'current',
@@ -53,9 +54,9 @@ describe('a sync pass', () => {
       'yescore',
       'svc-max-picks',
       'fusion-locks',
+      'metar',
       'mkta-buckets',
       'mktb-buckets',
-      'metar',
       'daily',
     ]);
 

@@ -33,7 +33,7 @@ describe('tab bar and status bar', () => {
     // synced half a minute ago; forecasts failed since (!), current is three polls behind (*), locks ten (!)
     expect(status).toMatch(/sync cty 30s cur 3m\* fc 30s! n24 30s yes 30s max 30s lock 5m!/);
     // the live history streams (bucket prices of both venues, METAR, the daily tables), in a group of their own
-    expect(status).toContain('hist mka 30s mkb 30s mtr 30s day 30s');
+    expect(status).toContain('hist mtr 30s mka 30s mkb 30s day 30s');
     expect(status).toContain('hook 127.0.0.1:8788 ok 12 dup 3 rej 1');
     expect(status).toContain('15:00:00Z');
     expect(status).toContain('nyc Sat 10:00');

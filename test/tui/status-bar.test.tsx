@@ -46,7 +46,7 @@ const GROUPS = [
   'sync cty 12s cur 12s fc 12s n24 12s yes 12s max 12s lock 12s', // 4 + ' cty 12s' 8 + ' cur 12s' 8 + ' fc 12s' 7 + 3 x 8 + ' lock 12s' 9 = 60
   'hook 127.0.0.1:8788 ok 12 dup 3 rej 1', // 37
   '12:00:00Z paris Mon 13:00', // 25: Paris is UTC+1 in March, 2026-03-02 a Monday
-  'hist mka 12s mkb 12s mtr 12s day 12s', // 36
+  'hist mtr 12s mka 12s mkb 12s day 12s', // 36
 ];
 
 describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
