@@ -32,8 +32,11 @@ export async function runMarketAlerts(
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
-  // the day's METAR is in once the metar stream synced after the day began (the sync engine's clock is `now`'s)
-  const metarAt = Date.parse(cache.streams.states().find((s) => s.stream === 'metar')?.last_success_at ?? '');
+  // the day's METAR is in once the metar stream synced after the day began and has not failed since (the sync
+  // engine stamps its passes on `now`'s clock): a failing stream leaves prices arriving against a stale running high
+  const metar = cache.streams.states().find((s) => s.stream === 'metar');
+  const metarAt = Date.parse(metar?.last_success_at ?? '');
+  const metarFailing = Date.parse(metar?.last_error_at ?? '') > metarAt;
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
@@ -41,7 +44,7 @@ export async function runMarketAlerts(
     const id = city.city_id;
     const day = boardDay(readMarketDay(cache, city, nowMs, { date, settlement }));
     const fired = cache.alerts.firedEdges(id, day.date);
-    const metarSynced = metarAt >= localDay(day.date, city.tz).startMs;
+    const metarSynced = !metarFailing && metarAt >= localDay(day.date, city.tz).startMs;
     const found = marketAlerts(
       { day, holdings: holdingsOf(open, id, day.date), metarSynced },
       edgeMin,

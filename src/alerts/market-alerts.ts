@@ -13,11 +13,12 @@ export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
   /**
-   * Whether the cache holds the day's METAR reports so far (the `metar` stream synced since the day began). Before
-   * that the running high is unknown, not absent: a first pass that stored prices ahead of the METAR stream would
-   * price an afternoon's buckets on the unconditioned forecast and call a dead bucket a 95% edge. Default true.
+   * Whether the cache holds the day's METAR reports so far: the `metar` stream synced since the day began and is not
+   * failing (live), or the cache's reports as of an instant (time travel). Without them the running high is only
+   * what the `current` poll read, the temperature now, not the day's high: an afternoon priced on it calls a dead
+   * bucket a 95% edge.
    */
-  metarSynced?: boolean;
+  metarSynced: boolean;
 }
 
 /** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
@@ -100,7 +101,7 @@ export function edgeAlerts(
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [], rearmed: [] };
   const { day } = m;
-  if (m.metarSynced === false) return out;
+  if (!m.metarSynced) return out;
   for (const bucket of day.buckets) {
     const { p } = bucket;
     if (bucket.bucket === null || p === null) continue;

@@ -153,18 +153,17 @@ describe('the trader alerts over a synced cache', () => {
 
 describe('the edge rule before the day’s METAR is synced', () => {
   /**
-   * A first pass that stored the prices before the metar stream ran: Paris N(12, 1), mkta at 10:55Z 11°C .24/.78,
-   * 12°C .20/.82, 13°C .45/.57, and of its METAR only the current poll, 11 °C at 10:50Z (the temperature now, not the
-   * day's high); the metar stream last synced at 22:00Z the day before, before Paris's day began (23:00Z).
+   * Paris N(12, 1), mkta at 10:55Z 11°C .24/.78, 12°C .20/.82, 13°C .45/.57, and the current poll read 11 °C at 10:50Z
+   * (the temperature now, not the day's high). Paris's day began at 23:00Z on the 23rd (UTC+1).
    *
-   * Priced on that, the running high would be 11: p(12°C) = 0.382925 / Φ(1.5) = 0.382925 / 0.933193 = 0.410338, YES
-   * 0.4103 - 0.20 - 0.01 = +20.0 points; p(13°C) = 0.241731 / 0.933193 = 0.259034, NO 0.7410 - 0.57 - 0.01 = +16.1.
-   * Both wrong: the day's report at 10:20Z was 13 °C. Once the stream brings it (synced 10:58Z), r = 13: 11°C and
-   * 12°C are dead (p = 0), p(13°C) = (Φ(1.5) - Φ(0.5)) / (1 - Φ(0.5)) = 0.241731 / 0.308538 = 0.783470. Edges: NO 11°C
-   * 1 - 0.78 - 0.01 = +21.0 (model 100.0%), NO 12°C 1 - 0.82 - 0.01 = +17.0 (model 100.0%), YES 13°C 0.783470 - 0.45
-   * - 0.01 = +32.3 (model 78.3%); the rest negative.
+   * Priced on the poll alone, the running high would be 11: p(12°C) = 0.382925 / Φ(1.5) = 0.382925 / 0.933193 =
+   * 0.410338, YES 0.4103 - 0.20 - 0.01 = +20.0 points; p(13°C) = 0.241731 / 0.933193 = 0.259034, NO 0.7410 - 0.57 -
+   * 0.01 = +16.1. Both wrong: the day's report at 10:20Z was 13 °C. With it, r = 13: 11°C and 12°C are dead (p = 0),
+   * p(13°C) = (Φ(1.5) - Φ(0.5)) / (1 - Φ(0.5)) = 0.241731 / 0.308538 = 0.783470. Edges: NO 11°C 1 - 0.78 - 0.01 =
+   * +21.0 (model 100.0%), NO 12°C 1 - 0.82 - 0.01 = +17.0 (model 100.0%), YES 13°C 0.783470 - 0.45 - 0.01 = +32.3
+   * (model 78.3%); the rest negative.
    */
-  it('raises no edge on a running high it does not know, and the true edges once the stream synced', async () => {
+  const polled = () => {
     const h = caches.open();
     h.cities(PARIS)
       .forecast(PARIS, DAY, { mu_c: 12, sigma_c: 1, at: '2026-11-24T10:05:00Z' })
@@ -173,36 +172,51 @@ describe('the edge rule before the day’s METAR is synced', () => {
         ['12°C', 0.2, 0.82],
         ['13°C', 0.45, 0.57],
       ])
-      .current(PARIS, '2026-11-24T10:50:00Z', 11)
-      .streams({ metar: { ok: '2026-11-23T22:00:00Z' } });
-    const shown: DesktopNotification[] = [];
-    const alerts = runner(h.cache, shown);
-    await alerts.flush();
-    expect(traderAlerts(h.cache)).toEqual([]);
-    expect(shown).toEqual([]);
-
-    h.metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]]).streams({ metar: { ok: '2026-11-24T10:58:00Z' } });
+      .current(PARIS, '2026-11-24T10:50:00Z', 11);
+    return h;
+  };
+  const TRUE_EDGES = [
+    'paris 2026-11-24: edge +21.0 points on NO 11°C at 0.78 on mkta (model 100.0%)',
+    'paris 2026-11-24: edge +17.0 points on NO 12°C at 0.82 on mkta (model 100.0%)',
+    'paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)',
+  ];
+  const pass = async (cache: Cache, shown: DesktopNotification[] = []) => {
+    const alerts = runner(cache, shown);
     await alerts.flush();
     await alerts.close(1_000);
-    expect(
-      traderAlerts(h.cache)
-        .map((a) => a.message)
-        .reverse(),
-    ).toEqual([
-      'paris 2026-11-24: edge +21.0 points on NO 11°C at 0.78 on mkta (model 100.0%)',
-      'paris 2026-11-24: edge +17.0 points on NO 12°C at 0.82 on mkta (model 100.0%)',
-      'paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)',
-    ]);
+    return traderAlerts(cache)
+      .map((a) => a.message)
+      .reverse();
+  };
+
+  it('raises no edge on a running high it does not know, and the true edges once the stream synced', async () => {
+    // the metar stream last synced a minute before Paris's midnight: none of the day's reports can be in
+    const h = polled().streams({ metar: { ok: '2026-11-23T22:59:00Z' } });
+    const shown: DesktopNotification[] = [];
+    expect(await pass(h.cache, shown)).toEqual([]);
+    expect(shown).toEqual([]);
+    h.metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]]).streams({ metar: { ok: '2026-11-24T10:58:00Z' } });
+    expect(await pass(h.cache)).toEqual(TRUE_EDGES);
+  });
+
+  it('counts the day from the city’s own midnight, not UTC’s', async () => {
+    // 23:30Z on the 23rd: after Paris's midnight (23:00Z), before UTC's
+    const h = polled()
+      .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
+      .streams({ metar: { ok: '2026-11-23T23:30:00Z' } });
+    expect(await pass(h.cache)).toEqual(TRUE_EDGES);
+  });
+
+  it('holds while the metar stream fails, and the true edges once it succeeds again', async () => {
+    const h = polled()
+      .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
+      .streams({ metar: { ok: '2026-11-24T10:30:00Z', failed: ['2026-11-24T10:59:00Z', 'HTTP 503'] } });
+    expect(await pass(h.cache)).toEqual([]);
+    h.streams({ metar: { ok: '2026-11-24T11:00:00Z' } });
+    expect(await pass(h.cache)).toEqual(TRUE_EDGES);
   });
 
   it('holds on a cache whose metar stream never ran', async () => {
-    const h = caches.open();
-    h.cities(PARIS)
-      .forecast(PARIS, DAY, { mu_c: 12, sigma_c: 1, at: '2026-11-24T10:05:00Z' })
-      .quotes('mkta', PARIS, DAY, '2026-11-24T10:30:00Z', [['12°C', 0.2, 0.82]]);
-    const alerts = runner(h.cache, []);
-    await alerts.flush();
-    await alerts.close(1_000);
-    expect(traderAlerts(h.cache)).toEqual([]);
+    expect(await pass(polled().cache)).toEqual([]);
   });
 });
