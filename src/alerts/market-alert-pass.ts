@@ -5,7 +5,9 @@ import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../ca
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays, localDay } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
+import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { marketAlerts } from './market-alerts.js';
+import { streamHealth } from './stream-health.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
 const MARK_DAYS = 3;
@@ -32,11 +34,11 @@ export async function runMarketAlerts(
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
-  // the day's METAR is in once the metar stream synced after the day began and has not failed since (the sync
-  // engine stamps its passes on `now`'s clock): a failing stream leaves prices arriving against a stale running high
+  // the day's METAR is in once the metar stream synced after the day began and is not failing (the sync engine
+  // stamps its passes on `now`'s clock): a failing stream leaves prices arriving against a stale running high
   const metar = cache.streams.states().find((s) => s.stream === 'metar');
   const metarAt = Date.parse(metar?.last_success_at ?? '');
-  const metarFailing = Date.parse(metar?.last_error_at ?? '') > metarAt;
+  const metarFailing = streamHealth(metar, 'metar', nowMs, DEFAULT_INTERVALS_MS.metar).health === 'failing';
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];

@@ -47,7 +47,7 @@ export class KeptRead<P, T> {
    * starts it), or, for a key never read, a read now.
    */
   get(cache: Cache, ask: KeptAsk<P>): T {
-    const entry = this.entries.find((e) => e.key === ask.key);
+    const entry = this.entryOf(ask);
     if (entry) return entry.value;
     const version = this.hub.version(this.topics);
     const value = readNow(this.read(cache, ask.params));
@@ -57,12 +57,12 @@ export class KeptRead<P, T> {
 
   /** The result kept for `ask`'s key, however old; undefined when none was read (reads nothing). */
   peek(ask: KeptAsk<P>): T | undefined {
-    return this.entries.find((e) => e.key === ask.key)?.value;
+    return this.entryOf(ask)?.value;
   }
 
   /** Whether the result for `ask` is as of the cache's current content and its stamp. */
   isCurrent(ask: KeptAsk<P>): boolean {
-    const entry = this.entries.find((e) => e.key === ask.key);
+    const entry = this.entryOf(ask);
     return entry !== undefined && entry.stamp === ask.stamp && entry.version === this.hub.version(this.topics);
   }
 
@@ -107,6 +107,10 @@ export class KeptRead<P, T> {
   };
 
   snapshot = (): number => this.generation;
+
+  private entryOf(ask: KeptAsk<P>): Entry<T> | undefined {
+    return this.entries.find((e) => e.key === ask.key);
+  }
 
   private store(entry: Entry<T>): void {
     this.entries = [entry, ...this.entries.filter((e) => e.key !== entry.key)].slice(0, this.keep);

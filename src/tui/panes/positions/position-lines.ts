@@ -51,8 +51,6 @@ class LazyLine implements PositionLine {
   }
 }
 
-const lazyLine = (build: () => Line, detail: PositionLine['detail']): PositionLine => new LazyLine(build, detail);
-
 const heading = (title: string): PositionLine => ({ line: line(seg(title, 'accent', true)), detail: null });
 const columns = (desc: number): PositionLine => ({
   line: line(seg(`${cell('', desc + 2)}${titleCells([...FIGURES, PNL]).join(' ')}`, 'muted')),
@@ -108,7 +106,9 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
     const r = s.item;
     const text = () =>
       `  ${cell(s.family, 14)}${cell(r.city_id, 10)}${cell(r.local_date, 11)}${r.side.padEnd(4)}${r.bucket_label}`;
-    out.push(lazyLine(() => [seg(cell(text(), desc)), ...figures(s.mark)], { title: `${s.family} #${r.id}`, json: r }));
+    out.push(
+      new LazyLine(() => [seg(cell(text(), desc)), ...figures(s.mark)], { title: `${s.family} #${r.id}`, json: r }),
+    );
   }
   out.push({ line: [], detail: null }, heading('FUSION LOCKS (unresolved)'));
   if (p.locks.length === 0) out.push(none('unresolved'));
@@ -117,7 +117,10 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
     const text = () =>
       `  ${cell(lock.city_id, 10)}${cell(lock.local_date, 11)}peak ${String(lock.peak_hour).padStart(2)}  YES ${lock.bucket_label}`;
     out.push(
-      lazyLine(() => [seg(cell(text(), desc)), ...figures(l.mark)], { title: `Fusion lock ${lock.id}`, json: lock }),
+      new LazyLine(() => [seg(cell(text(), desc)), ...figures(l.mark)], {
+        title: `Fusion lock ${lock.id}`,
+        json: lock,
+      }),
     );
   }
   out.push({ line: [], detail: null }, heading('INSURANCE PICKS (live)'));
@@ -130,7 +133,7 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
     const text = () =>
       `  ${cell(trade.city_id, 10)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '—'}`;
     out.push(
-      lazyLine(() => [seg(cell(text(), desc)), ...figures(t.mark)], {
+      new LazyLine(() => [seg(cell(text(), desc)), ...figures(t.mark)], {
         title: `Edge trade #${trade.engine_trade_id}`,
         json: trade,
       }),
