@@ -101,8 +101,22 @@ export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edg
 const worked = new WeakMap<RecordDay, { rules: string; trades: BoardRecordTrade[] }>();
 
 /**
- * Every trade of the record over settled days, day by day and hour by hour. A day read before and kept (History's
- * `known`) is not priced again under the same rules.
+ * A day's positions (DESIGN 4): each venue's bucket side taken once, at the first hour its edge qualified, as a trader
+ * holds it; an edge that lasts the afternoon is one position, not one a qualifying hour.
+ */
+export function firstPositions(trades: readonly BoardRecordTrade[]): BoardRecordTrade[] {
+  const taken = new Set<string>();
+  return trades.filter((t) => {
+    const position = `${t.venue}|${t.bucket_slug ?? t.bucket_label}|${t.side}`;
+    if (taken.has(position)) return false;
+    taken.add(position);
+    return true;
+  });
+}
+
+/**
+ * Every position of the record over settled days, day by day and hour by hour (each taken at its first qualifying
+ * hour). A day read before and kept (History's `known`) is not priced again under the same rules.
  */
 export function recordTrades(days: readonly RecordDay[], rules: RecordRules): BoardRecordTrade[] {
   return days.flatMap((day) => {
@@ -110,7 +124,7 @@ export function recordTrades(days: readonly RecordDay[], rules: RecordRules): Bo
     const key = `${rules.edgeMin}|${market.rule}`;
     const kept = worked.get(day);
     if (kept?.rules === key) return kept.trades;
-    const trades = day.hours.flatMap((hour) => hourTrades(day, hour, market, rules.edgeMin));
+    const trades = firstPositions(day.hours.flatMap((hour) => hourTrades(day, hour, market, rules.edgeMin)));
     worked.set(day, { rules: key, trades });
     return trades;
   });

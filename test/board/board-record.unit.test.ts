@@ -106,6 +106,32 @@ describe('the board’s record', () => {
     // 12°C: YES 0.410341 - 0.41 - 0.01 = -0.009659, NO 0.589659 - 0.60 - 0.01 = -0.020341: nothing
   });
 
+  it('takes a position once a city-day, venue, bucket and side: at its first qualifying hour, at that hour’s price', () => {
+    // 13:00 (12:00Z) quotes mkta again, snapshotted at 11:30Z: YES 11°C or below now at 0.05 (edge 0.259036 - 0.05 -
+    // 0.01 = 0.199036), NO 14°C or higher at 0.80 (0.928411 - 0.80 - 0.01 = 0.118411), and a new side, NO 13°C at
+    // 0.62 (0.740964 - 0.62 - 0.01 = 0.110964). The first two were taken at 12:00 already: only NO 13°C is new, and
+    // it is lost (the day settled at 13): -10.
+    const again = MKTA.map((q) => ({ ...q, snapshot_at: '2026-11-10T11:30:00Z' }));
+    const later = [
+      { ...(again[0] as DayQuote), yes_price: 0.05, no_price: 0.96 },
+      again[1] as DayQuote,
+      { ...(again[2] as DayQuote), yes_price: 0.37, no_price: 0.62 },
+      { ...(again[3] as DayQuote), yes_price: 0.21, no_price: 0.8 },
+    ];
+    const day: RecordDay = {
+      ...DAY,
+      hours: [DAY.hours[0] as RecordHour, hour(13, { quotes: { mkta: later, mktb: [] } })],
+    };
+    expect(
+      recordTrades([day], { edgeMin: 0.08 }).map((t) => [t.local_hour, t.venue, t.bucket_label, t.side, t.price]),
+    ).toEqual([
+      [12, 'mkta', '11°C or below', 'YES', 0.1],
+      [12, 'mktb', '13°C', 'YES', 0.04],
+      [12, 'mkta', '14°C or higher', 'NO', 0.83],
+      [13, 'mkta', '13°C', 'NO', 0.62],
+    ]);
+  });
+
   it('a higher edge_min takes fewer', () => {
     // only the 0.209036 edge is at least 0.15
     expect(recordTrades([DAY], { edgeMin: 0.15 }).map((t) => t.bucket_label)).toEqual(['13°C']);
@@ -152,8 +178,9 @@ describe('the board’s record from a cache', () => {
    * 11:00: N(12.5, 0.8), high 9: 52-53 Phi(-1.25) - Phi(-2.5) = 0.099440, 54-55 Phi(1.25) - Phi(-1.25) = 0.788700; at
    *   0.35/0.65 and 0.45/0.55: NO 52-53 0.90056 - 0.65 - 0.01 = 0.24056, won, 10 / 0.65 - 10 = 5.38; YES 54-55
    *   0.7887 - 0.45 - 0.01 = 0.3287, won, 10 / 0.45 - 10 = 12.22.
-   * 13:00: high 12 °C: 52-53 dead (p 0); at 0.10/0.90: NO 52-53 1 - 0.90 - 0.01 = 0.09, won, 10 / 0.9 - 10 = 1.11;
-   *   54-55 0.788700 / 0.894350 = 0.881869, YES 0.881869 - 0.80 - 0.01 = 0.071869: under 0.08.
+   * 13:00: high 12 °C: 52-53 dead (p 0); at 0.10/0.90: NO 52-53 1 - 0.90 - 0.01 = 0.09, but NO 52-53 on mkta is held
+   *   since 11:00 (DESIGN 4: one position a city-day, venue, bucket and side); 54-55 0.788700 / 0.894350 = 0.881869,
+   *   YES 0.881869 - 0.80 - 0.01 = 0.071869: under 0.08.
    * 10:00, 12:00 and 14:00-16:00 have no snapshot within their half hour: no trade.
    */
   let cache: Cache;
@@ -163,24 +190,20 @@ describe('the board’s record from a cache', () => {
   });
   afterEach(() => cache.close());
 
-  it('trades each hour’s edges, and sums them for the whole cache and for the History filter’s city', () => {
+  it('trades each hour’s new edges, and sums them for the whole cache and for the History filter’s city', () => {
     const record = readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'nyc' });
     expect(record.trades.map((t) => [t.local_hour, t.bucket_label, t.side, t.price, t.won, t.pnl])).toEqual([
       [9, '54-55°F', 'NO', 0.6, false, -10],
       [11, '52-53°F', 'NO', 0.65, true, 5.38],
       [11, '54-55°F', 'YES', 0.45, true, 12.22],
-      [13, '52-53°F', 'NO', 0.9, true, 1.11],
     ]);
     expect(record.trades.map((t) => t.edge)).toEqual([
       expect.closeTo(0.085783, 5),
       expect.closeTo(0.24056, 5),
       expect.closeTo(0.3287, 4),
-      expect.closeTo(0.09, 9),
     ]);
-    // -10 + 5.38 + 12.22 + 1.11 = 8.71 on 40
-    expect([record.all.all.n, record.all.all.wins, record.all.all.pnl, record.all.all.staked]).toEqual([
-      4, 3, 8.71, 40,
-    ]);
+    // -10 + 5.38 + 12.22 = 7.60 on 30
+    expect([record.all.all.n, record.all.all.wins, record.all.all.pnl, record.all.all.staked]).toEqual([3, 2, 7.6, 30]);
     expect(record.city?.summary.all).toEqual(record.all.all);
     expect(readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'paris' }).city?.summary.all.n).toBe(0);
     // kept while History is open: a second read costs the settled days' list (the lock, the city), nothing more
