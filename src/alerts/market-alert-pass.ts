@@ -3,11 +3,9 @@ import { boardDay } from '../board/board-day.js';
 import { marketDateOf, readMarketDay } from '../board/market-day.js';
 import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
-import { addDays, localDay } from '../domain/city-time.js';
+import { addDays } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
-import { DEFAULT_INTERVALS_MS } from '../domain/streams.js';
 import { marketAlerts } from './market-alerts.js';
-import { streamHealth } from './stream-health.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
 const MARK_DAYS = 3;
@@ -34,11 +32,6 @@ export async function runMarketAlerts(
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
-  // the day's METAR is in once the metar stream synced after the day began and is not failing (the sync engine
-  // stamps its passes on `now`'s clock): a failing stream leaves prices arriving against a stale running high
-  const metar = cache.streams.states().find((s) => s.stream === 'metar');
-  const metarAt = Date.parse(metar?.last_success_at ?? '');
-  const metarFailing = streamHealth(metar, 'metar', nowMs, DEFAULT_INTERVALS_MS.metar).health === 'failing';
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
@@ -46,13 +39,9 @@ export async function runMarketAlerts(
     const id = city.city_id;
     const day = boardDay(readMarketDay(cache, city, nowMs, { date, settlement }));
     const fired = cache.alerts.firedEdges(id, day.date);
-    const metarSynced = !metarFailing && metarAt >= localDay(day.date, city.tz).startMs;
-    const found = marketAlerts(
-      { day, holdings: holdingsOf(open, id, day.date), metarSynced },
-      edgeMin,
-      fired,
-      createdAt,
-    );
+    // an edge only where a price and the model are of the same instant (board/same-instant.ts): a snapshot after
+    // what the sync holds of the METAR and the desk offers none, so a reading not yet fetched raises nothing
+    const found = marketAlerts({ day, holdings: holdingsOf(open, id, day.date) }, edgeMin, fired, createdAt);
     if (found.alerts.length + found.fired.length + found.rearmed.length > 0)
       stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
     await nextTurn();

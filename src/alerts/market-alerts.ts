@@ -12,13 +12,6 @@ import { settledValue } from '../domain/settlement.js';
 export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
-  /**
-   * Whether the cache holds the day's METAR reports so far: the `metar` stream synced since the day began and is not
-   * failing (live), or the cache's reports as of an instant (time travel). Without them the running high is only
-   * what the `current` poll read, the temperature now, not the day's high: an afternoon priced on it calls a dead
-   * bucket a 95% edge.
-   */
-  metarSynced: boolean;
 }
 
 /** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
@@ -90,8 +83,9 @@ export function edgeArming(edge: number, edgeMin: number, fired: boolean): 'aler
  * bucket (its better venue; DESIGN 4's probability under the market's settlement rule, conditioned on the running
  * high). `fired` holds the refs (city|date|bucket|side) alerted and not re-armed; what this pass fires and re-arms is
  * returned with the alerts, for the cache to keep. A bucket without a p (no usable forecast, a label the monitor
- * cannot read) has no edge and never alerts; nor does any bucket of a day whose METAR is not synced yet (its running
- * high unknown): the rule holds, firing and re-arming nothing, until it is.
+ * cannot read) has no edge and never alerts; nor does a venue whose price and the model are not of the same instant
+ * (board/same-instant.ts: a report not fetched yet, a price older than the desk's run): the board offers no side of
+ * it, so the rule fires and re-arms nothing on it until they are.
  */
 export function edgeAlerts(
   m: CityDayMarket,
@@ -101,7 +95,6 @@ export function edgeAlerts(
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [], rearmed: [] };
   const { day } = m;
-  if (!m.metarSynced) return out;
   for (const bucket of day.buckets) {
     const { p } = bucket;
     if (bucket.bucket === null || p === null) continue;

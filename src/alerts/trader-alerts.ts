@@ -70,10 +70,8 @@ export interface TraderAlertsOptions {
   settings: AlertSettings;
   /** The config's `settlement`: each city's rule, by which the rules price its buckets (metar_c when absent). */
   settlement?: SettlementConfig;
-  /** The market's clock (the demo's world clock): today's market, and when an alert was raised. */
+  /** The market's clock (DESIGN 4, the service's): today's market, when an alert was raised, and snoozes' ends. */
   now: () => Date;
-  /** The trader's clock, for snoozes: minutes of the trader's attention, also in the sped-up demo. */
-  wallNow?: () => number;
   /** Desktop notifications; null: none (`--no-notify`, `sync --once`). */
   notify: Notify | null;
   log: (line: string) => void;
@@ -190,7 +188,7 @@ export class TraderAlerts {
   private raise(alerts: readonly AlertRow[]): void {
     const { cache, settings, notify } = this.options;
     if (alerts.length === 0) return;
-    const snoozed = new Set(cache.alerts.snoozed(this.options.wallNow?.() ?? Date.now()).map((s) => s.city_id));
+    const snoozed = new Set(cache.alerts.snoozed(this.options.now().getTime()).map((s) => s.city_id));
     const notifying = alerts.filter((a) => notifies(a, settings, snoozed));
     for (const alert of notifying) this.command?.send(alertMessage(alert));
     if (!notify || notifying.length === 0) return;

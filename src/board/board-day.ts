@@ -1,11 +1,11 @@
 import type { MarketUnit } from '../contract/common.js';
 import { localDay, zoneOffsetMs } from '../domain/city-time.js';
 import { type DayPhase, dayPhase } from '../domain/day-phase.js';
-import { forecastIn, highForecastOf } from '../domain/desk-forecast.js';
+import { forecastIn } from '../domain/desk-forecast.js';
 import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
 import type { MarketDay } from './market-day.js';
-import { informedAt, type PricedDay, priceDay, runningHighCOf } from './priced-day.js';
+import { type PricedDay, priceDay, pricingOf } from './priced-day.js';
 
 /** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
 export interface BoardDay extends PricedDay {
@@ -44,15 +44,17 @@ export function localClockOf(atMs: number, tz: string): { text: string; minutes:
 export function boardDay(day: MarketDay): BoardDay {
   const { city, market, primary, range } = day;
   const unit = market.unit;
-  const runningHighC = runningHighCOf(day.metar);
-  const priced = priceDay({
-    market,
-    forecast: highForecastOf(primary),
-    runningHighC,
-    mkta: day.mkta,
-    mktb: day.mktb,
-    informedAtMs: informedAt(primary?.fetched_at, day.metar.high),
-  });
+  const priced = priceDay(
+    pricingOf({
+      market,
+      desk: primary,
+      high: day.metar.high,
+      mkta: day.mkta,
+      mktb: day.mktb,
+      modelKnownUntilMs: day.modelKnownUntilMs,
+    }),
+  );
+  const { runningHighC } = priced;
   const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
   const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
   const clock = localClockOf(day.atMs, city.tz);

@@ -1,13 +1,13 @@
 import type { Cache, DayQuote, Venue } from '../cache/index.js';
+import type { City } from '../contract/cities.js';
 import type { MarketUnit } from '../contract/common.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { OPEN_HIGH, OPEN_LOW } from '../domain/buckets.js';
-import { localDate } from '../domain/city-time.js';
 import type { DayPhase } from '../domain/day-phase.js';
-import { highForecastOf } from '../domain/desk-forecast.js';
-import { boardDay } from './board-day.js';
-import { type MarketDay, readMarketDay } from './market-day.js';
+import type { BoardFlag, BoardRow } from './board-row.js';
 import type { PricedBucket } from './priced-day.js';
+import { readBoard } from './read-board.js';
+import type { Behind } from './same-instant.js';
 
 /** A venue's newest quote of a bucket, as `export board` writes it. */
 export interface BoardQuote {
@@ -24,6 +24,8 @@ export interface BoardBucket {
   high: number | null;
   p: number | null;
   dead: boolean;
+  /** An open position holds it (the ladder's mark). */
+  held: boolean;
   mkta: BoardQuote | null;
   mktb: BoardQuote | null;
 }
@@ -37,24 +39,38 @@ export interface BoardEdge {
   edge: number;
 }
 
-/** One city of `export board`, exactly DESIGN 3's fields. */
+/** One city of `export board`: exactly DESIGN 3's fields, in its order, every one the board row shows. */
 export interface BoardCity {
   city_id: string;
+  city_name: string;
   local_date: string;
   local_time: string;
   phase: DayPhase;
   unit: MarketUnit;
   mu_c: number | null;
   sigma_c: number | null;
+  /** The desk's forecast in the market's unit (its own aliases), as the row shows it. */
+  mu: number | null;
+  sigma: number | null;
+  /** The models' spread in the market's unit. */
+  spread: number | null;
   running_high_c: number | null;
+  /** How far (market unit) the running high must rise before a higher bucket can win. */
+  next: number | null;
   buckets: BoardBucket[];
   best_edge: BoardEdge | null;
+  /** Which side a price and the model wait for (DESIGN 4 "a price against a model of the same instant"). */
+  behind: Behind | null;
+  /** The city-day's open positions: what they staked, and their P&L at the newest mkta quote. */
+  staked: number;
+  pnl: number | null;
+  flags: BoardFlag[];
 }
 
 const quoteOf = (q: DayQuote | null): BoardQuote | null =>
   q && { yes_price: q.yes_price, no_price: q.no_price, snapshot_at: q.snapshot_at };
 
-function bucketOf(r: PricedBucket): BoardBucket {
+function bucketOf(r: PricedBucket, held: ReadonlySet<PricedBucket>): BoardBucket {
   const b = r.bucket;
   return {
     bucket_slug: r.slug,
@@ -63,32 +79,37 @@ function bucketOf(r: PricedBucket): BoardBucket {
     high: b === null || b.high === OPEN_HIGH ? null : b.high,
     p: r.p,
     dead: r.dead,
+    held: held.has(r),
     mkta: quoteOf(r.mkta),
     mktb: quoteOf(r.mktb),
   };
 }
 
 /**
- * One city of `export board` from its market day (board-day.ts): the buckets the venues list, each with its p and
- * both venues' newest prices, and the best edge. `mu_c`/`sigma_c` are the desk's aliases as cached (null when not a
+ * One city of `export board` from its board row (board-row.ts): what the row shows, and the buckets the venues list,
+ * each with its p and both venues' newest prices. `mu_c`/`sigma_c` are the desk's aliases as cached (null when not a
  * number); `p` and `edge` are null where the forecast is unusable (missing, zero, negative or infinite sigma), `p`
- * also where a label cannot be read; never NaN. A CHECK day (the running high far outside the forecast) has no best
- * edge.
+ * also where a label cannot be read; never NaN. A CHECK day (the running high far outside the forecast), or one whose
+ * prices and model are of different instants, has no best edge.
  */
-export function boardCityOf(market: MarketDay): BoardCity {
-  const day = boardDay(market);
-  const desk = highForecastOf(market.primary);
-  const best = day.best;
+export function boardCityOf(row: BoardRow): BoardCity {
+  const desk = row.deskC;
+  const best = row.best;
   return {
-    city_id: day.cityId,
-    local_date: day.date,
-    local_time: day.localTime,
-    phase: day.phase,
-    unit: day.unit,
+    city_id: row.cityId,
+    city_name: row.name,
+    local_date: row.date,
+    local_time: row.localTime,
+    phase: row.phase,
+    unit: row.unit,
     mu_c: desk?.muC ?? null,
     sigma_c: desk?.sigmaC ?? null,
-    running_high_c: day.runningHighC,
-    buckets: day.buckets.filter((r) => r.listed).map(bucketOf),
+    mu: row.shown?.mu ?? null,
+    sigma: row.shown?.sigma ?? null,
+    spread: row.spread,
+    running_high_c: row.runningHighC,
+    next: row.next,
+    buckets: row.buckets.filter((r) => r.listed).map((r) => bucketOf(r, row.held)),
     best_edge: best && {
       venue: best.venue,
       bucket_slug: best.bucket.slug,
@@ -96,19 +117,38 @@ export function boardCityOf(market: MarketDay): BoardCity {
       price: best.price,
       edge: best.edge,
     },
+    behind: row.behind,
+    staked: row.exposure,
+    pnl: row.pnl,
+    flags: row.flags,
   };
 }
 
-/** `svc-monitor export board`: every cached city's market day, on its own local date, as of `atMs`. */
+/** What `export board` is asked for (DESIGN 3). */
+export interface BoardExportAsk {
+  /** As of this instant (`--at`); left out, now, and the book as it stands. */
+  atMs: number;
+  replay: boolean;
+  /** `--date`: the market day in every city; left out, each city's own local date at the instant. */
+  date?: string;
+  cities: readonly City[];
+  settlement?: SettlementConfig;
+}
+
+/**
+ * `svc-monitor export board`: every city asked for, as its board row shows it at `atMs` (the board's own read,
+ * read-board.ts, so the export and the screen cannot differ); as of an instant (`replay`), the book too is read as
+ * of it, as time travel reads it.
+ */
 export function exportBoard(
   cache: Cache,
-  atMs: number,
-  { cityId, settlement }: { cityId?: string; settlement?: SettlementConfig } = {},
+  { atMs, replay, date, cities, settlement = {} }: BoardExportAsk,
 ): BoardCity[] {
-  return cache.resources
-    .cities()
-    .filter((c) => cityId === undefined || c.city_id === cityId)
-    .map((city) => boardCityOf(readMarketDay(cache, city, atMs, { date: localDate(atMs, city.tz), settlement })));
+  const rows = readBoard(cache, cities, atMs, settlement, new Map(), {
+    ...(date === undefined ? {} : { date }),
+    ...(replay ? { asOf: atMs } : {}),
+  });
+  return rows.map(boardCityOf);
 }
 
 /**
@@ -122,7 +162,7 @@ export function boardCsvRecords(cities: readonly BoardCity[]): Record<string, un
     );
   const QUOTE = ['yes_price', 'no_price', 'snapshot_at'] as const;
   const EDGE = ['venue', 'bucket_slug', 'side', 'price', 'edge'] as const;
-  const BUCKET = ['bucket_slug', 'bucket_label', 'low', 'high', 'p', 'dead'] as const;
+  const BUCKET = ['bucket_slug', 'bucket_label', 'low', 'high', 'p', 'dead', 'held'] as const;
   return cities.flatMap(({ buckets, best_edge, ...city }) => {
     const edge = flat('best_edge', best_edge, EDGE);
     if (buckets.length === 0)

@@ -1,7 +1,6 @@
 import type { BrowseFilter, Cache, RecordDay, RecordHour, Venue } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { cityMarket } from '../domain/city-market.js';
-import { highForecastOf } from '../domain/desk-forecast.js';
 import {
   EDGE_BANDS,
   type EdgeBand,
@@ -14,7 +13,7 @@ import {
 } from '../domain/paper-trade.js';
 import type { Market } from '../domain/settlement.js';
 import { round } from '../domain/units.js';
-import { informedAt, priceDay, runningHighCOf, sideEdges } from './priced-day.js';
+import { priceDay, pricingOf, sideEdges } from './priced-day.js';
 
 /** One paper trade of the board's record: `export board-record`'s row (DESIGN 3), exactly its fields. */
 export interface BoardRecordTrade {
@@ -53,24 +52,20 @@ export interface RecordRules {
 export function hourTrades(day: RecordDay, hour: RecordHour, market: Market, edgeMin: number): BoardRecordTrade[] {
   // nothing quoted, or no forecast to price with: no edge to take
   if (hour.desk === null || hour.quotes.mkta.length + hour.quotes.mktb.length === 0) return [];
-  const priced = priceDay({
-    market,
-    forecast: highForecastOf(hour.desk),
-    runningHighC: runningHighCOf({ points: [], high: hour.high }),
-    mkta: hour.quotes.mkta,
-    mktb: hour.quotes.mktb,
-    informedAtMs: informedAt(hour.desk.fetched_at, hour.high),
-  });
+  // the board as of HH:00 from the rows' own times: the model holds every reading up to then (no bound)
+  const priced = priceDay(
+    pricingOf({ market, desk: hour.desk, high: hour.high, ...hour.quotes, modelKnownUntilMs: null }),
+  );
   if (priced.check) return [];
   const out: BoardRecordTrade[] = [];
   for (const b of priced.buckets) {
     if (b.bucket === null || b.p === null) continue;
     const offers = sideEdges(
       b.p,
-      // a venue whose snapshot is older than the desk's run or the high is not offered, as on the board
+      // a venue behind the model or the model behind it is not offered, as on the board
       [
-        ['mkta', priced.staleVenues.includes('mkta') ? null : b.mkta],
-        ['mktb', priced.staleVenues.includes('mktb') ? null : b.mktb],
+        ['mkta', priced.venueBehind.mkta === null ? b.mkta : null],
+        ['mktb', priced.venueBehind.mktb === null ? b.mktb : null],
       ],
       tradablePrice,
     );

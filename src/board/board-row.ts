@@ -11,6 +11,7 @@ import {
 } from '../domain/position-pnl.js';
 import { round } from '../domain/units.js';
 import type { BoardDay } from './board-day.js';
+import type { PricedBucket } from './priced-day.js';
 
 /**
  * A row's flags in words: `CHECK` (the running high is far outside the forecast, board-day's `check`: it takes the
@@ -28,6 +29,8 @@ export interface LadderCell {
 /** A city's row of the board: its market day, its ladder, its open book and its flags. */
 export interface BoardRow extends BoardDay {
   ladder: LadderCell[];
+  /** The buckets an open position holds (of `buckets`). */
+  held: ReadonlySet<PricedBucket>;
   /** The city-day's open positions: how many, what they staked, and their unrealised P&L at the newest mkta quote. */
   positions: number;
   exposure: number;
@@ -100,10 +103,11 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
   );
   const heldOn = (b: Bucket) =>
     holdings.some((h) => h.bucket.unit === day.unit && h.bucket.low === b.low && h.bucket.high === b.high);
+  const held = new Set(priced.filter((r) => heldOn(r.bucket as Bucket)));
   const ladder = priced.map((r) => ({
     label: r.label ?? '',
     state: r.dead ? ('dead' as const) : r === favourite ? ('favourite' as const) : ('alive' as const),
-    held: heldOn(r.bucket as Bucket),
+    held: held.has(r),
   }));
   const mkta = day.buckets.flatMap((r) => (r.mkta ? [r.mkta] : []));
   const marks = dayMarks(book, day.date, mkta);
@@ -114,5 +118,5 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
     if (dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
   }
   if (killed) flags.push('KILL');
-  return { ...day, ladder, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags };
+  return { ...day, ladder, held, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags };
 }

@@ -6,6 +6,7 @@ import type { FusionLock } from '../contract/fusion-locks.js';
 import { cityMarket } from '../domain/city-market.js';
 import { localDate, localDay } from '../domain/city-time.js';
 import type { Market } from '../domain/settlement.js';
+import { modelKnownUntil } from './same-instant.js';
 
 /**
  * What the cache holds of one city's market day as of an instant: the forecast layers of that date, the METAR
@@ -28,6 +29,12 @@ export interface MarketDay {
   mkta: DayQuote[];
   mktb: DayQuote[];
   lock: FusionLock | null;
+  /**
+   * Up to when the monitor holds the METAR reports and the desk's forecast (same-instant.ts; null: no bound): a
+   * snapshot after it is not compared with the model. As of an instant before it, every row up to the instant is
+   * held, and the bound never binds.
+   */
+  modelKnownUntilMs: number | null;
 }
 
 /**
@@ -69,5 +76,6 @@ export function readMarketDay(
     mkta: cache.market.newestSnapshot('mkta', id, day, atMs),
     mktb: cache.market.newestSnapshot('mktb', id, day, atMs),
     lock: cache.market.dayLock(id, span, atMs),
+    modelKnownUntilMs: modelKnownUntil(cache.streams.states()),
   };
 }

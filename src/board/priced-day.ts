@@ -1,6 +1,7 @@
 import type { DayQuote, MetarDay, Venue } from '../cache/index.js';
 import { parseBucketLabel } from '../domain/bucket-label.js';
 import { type Bucket, marketBuckets } from '../domain/buckets.js';
+import { type DeskAliases, highForecastOf } from '../domain/desk-forecast.js';
 import {
   bucketHoldsRunningHigh,
   bucketIsDead,
@@ -14,6 +15,7 @@ import {
   usableForecast,
 } from '../domain/settlement.js';
 import { fToC, toMarketUnit } from '../domain/units.js';
+import { type Behind, dayBehind, informedAt, venueBehind } from './same-instant.js';
 
 /** One side of a bucket on one venue: its price on the venue's newest snapshot and DESIGN 4's effective edge there. */
 export interface SideEdge {
@@ -51,6 +53,8 @@ export interface PricedDay {
   market: Market;
   /** X ~ N(mu_c, sigma_c) when the desk's forecast is usable; null otherwise (every p null, no edge). */
   forecast: HighForecast | null;
+  /** The desk's `_c` aliases as read, usable or not (`export board`'s mu_c and sigma_c). */
+  deskC: Partial<HighForecast> | null;
   /** The METAR high so far, a whole °C; null before the first reading. */
   runningHighC: number | null;
   /** Lowest first; a bucket whose label cannot be read comes last. */
@@ -66,12 +70,14 @@ export interface PricedDay {
   /** The largest effective edge over every bucket and side of both venues; null on CHECK or without one. */
   best: (SideEdge & { bucket: PricedBucket }) | null;
   /**
-   * The venues whose newest snapshot was taken before what the board prices with (the desk's run, the reading that
-   * set the running high): their prices are shown, but offer no edge. The venue has repriced since on what the board
-   * now knows; a stale price against a fresh forecast is an edge no trader could take (a bucket the reading killed
-   * still quoted at 0.70, a forecast that moved half a degree against last half hour's prices).
+   * Each venue whose newest snapshot cannot be compared with the model (same-instant.ts): its prices are shown but
+   * offer no edge. `model`: taken after what the monitor holds of the METAR and the desk (a report a minute old, not
+   * fetched yet, that the venue has priced: a dead bucket at 0.01 against a model that calls it alive);
+   * `prices`: taken before what the desk has learnt since (a bucket the reading killed still quoted at 0.70).
    */
-  staleVenues: Venue[];
+  venueBehind: Record<Venue, Behind | null>;
+  /** The day's (same-instant.ts `dayBehind`): what the board says is behind. */
+  behind: Behind | null;
 }
 
 /** What a day is priced from. */
@@ -84,29 +90,36 @@ export interface PricingInput {
   mktb: readonly DayQuote[];
   /** The newest instant the board's figures rest on (the desk's run, the reading that set the high); null: unknown. */
   informedAtMs: number | null;
-}
-
-/**
- * The newest instant of what the board prices a day with: the desk's run (`fetched_at`) and the reading that set the
- * running high. A price snapshot older than it is stale against the board's own figures.
- */
-export function informedAt(fetchedAt: unknown, high: MetarDay['high']): number | null {
-  const run = typeof fetchedAt === 'string' ? Date.parse(fetchedAt) : Number.NaN;
-  const times = [run, high?.since ?? Number.NaN].filter((t) => Number.isFinite(t));
-  return times.length ? Math.max(...times) : null;
-}
-
-/** A venue's snapshot taken before `informedAtMs` (one instant for all its buckets); one without a time is judged fresh. */
-function isStale(quotes: readonly DayQuote[], informedAtMs: number | null): boolean {
-  if (informedAtMs === null) return false;
-  const times = quotes.map((q) => (q.snapshot_at ? Date.parse(q.snapshot_at) : Number.NaN)).filter(Number.isFinite);
-  return times.length > 0 && Math.max(...times) < informedAtMs;
+  /** Up to when the monitor holds the METAR reports and the desk's forecast (same-instant.ts); null: no bound. */
+  modelKnownUntilMs: number | null;
 }
 
 /** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
-export function runningHighCOf(metar: MetarDay): number | null {
-  const high = metar.high;
+export function runningHighCOf(high: MetarDay['high']): number | null {
   return high === null ? null : roundHalfUp(high.c ?? fToC(high.f));
+}
+
+/** What a day is read as (the board's day, an hour of the board's record): the one assembly of `priceDay`'s input. */
+export interface DayReading {
+  market: Market;
+  /** The desk's newest run for the day (`svc_pro_forecast`, or the history's row of it). */
+  desk: DeskAliases | null;
+  high: MetarDay['high'];
+  mkta: readonly DayQuote[];
+  mktb: readonly DayQuote[];
+  modelKnownUntilMs: number | null;
+}
+
+export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs }: DayReading): PricingInput {
+  return {
+    market,
+    forecast: highForecastOf(desk),
+    runningHighC: runningHighCOf(high),
+    mkta,
+    mktb,
+    informedAtMs: informedAt(desk?.fetched_at, high),
+    modelKnownUntilMs,
+  };
 }
 
 const keyOf = (q: DayQuote): string => q.bucket_slug ?? q.bucket_label ?? `#${q.id}`;
@@ -183,8 +196,9 @@ export function priceDay(v: PricingInput): PricedDay {
   const readable = rows
     .filter((r) => r.bucket !== null)
     .sort((x, y) => (x.bucket as Bucket).low - (y.bucket as Bucket).low);
-  const staleVenues = (['mkta', 'mktb'] as const).filter((venue) => isStale(v[venue], v.informedAtMs));
-  const offered = (venue: Venue, q: DayQuote | null) => (staleVenues.includes(venue) ? null : q);
+  const behindOf = (venue: Venue) => venueBehind(v[venue], v.modelKnownUntilMs, v.informedAtMs);
+  const behind = { mkta: behindOf('mkta'), mktb: behindOf('mktb') };
+  const offered = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
       const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
@@ -214,5 +228,16 @@ export function priceDay(v: PricingInput): PricedDay {
     const holding = buckets.find((x) => x.bucket && bucketHoldsRunningHigh(x.bucket, market, runningHighC))?.bucket;
     if (holding) next = riseToNextBucket(holding, market, runningHighC);
   }
-  return { market, forecast, runningHighC, buckets, next, check, best, staleVenues };
+  return {
+    market,
+    forecast,
+    deskC: v.forecast,
+    runningHighC,
+    buckets,
+    next,
+    check,
+    best,
+    venueBehind: behind,
+    behind: dayBehind(behind),
+  };
 }

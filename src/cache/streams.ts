@@ -11,6 +11,11 @@ export interface StreamState {
   last_error: string | null;
   /** Rows the last successful poll of the stream delivered. */
   rows: number;
+  /**
+   * The service's clock at the first answer of the stream's last successful pass (ISO): everything the service had
+   * published before it is in the cache. Null for a pass made before the cache kept it.
+   */
+  complete_at: string | null;
 }
 
 /** Where an incremental stream stopped: written with the page it follows, in the same transaction. */
@@ -59,12 +64,28 @@ export class StreamRepository {
     return typeof value === 'string' ? value : undefined;
   }
 
-  recordSuccess(stream: string, at: string, rows: number): void {
+  /** `completeAt`: the service's clock at the pass's first answer; null (no request answered) keeps the last one. */
+  recordSuccess(stream: string, at: string, rows: number, completeAt: string | null = null): void {
     this.prepared(
-      `INSERT INTO stream_state (stream, last_success_at, rows) VALUES (?, ?, ?)
-       ON CONFLICT (stream) DO UPDATE SET last_success_at = excluded.last_success_at, rows = excluded.rows`,
-    ).run(stream, at, rows);
+      `INSERT INTO stream_state (stream, last_success_at, rows, complete_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (stream) DO UPDATE SET last_success_at = excluded.last_success_at, rows = excluded.rows,
+         complete_at = COALESCE(excluded.complete_at, complete_at)`,
+    ).run(stream, at, rows, completeAt);
     this.changes.emit({ table: 'streams', ids: [stream] });
+  }
+
+  /** The service's clock less the host's at the last good answer (ms); null before any, or in a cache from before. */
+  clockOffset(): number | null {
+    const value = this.prepared('SELECT offset_ms FROM service_clock WHERE id = 1').pluck().get();
+    return typeof value === 'number' ? value : null;
+  }
+
+  /** Keeps the offset of the service's clock (a write only when it moved). */
+  recordClockOffset(offsetMs: number): void {
+    this.prepared(
+      `INSERT INTO service_clock (id, offset_ms) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET offset_ms = excluded.offset_ms WHERE offset_ms IS NOT excluded.offset_ms`,
+    ).run(Math.round(offsetMs));
   }
 
   recordError(stream: string, at: string, error: string): void {
@@ -78,7 +99,7 @@ export class StreamRepository {
   /** Every stream that ever ran, by name. */
   states(): StreamState[] {
     return this.prepared(
-      'SELECT stream, last_success_at, last_error_at, last_error, rows FROM stream_state ORDER BY stream',
+      'SELECT stream, last_success_at, last_error_at, last_error, rows, complete_at FROM stream_state ORDER BY stream',
     ).all() as StreamState[];
   }
 }

@@ -24,10 +24,6 @@ export interface DemoService {
   /** Its account pages, and where their sign-in token is kept. */
   accountUrl: string;
   adminTokenFile?: string;
-  /** The world's clock, as the service keeps it (DEMO_SPEED simulated seconds a real second). */
-  now(): number;
-  /** The same clock as data, for another thread: its instant `at` when read at wall time `readAt`, and its speed. */
-  clock: { at: number; readAt: number; speed: number };
   apiKey: string;
   /** The secret the demo's webhook signs with: the listener verifies with it. */
   webhookSecret: string;
@@ -67,14 +63,11 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
       await world.close();
       throw error;
     });
-  // the world clock, set by the instant the child read when it was ready
-  const readAt = Date.now();
+  // no clock of its own: the monitor reads the world's from the service's answers, as it reads a live service's
   return {
     baseUrl: ready.baseUrl,
     accountUrl: ready.accountUrl,
     adminTokenFile: ready.adminTokenFile,
-    now: () => Math.floor(ready.now + (Date.now() - readAt) * ready.speed),
-    clock: { at: ready.now, readAt, speed: ready.speed },
     apiKey,
     webhookSecret,
     registerListener: async (url) => {

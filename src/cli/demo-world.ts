@@ -22,9 +22,9 @@ export type ToWorld =
   | { type: 'register'; url: string }
   | { type: 'close' };
 
-/** What the world answers. `now` is the world clock's instant when it was read, to set the monitor's clock by. */
+/** What the world answers (its clock reaches the monitor in its answers' `Date`, as a live service's does). */
 export type FromWorld =
-  | { type: 'ready'; baseUrl: string; accountUrl: string; adminTokenFile?: string; now: number; speed: number }
+  | { type: 'ready'; baseUrl: string; accountUrl: string; adminTokenFile?: string }
   | { type: 'registered' }
   | { type: 'failed'; message: string; holderPid?: number; inUse: boolean };
 
@@ -54,8 +54,8 @@ parentPort?.on('message', async (message: ToWorld) => {
         rateLimitPerMinute: message.rateLimitPerMinute,
         logLevel: 'silent',
       });
-      const { baseUrl, accountUrl, adminTokenFile, clock } = service;
-      send({ type: 'ready', baseUrl, accountUrl, adminTokenFile, now: clock.now(), speed: clock.speed });
+      const { baseUrl, accountUrl, adminTokenFile } = service;
+      send({ type: 'ready', baseUrl, accountUrl, adminTokenFile });
     } else if (message.type === 'register' && service) {
       // the service's only webhook points at this run's listener, replacing those of earlier runs
       const store = new WebhookStore(service.db);

@@ -6,6 +6,7 @@ import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
 import { usageError } from './exit-codes.js';
+import { marketClockOf } from './market-clock.js';
 import { MonitorStatusStore } from './monitor-status.js';
 import { dataDir } from './paths.js';
 import { SessionSource, startSessionThread } from './session-thread.js';
@@ -24,7 +25,7 @@ export interface MonitorSession {
   status: MonitorStatusStore;
   /** `r` in the TUI: a full sync pass now (nothing offline). */
   refresh(): void;
-  /** The clock the TUI shows: the simulated world's in demo mode. */
+  /** The market's clock (DESIGN 4): the host's plus the service's offset, the world's in the demo. */
   now: () => Date;
   streamIntervalsMs?: Record<string, number>;
   close(): Promise<void>;
@@ -53,6 +54,8 @@ export async function openSession(
     if (!existsSync(connection.dbPath))
       throw usageError(`no cache at ${connection.dbPath}: run svc-monitor sync first, or pass --db`);
     const cache = openCache(connection.dbPath, 'read');
+    // the service's clock as the cache last knew it: a cache synced from a fast service is reviewed on its clock
+    const clock = marketClockOf(cache);
     const status = new MonitorStatusStore({
       mode,
       host: null,
@@ -62,7 +65,7 @@ export async function openSession(
     const close = async () => {
       cache.close();
     };
-    return { cache, status, refresh: () => {}, now: () => new Date(), close };
+    return { cache, status, refresh: () => {}, now: clock.now, close };
   }
   // a listener needs a secret to verify with: refused before anything starts
   const listen = mode === 'demo' || flags.listen !== undefined;
@@ -85,13 +88,14 @@ export async function openSession(
       // configured secrets still verify: a sender of your own can post to the demo's listener too
       secrets = [demo.webhookSecret, ...connection.webhookSecrets];
     }
-    const now = demo ? () => new Date((demo as DemoService).now()) : () => new Date();
     const dbPath = demo ? join(demoDir(), 'cache.db') : connection.dbPath;
     // the screen's connection: it opens the file first, as a writer, so a damaged or foreign file is refused here
     const cache = openCache(dbPath);
     closers.push(() => {
       cache.close();
     });
+    // the screen's clock: the offset the cache kept, then each one the session's answers bring (the demo's too)
+    const clock = marketClockOf(cache);
     const tokenFile = demo?.adminTokenFile;
     const status = new SessionSource({
       mode,
@@ -113,18 +117,18 @@ export async function openSession(
         settlement: connection.settlement,
         intervals: demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals,
         historyHours: connection.historyHours,
-        clock: demo ? demo.clock : null,
         fill: demo !== undefined,
         logFile: logFile(),
       },
       status,
+      clock,
     );
     closers.push(() => thread.close());
     if (thread.listenerUrl) await demo?.registerListener(thread.listenerUrl);
     const streamIntervalsMs = demo
       ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
       : connection.intervals;
-    return { cache, status, refresh: () => thread.refresh(), now, streamIntervalsMs, close };
+    return { cache, status, refresh: () => thread.refresh(), now: clock.now, streamIntervalsMs, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { ServiceClock } from '../client/service-clock.js';
 import type { MonitorStatus } from '../tui/types.js';
 import { MonitorStatusStore } from './monitor-status.js';
 import type { FromSession, SessionStart, ToSession } from './session-worker.js';
@@ -40,12 +41,14 @@ export interface SessionThread {
 }
 
 /**
- * Starts the session's network half on a worker thread (session-worker.ts), reporting into `source`; resolves once
+ * Starts the session's network half on a worker thread (session-worker.ts), reporting into `source` and setting the
+ * screen's `clock` by the service's answers there; resolves once
  * it runs (its listener up, or down with an alert). A thread that cannot start rejects with its reason, and is gone.
  */
 export async function startSessionThread(
   start: Omit<SessionStart, 'type'>,
   source: SessionSource,
+  clock: ServiceClock,
 ): Promise<SessionThread> {
   const worker: Worker = startModuleWorker('session-worker', {
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -59,6 +62,7 @@ export async function startSessionThread(
     if (message.type === 'status') source.update((s) => ({ ...s, ...message.status }));
     else if (message.type === 'changes') source.announce(message.tables);
     else if (message.type === 'external') source.announce(null);
+    else if (message.type === 'clock') clock.follow(message.offsetMs);
   });
   // a failure of the thread after it started (a bug): the status bar says the sync stopped, the screen stays
   worker.on('error', (error) => {

@@ -21,6 +21,7 @@ import { startListener, type WebhookListener } from '../receiver/listener.js';
 import { fillHistory } from '../sync/history-fill.js';
 import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
+import { marketClockOf } from './market-clock.js';
 import { ConnectionTracker } from './monitor-status.js';
 
 /** What the session needs to run: the connection, the listener's port and secrets, the alert settings. */
@@ -38,8 +39,6 @@ export interface SessionStart {
   settlement?: SettlementConfig;
   intervals: Record<string, number>;
   historyHours: number;
-  /** The demo's world clock (its instant `at` when read at wall time `readAt`, `speed` simulated s a real s). */
-  clock: { at: number; readAt: number; speed: number } | null;
   /** The demo's history fill. */
   fill: boolean;
   /** Where the listener's and the alerts' lines go while the TUI has the screen. */
@@ -55,6 +54,8 @@ export type FromSession =
   /** Running: the listener's address (registered with the demo's service), or why it is down. */
   | { type: 'started'; listener: { url: string } | null }
   | { type: 'status'; status: SessionStatus }
+  /** The service's clock moved from the host's (DESIGN 4 "the monitor's clock"): the screen's clock follows. */
+  | { type: 'clock'; offsetMs: number }
   /** Tables this thread committed to (a change event's `table`). */
   | { type: 'changes'; tables: string[] }
   /** Another connection committed (another process, or the screen's own writes): any table may have changed. */
@@ -102,12 +103,14 @@ async function start(options: SessionStart): Promise<void> {
   const cache = openCache(options.dbPath, 'read');
   closers.push(() => cache.close());
   closers.push(forwardChanges(cache));
-  const { clock } = options;
-  const now = clock
-    ? () => new Date(Math.floor(clock.at + (Date.now() - clock.readAt) * clock.speed))
-    : () => new Date();
   const log = (line: string) =>
     appendFile(options.logFile, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
+  // the market's clock, live and demo alike: the host's plus the service's offset at its last good answer
+  const clock = marketClockOf(cache, {
+    log,
+    onOffset: (offsetMs) => send({ type: 'clock', offsetMs }),
+  });
+  const now = clock.now;
   const alerts = new TraderAlerts({
     cache,
     settings: options.alerts,
@@ -118,16 +121,15 @@ async function start(options: SessionStart): Promise<void> {
   });
   // after the listener and the sync have stopped: the notify commands under way get their time limit
   closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
-  const listener = options.listen ? await listen(cache, options, alerts, log) : undefined;
+  const listener = options.listen ? await listen(cache, options, alerts, log, now) : undefined;
   if (listener) closers.push(() => listener.close());
 
-  const client = new ApiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, auth: options.auth });
+  const client = new ApiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, auth: options.auth, clock });
   closers.push(() => client.close());
   const engine = new SyncEngine({
     client,
     cache,
     intervals: options.intervals,
-    now,
     historyHours: options.historyHours,
     onStored: () => alerts.request(),
   });
@@ -156,6 +158,7 @@ async function listen(
   options: SessionStart,
   alerts: TraderAlerts,
   log: (line: string) => void,
+  now: () => Date,
 ): Promise<WebhookListener | undefined> {
   const port = options.listen?.port ?? 0;
   // `alerts.notify.kill: false` silences kills as --no-notify does, and keeps them from the notify command
@@ -167,6 +170,7 @@ async function listen(
       port,
       notify: options.notify && kill ? desktopNotify : null,
       log,
+      now,
       forward: kill ? (alert) => alerts.forward(alert) : undefined,
     });
     const show = () =>
@@ -186,7 +190,7 @@ async function listen(
     show();
     return listener;
   } catch (error) {
-    cache.alerts.add(listenerDownAlert(port, error, new Date()));
+    cache.alerts.add(listenerDownAlert(port, error, now()));
     send({ type: 'status', status: { listener: { ...noListener, state: 'down' } } });
     return undefined;
   }

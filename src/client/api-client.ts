@@ -25,6 +25,7 @@ import {
   ServiceUnreachable,
 } from './errors.js';
 import { type RetryPolicy, retryDelay } from './retry.js';
+import { ServiceClock } from './service-clock.js';
 
 export interface ClientOptions {
   /** The service address; `/api/public/v1` is appended when missing. */
@@ -35,6 +36,8 @@ export interface ClientOptions {
   /** Per attempt, connect to last byte. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** The monitor's clock, set from each good answer's `Date` (a clock of the client's own when left out). */
+  clock?: ServiceClock;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -92,6 +95,8 @@ function validate<T>(schema: TSchema, value: unknown, endpoint: string): T {
  */
 export class ApiClient {
   readonly baseUrl: string;
+  /** The service's clock as its answers tell it (DESIGN 4 "the monitor's clock"). */
+  readonly clock: ServiceClock;
   private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 8 });
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
@@ -100,6 +105,7 @@ export class ApiClient {
 
   constructor(opts: ClientOptions) {
     this.baseUrl = v1BaseUrl(opts.baseUrl);
+    this.clock = opts.clock ?? new ServiceClock();
     this.headers = opts.auth === 'bearer' ? { authorization: `Bearer ${opts.apiKey}` } : { 'x-api-key': opts.apiKey };
     this.timeoutMs = opts.timeoutMs ?? LIMITS.clientTimeoutMs;
     this.retry = { attempts: 5, baseMs: 250, capMs: 10_000, maxRetryAfterMs: 60_000, ...opts.retry };
@@ -179,14 +185,19 @@ export class ApiClient {
       if (this.cancelled.signal.aborted) throw new Cancelled(endpoint);
       let waitMs: number | undefined;
       try {
-        const { status, text, retryAfter } = await this.attempt(`${this.baseUrl}${path}${search}`, endpoint);
+        const { status, text, retryAfter, date, hostMs } = await this.attempt(
+          `${this.baseUrl}${path}${search}`,
+          endpoint,
+        );
         if (status === 200) {
           const body = validate<T>(schema, parseJson(text, endpoint), endpoint);
           bodies.set(body, text);
+          // a good answer sets the clock; one that broke the contract above says nothing to trust
+          this.clock.observe(date, hostMs);
           return body;
         }
         if (status === 401) throw new AuthRejected(endpoint);
-        if (status === 429) waitMs = retryAfterMs(retryAfter, this.retry.maxRetryAfterMs);
+        if (status === 429) waitMs = retryAfterMs(retryAfter, date, this.retry.maxRetryAfterMs);
         if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));
         lastProblem = `HTTP ${status}`;
       } catch (error) {
@@ -218,7 +229,14 @@ export class ApiClient {
   private async attempt(
     url: string,
     endpoint: string,
-  ): Promise<{ status: number; text: string; retryAfter: string | string[] | undefined }> {
+  ): Promise<{
+    status: number;
+    text: string;
+    retryAfter: string | string[] | undefined;
+    date: string | string[] | undefined;
+    /** The host's clock when the headers arrived, beside the service's `date`. */
+    hostMs: number;
+  }> {
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onCancel: (() => void) | undefined;
@@ -241,8 +259,10 @@ export class ApiClient {
         dispatcher: this.agent,
         signal: abort.signal,
       });
+      const hostMs = Date.now();
       const text = await response.body.text();
-      return { status: response.statusCode, text, retryAfter: response.headers['retry-after'] };
+      const { 'retry-after': retryAfter, date } = response.headers;
+      return { status: response.statusCode, text, retryAfter, date, hostMs };
     })();
     // the loser of the race may still settle later: that must not surface as an unhandled rejection
     exchange.catch(() => undefined);
@@ -292,12 +312,22 @@ function errorText(text: string): string {
   return text.slice(0, 120);
 }
 
-/** `Retry-After` in seconds (or an HTTP date), capped; a missing or silly value falls back to the jitter. */
-function retryAfterMs(header: string | string[] | undefined, capMs: number): number | undefined {
+/**
+ * `Retry-After` in seconds, or an HTTP date on the service's clock (its `Date`, else this machine's), capped; a missing
+ * or silly value falls back to the jitter.
+ */
+function retryAfterMs(
+  header: string | string[] | undefined,
+  dateHeader: string | string[] | undefined,
+  capMs: number,
+): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined) return undefined;
   const seconds = Number(value);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  const answered = Date.parse((Array.isArray(dateHeader) ? dateHeader[0] : dateHeader) ?? '');
+  const ms = Number.isFinite(seconds)
+    ? seconds * 1000
+    : Date.parse(value) - (Number.isFinite(answered) ? answered : Date.now());
   return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, capMs) : undefined;
 }
 

@@ -90,7 +90,11 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     const adminTokenFile = opts.adminToken === undefined ? adminTokenPath(opts.dataDir) : undefined;
     const webhooks = new WebhookStore(db);
     let dispatcher: Dispatcher | undefined;
+    const clock = new WorldClock(start, opts.speed ?? 1);
     const app = await buildApp({
+      // the world's present (DESIGN 4 "the monitor's clock"): every job before the processed instant has run, so
+      // a row of an instant at or before the header's second is published (a job at exactly that instant is not yet)
+      now: () => (world.processedUntil() ?? clock.now()) - 1,
       cities: cities.map(publicCity),
       reads: new ApiReads(db),
       keys,
@@ -105,7 +109,6 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
         onQueued: () => dispatcher?.wake(),
       },
     });
-    const clock = new WorldClock(start, opts.speed ?? 1);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 8787 });
     const address = app.server.address();

@@ -1,6 +1,9 @@
 import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
 import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
+import { answersDuring } from '../client/service-clock.js';
+import type { StreamName } from '../contract/config.js';
+import { isoUtc } from '../domain/city-time.js';
 import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import type { StreamCounts } from './counts.js';
 import { PartialFailure, STREAMS } from './streams.js';
@@ -38,8 +41,6 @@ export interface SyncOptions {
   cache: Cache;
   /** Interval overrides by stream name (ms). */
   intervals?: Record<string, number>;
-  /** The service's clock (the demo's world clock); the live history streams' first window ends at it. */
-  now?: () => Date;
   /** The live history streams' first window (config `history_hours`, default 48). */
   historyHours?: number;
   /**
@@ -50,6 +51,23 @@ export interface SyncOptions {
 }
 
 type Stream = (typeof STREAMS)[number];
+
+/**
+ * The board's streams (DESIGN 4 "a price against a model of the same instant"): a venue's snapshot is compared with
+ * the model only once the METAR reports and the desk's forecast are held up to its instant, and a price older than
+ * what the desk has learnt offers nothing. So fresh rows of one ask for a pass of the others at once, rather than on
+ * their next turn (the forecasts' is five minutes away): the screen shows prices and the model of the same instant
+ * within seconds of the service publishing them. It ends when a pass brings nothing new.
+ */
+const CATCH_UP: Partial<Record<StreamName, readonly StreamName[]>> = {
+  'mkta-buckets': ['metar', 'forecasts'],
+  'mktb-buckets': ['metar', 'forecasts'],
+  metar: ['mkta-buckets', 'mktb-buckets'],
+  forecasts: ['mkta-buckets', 'mktb-buckets'],
+};
+
+/** The offset of the service's clock is kept in the cache when it moved by at least this much (ms). */
+const OFFSET_KEPT_WITHIN_MS = 1_000;
 
 /** One stream's turn-taking: its pass in flight, the one pass asked for after it, its next timed turn. */
 interface Slot {
@@ -75,6 +93,7 @@ export function addOutcome(summary: SyncSummary, outcome: StreamOutcome | undefi
  */
 export class SyncEngine {
   private readonly slots: Slot[];
+  private keptOffset: number | null;
   private timed = false;
   private stopped = false;
   private onOutcome?: (outcome: StreamOutcome) => void;
@@ -82,16 +101,31 @@ export class SyncEngine {
 
   constructor(private readonly opts: SyncOptions) {
     this.slots = STREAMS.map((stream) => ({ stream, everyMs: opts.intervals?.[stream.name] ?? stream.everyMs }));
+    this.keptOffset = opts.cache.streams.clockOffset();
   }
 
-  /** Every stream once, in catalogue order; resolves when each has run (or joined a run) after this call. */
+  /**
+   * Every stream once, in catalogue order; resolves when each has run (or joined a run) after this call, and the
+   * board's streams have caught up with each other (CATCH_UP).
+   */
   async runOnce(): Promise<SyncSummary> {
     const summary: SyncSummary = { streams: {}, errors: [] };
     for (const slot of this.slots) {
       if (this.stopped) break;
       addOutcome(summary, await this.ask(slot));
     }
+    await this.caughtUp();
     return summary;
+  }
+
+  /** Until no pass of the board's streams runs or waits (a catch-up asks the next before it ends). */
+  private async caughtUp(): Promise<void> {
+    const board = this.slots.filter((slot) => CATCH_UP[slot.stream.name] !== undefined);
+    for (;;) {
+      const busy = board.flatMap((slot) => (slot.queued ? [slot.queued] : slot.running ? [slot.running] : []));
+      if (busy.length === 0 || this.stopped) return;
+      await Promise.allSettled(busy);
+    }
   }
 
   /**
@@ -176,26 +210,47 @@ export class SyncEngine {
     }, slot.everyMs);
   }
 
-  private stored(stream: string, counts: StreamCounts): void {
-    if (counts.inserted + counts.updated > 0) this.opts.onStored?.(stream);
+  private stored(stream: StreamName, counts: StreamCounts): void {
+    if (counts.inserted + counts.updated === 0) return;
+    this.opts.onStored?.(stream);
+    for (const name of CATCH_UP[stream] ?? []) {
+      const slot = this.slots.find((s) => s.stream.name === name);
+      if (slot) this.ask(slot).catch((error: unknown) => this.fail(error));
+    }
   }
 
-  /** One pass of one stream, recorded in the cache; undefined when it was cut short by `stop`. */
+  /** The service's clock offset, kept in the cache for `--offline`, `export` and the next start once it moved. */
+  private keepOffset(): void {
+    const offset = this.opts.client.clock.offsetMs();
+    if (offset === null || (this.keptOffset !== null && Math.abs(offset - this.keptOffset) < OFFSET_KEPT_WITHIN_MS))
+      return;
+    this.opts.cache.streams.recordClockOffset(offset);
+    this.keptOffset = offset;
+  }
+
+  /**
+   * One pass of one stream, recorded in the cache on the service's clock, with the service's clock at its first
+   * answer (what it holds is complete up to then); undefined when it was cut short by `stop`.
+   */
   private async runStream(stream: Stream): Promise<StreamOutcome | undefined> {
     const { cache, client } = this.opts;
-    const at = () => (this.opts.now?.() ?? new Date()).toISOString();
+    const at = () => client.clock.now().toISOString();
     try {
-      const context = {
-        now: this.opts.now?.() ?? new Date(),
-        historyHours: this.opts.historyHours ?? DEFAULT_HISTORY_HOURS,
-      };
-      const counts = await stream.pass(client, cache, context);
-      cache.streams.recordSuccess(stream.name, at(), counts.fetched);
+      const context = { now: client.clock.now(), historyHours: this.opts.historyHours ?? DEFAULT_HISTORY_HOURS };
+      const { value: counts, answers } = await answersDuring(() => stream.pass(client, cache, context));
+      this.keepOffset();
+      cache.streams.recordSuccess(
+        stream.name,
+        at(),
+        counts.fetched,
+        answers.firstMs === null ? null : isoUtc(answers.firstMs),
+      );
       this.stored(stream.name, counts);
       return { stream: stream.name, counts };
     } catch (error) {
       // cancelled by stop: not a failure of the stream, and the cache may be closing
       if (this.stopped) return undefined;
+      this.keepOffset();
       if (error instanceof AuthRejected) {
         // at once, so no pass queued behind this one sends the rejected key again
         this.halt();

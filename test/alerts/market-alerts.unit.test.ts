@@ -27,7 +27,6 @@ const holding = (
 const market = (day: Parameters<typeof marketDay>[0] = {}, holdings: Holding[] = []): CityDayMarket => ({
   day: boardDay(marketDay(day)),
   holdings,
-  metarSynced: true,
 });
 
 // Normal table: Φ(-2) = 0.022750, Φ(-1) = 0.158655, Φ(1) = 0.841345, Φ(2) = 0.977250.

@@ -23,7 +23,6 @@ const MUNICH = { ...PARIS, city_id: 'munich', city_name: 'Munich', tz: 'Europe/B
 const munich = (day: Parameters<typeof marketDay>[0], holdings: Holding[] = []): CityDayMarket => ({
   day: boardDay(marketDay({ city: MUNICH, forecast: primary(10, 1), ...day })),
   holdings,
-  metarSynced: true,
 });
 
 describe('desktop notifications: what happened and the city’s name in the title', () => {

@@ -10,6 +10,7 @@ const state = (stream: string, fields: Partial<StreamState>): StreamState => ({
   last_error_at: null,
   last_error: null,
   rows: 0,
+  complete_at: null,
   ...fields,
 });
 const MINUTE = 60_000;

@@ -9,9 +9,9 @@ import { storedAlerts } from '../helpers/cache-rows.js';
 const caches = handCaches('trader-alerts-pass-');
 afterAll(() => caches.close());
 
-/** The market's clock: 12:00 in Berlin, Paris and Rome (UTC+1); the trader's, for snoozes, a wall clock of its own. */
+/** The market's clock: 12:00 in Berlin, Paris and Rome (UTC+1); snoozes end on it too (DESIGN 4). */
 const NOW = new Date('2026-11-24T11:00:00Z');
-const WALL = Date.parse('2026-11-24T09:00:00Z');
+const NOW_MS = NOW.getTime();
 const DAY = '2026-11-24';
 const KINDS = ['dying-bucket', 'edge', 'breakthrough'];
 const traderAlerts = (cache: Cache) => storedAlerts(cache).filter((a) => KINDS.includes(a.kind)) as AlertRow[];
@@ -45,7 +45,7 @@ function syncedCache(): Cache {
     ])
     .quotes('mkta', ROME, DAY, '2026-11-24T10:30:00Z', [['20°C', 0.2, 0.82]])
     .metar(BERLIN, DAY, [['2026-11-24T10:20:00Z', 15]])
-    .streams({ metar: { ok: '2026-11-24T10:58:00Z' } })
+    .streams({ metar: { ok: '2026-11-24T10:58:00Z' }, forecasts: { ok: '2026-11-24T10:58:00Z' } })
     .records(
       'yescore',
       yescore({ id: 501, city_id: 'berlin', local_date: DAY, bucket_label: '13°C', shares: 25, ask: 0.4 }),
@@ -58,7 +58,6 @@ function runner(cache: Cache, shown: DesktopNotification[], edgeMin = 0.05) {
     cache,
     settings: alertSettingsOf({ edge_min: edgeMin }),
     now: () => NOW,
-    wallNow: () => WALL,
     notify: async (n) => {
       shown.push(n);
     },
@@ -71,8 +70,8 @@ function runner(cache: Cache, shown: DesktopNotification[], edgeMin = 0.05) {
 describe('the trader alerts over a synced cache', () => {
   it('store each alert once, across passes and restarts, and notify all but a snoozed city', async () => {
     const cache = syncedCache();
-    // rome snoozed until an hour after the trader's clock: its alerts are stored, not shown
-    cache.alerts.snoozeCity('rome', WALL + 3_600_000);
+    // rome snoozed until an hour after the market's now: its alerts are stored, not shown
+    cache.alerts.snoozeCity('rome', NOW_MS + 3_600_000);
     const shown: DesktopNotification[] = [];
     const alerts = runner(cache, shown);
     await alerts.flush();
@@ -118,8 +117,8 @@ describe('the trader alerts over a synced cache', () => {
       await restarted.flush();
       await restarted.close(1_000);
       expect(traderAlerts(again)).toHaveLength(5);
-      expect(again.alerts.snoozed(WALL)).toEqual([{ city_id: 'rome', until_ms: WALL + 3_600_000 }]);
-      expect(again.alerts.snoozed(WALL + 3_600_000)).toEqual([]);
+      expect(again.alerts.snoozed(NOW_MS)).toEqual([{ city_id: 'rome', until_ms: NOW_MS + 3_600_000 }]);
+      expect(again.alerts.snoozed(NOW_MS + 3_600_000)).toEqual([]);
     } finally {
       again.close();
     }
@@ -151,10 +150,11 @@ describe('the trader alerts over a synced cache', () => {
   });
 });
 
-describe('the edge rule before the day’s METAR is synced', () => {
+describe('the edge rule: a price against a model of the same instant (DESIGN 4)', () => {
   /**
    * Paris N(12, 1), mkta at 10:55Z 11°C .24/.78, 12°C .20/.82, 13°C .45/.57, and the current poll read 11 °C at 10:50Z
-   * (the temperature now, not the day's high). Paris's day began at 23:00Z on the 23rd (UTC+1).
+   * (the temperature now, not the day's high); the desk's runs are held up to 11:00Z. Paris's day began at 23:00Z on
+   * the 23rd (UTC+1).
    *
    * Priced on the poll alone, the running high would be 11: p(12°C) = 0.382925 / Φ(1.5) = 0.382925 / 0.933193 =
    * 0.410338, YES 0.4103 - 0.20 - 0.01 = +20.0 points; p(13°C) = 0.241731 / 0.933193 = 0.259034, NO 0.7410 - 0.57 -
@@ -172,7 +172,8 @@ describe('the edge rule before the day’s METAR is synced', () => {
         ['12°C', 0.2, 0.82],
         ['13°C', 0.45, 0.57],
       ])
-      .current(PARIS, '2026-11-24T10:50:00Z', 11);
+      .current(PARIS, '2026-11-24T10:50:00Z', 11)
+      .streams({ current: { ok: '2026-11-24T10:50:00Z' }, forecasts: { ok: '2026-11-24T11:00:00Z' } });
     return h;
   };
   const TRUE_EDGES = [
@@ -199,11 +200,23 @@ describe('the edge rule before the day’s METAR is synced', () => {
     expect(await pass(h.cache)).toEqual(TRUE_EDGES);
   });
 
-  it('counts the day from the city’s own midnight, not UTC’s', async () => {
-    // 23:30Z on the 23rd: after Paris's midnight (23:00Z), before UTC's
+  it('compares a snapshot with reports held up to its instant, not one a second later', async () => {
+    // the metar stream's last pass first answered at 10:54:59Z: a report of 10:55Z may have moved the venue already
     const h = polled()
       .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
-      .streams({ metar: { ok: '2026-11-23T23:30:00Z' } });
+      .streams({ metar: { ok: '2026-11-24T10:57:00Z', complete: '2026-11-24T10:54:59Z' } });
+    expect(await pass(h.cache)).toEqual([]);
+    // its next pass answered first at 10:55:00Z, the snapshot's own instant: every report it could price is held
+    h.streams({ metar: { ok: '2026-11-24T10:58:00Z', complete: '2026-11-24T10:55:00Z' } });
+    expect(await pass(h.cache)).toEqual(TRUE_EDGES);
+  });
+
+  it('holds while the desk’s runs are not held up to the snapshot', async () => {
+    const h = polled()
+      .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
+      .streams({ metar: { ok: '2026-11-24T10:58:00Z' }, forecasts: { ok: '2026-11-24T10:50:00Z' } });
+    expect(await pass(h.cache)).toEqual([]);
+    h.streams({ forecasts: { ok: '2026-11-24T10:59:00Z' } });
     expect(await pass(h.cache)).toEqual(TRUE_EDGES);
   });
 
@@ -216,7 +229,7 @@ describe('the edge rule before the day’s METAR is synced', () => {
     expect(await pass(h.cache)).toEqual(TRUE_EDGES);
   });
 
-  it('holds on a cache whose metar stream never ran', async () => {
+  it('holds on a synced cache whose metar stream never ran', async () => {
     expect(await pass(polled().cache)).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { boardDay } from '../../src/board/board-day.js';
 import { boardCityOf, boardCsvRecords } from '../../src/board/board-export.js';
-import { BOARD_CITY_FIELDS, marketDay, primary, quote } from './fixtures.js';
+import { boardRow, type DayBook } from '../../src/board/board-row.js';
+import type { MarketDay } from '../../src/board/market-day.js';
+import { BOARD_CITY_FIELDS, HELD, marketDay, NO_BOOK, primary, quote } from './fixtures.js';
 
 /**
  * New York (°F), N(12.5, 1) °C, METAR high 12 °C: 52-53°F dead (holds 11 °C), 54-55°F (12 and 13 °C) 0.811427,
@@ -18,28 +21,44 @@ const DAY_OF = (over: Parameters<typeof marketDay>[0] = {}) =>
     ...over,
   });
 
-/** New York's own fields: 12:00 on its day, its forecast's aliases, its running high. */
+/** The board's row of a market day with a book (board-row.ts): what `export board` writes a city from. */
+const ROW_OF = (day: MarketDay, book: DayBook = NO_BOOK) => boardRow(boardDay(day), book);
+
+/**
+ * New York's own fields: 12:00 on its day, its forecast's aliases and in °F (12.5 °C = 54.5 °F, 1 °C = 1.8 °F), no
+ * models' range cached, its running high (12 °C, 53.6 °F, in 54-55°F; 14 °C = 57.2 °F is the first value leaving it:
+ * next 57.2 - 53.6 = 3.6), no book.
+ */
 const CITY = {
   city_id: 'nyc',
+  city_name: 'New York City',
   local_date: '2026-11-24',
   local_time: '12:00',
   phase: 'peak',
   unit: 'F',
   mu_c: 12.5,
   sigma_c: 1,
+  mu: 54.5,
+  sigma: 1.8,
+  spread: null,
   running_high_c: 12,
+  next: expect.closeTo(3.6, 9),
+  behind: null,
+  staked: 0,
+  pnl: null,
+  flags: [],
 };
 
 describe('export board (DESIGN 3)', () => {
   it('writes a city as DESIGN 3 names its fields: buckets with p, dead and both venues, the best edge', () => {
-    const city = boardCityOf(DAY_OF());
+    const city = boardCityOf(ROW_OF(DAY_OF()));
     expect(Object.keys(city)).toEqual(BOARD_CITY_FIELDS);
     expect(city).toMatchObject(CITY);
-    expect(city.buckets.map((b) => [b.bucket_slug, b.bucket_label, b.low, b.high, b.dead])).toEqual([
-      ['52-53f', '52-53°F', 52, 53, true],
-      ['54-55f', '54-55°F', 54, 55, false],
-      ['56-57f', '56-57°F', 56, 57, false],
-      ['over-60f', 'Over 60 F', null, null, false],
+    expect(city.buckets.map((b) => [b.bucket_slug, b.bucket_label, b.low, b.high, b.dead, b.held])).toEqual([
+      ['52-53f', '52-53°F', 52, 53, true, false],
+      ['54-55f', '54-55°F', 54, 55, false, false],
+      ['56-57f', '56-57°F', 56, 57, false, false],
+      ['over-60f', 'Over 60 F', null, null, false, false],
     ]);
     expect(city.buckets.map((b) => b.p)).toEqual([0, expect.closeTo(0.811427, 5), expect.closeTo(0.161533, 5), null]);
     expect(city.buckets[1]?.mkta).toEqual({ yes_price: 0.7, no_price: 0.32, snapshot_at: '2026-11-24T16:55:00Z' });
@@ -55,29 +74,52 @@ describe('export board (DESIGN 3)', () => {
     });
   });
 
+  it('carries what the row shows of the book: the buckets held, the stake, the P&L at mkta, the flags', () => {
+    // yescore YES 52-53°F (10 shares for 3.00) and a lock on 54-55°F (40 tokens at 0.25), marked at mkta: 10 x 0.02 -
+    // 3 = -2.80 and 40 x 0.70 - 10 = +18.00, so +15.20 on 13 staked; 52-53°F (11 °C) died at 12 °C: DEAD
+    // (the book's records name their buckets by the labels, as these quotes' slugs do)
+    const mkta = [quote('52-53°F', 0.02, 0.97), quote('54-55°F', 0.7, 0.32), quote('56-57°F', 0.1, 0.91)];
+    const mktb = [quote('54-55°F', 0.75, 0.27), quote('Over 60 F', 0.01, 0.99)];
+    const city = boardCityOf(ROW_OF(DAY_OF({ mkta, mktb }), HELD));
+    expect(city.buckets.map((b) => [b.bucket_label, b.held])).toEqual([
+      ['52-53°F', true],
+      ['54-55°F', true],
+      ['56-57°F', false],
+      ['Over 60 F', false],
+    ]);
+    expect([city.staked, city.pnl, city.flags]).toEqual([13, 15.2, ['DEAD']]);
+  });
+
+  it('says which side is behind when a price and the model are of different instants, and offers no edge', () => {
+    // the snapshots of 16:55Z against METAR and forecasts held up to 16:50Z (DESIGN 4)
+    const city = boardCityOf(ROW_OF(DAY_OF({ modelKnownUntilMs: Date.parse('2026-11-24T16:50:00Z') })));
+    expect([city.behind, city.best_edge]).toEqual(['model', null]);
+    expect(city.buckets[1]?.p).toBeCloseTo(0.811427, 5);
+  });
+
   it('an unusable forecast: p and the best edge null, never NaN; the aliases as cached', () => {
-    const zero = boardCityOf(DAY_OF({ forecast: primary(12.5, 0) }));
+    const zero = boardCityOf(ROW_OF(DAY_OF({ forecast: primary(12.5, 0) })));
     expect([zero.mu_c, zero.sigma_c]).toEqual([12.5, 0]);
     expect(zero.buckets.map((b) => b.p)).toEqual([null, null, null, null]);
     expect(zero.best_edge).toBeNull();
-    const missing = boardCityOf(DAY_OF({ forecast: null }));
+    const missing = boardCityOf(ROW_OF(DAY_OF({ forecast: null })));
     expect([missing.mu_c, missing.sigma_c, missing.best_edge]).toEqual([null, null, null]);
     expect(JSON.stringify([zero, missing])).not.toContain('NaN');
   });
 
   it('open ends are null; buckets laid out around the forecast are not the venues’ and are not listed', () => {
     const tails = boardCityOf(
-      DAY_OF({ mkta: [quote('51°F or below', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)], mktb: [] }),
+      ROW_OF(DAY_OF({ mkta: [quote('51°F or below', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)], mktb: [] })),
     );
     expect(tails.buckets.map((b) => [b.low, b.high])).toEqual([
       [null, 51],
       [58, null],
     ]);
-    expect(boardCityOf(DAY_OF({ mkta: [], mktb: [] })).buckets).toEqual([]);
+    expect(boardCityOf(ROW_OF(DAY_OF({ mkta: [], mktb: [] }))).buckets).toEqual([]);
   });
 
   it('as CSV: one record a bucket, the city repeated, the venues and the best edge flattened', () => {
-    const [first, , , last] = boardCsvRecords([boardCityOf(DAY_OF())]);
+    const [first, , , last] = boardCsvRecords([boardCityOf(ROW_OF(DAY_OF()))]);
     expect(first).toEqual({
       ...CITY,
       bucket_slug: '52-53f',
@@ -86,6 +128,7 @@ describe('export board (DESIGN 3)', () => {
       high: 53,
       p: 0,
       dead: true,
+      held: false,
       mkta_yes_price: 0.02,
       mkta_no_price: 0.97,
       mkta_snapshot_at: '2026-11-24T16:55:00Z',
@@ -100,7 +143,7 @@ describe('export board (DESIGN 3)', () => {
     });
     expect(last).toMatchObject({ bucket_label: 'Over 60 F', p: null, mkta_yes_price: null, mktb_yes_price: 0.01 });
     // a city with no bucket yet still has its record
-    const empty = boardCsvRecords([boardCityOf(DAY_OF({ mkta: [], mktb: [] }))]);
+    const empty = boardCsvRecords([boardCityOf(ROW_OF(DAY_OF({ mkta: [], mktb: [] })))]);
     expect(empty).toHaveLength(1);
     expect(empty[0]).toMatchObject({ city_id: 'nyc', bucket_slug: null, p: null, dead: null, best_edge_venue: null });
   });

@@ -1,48 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boardDay, localClockOf } from '../../src/board/board-day.js';
-import { boardRow, type DayBook } from '../../src/board/board-row.js';
-import type { FusionLock } from '../../src/contract/fusion-locks.js';
-import type { StrategyRecord } from '../../src/contract/strategies.js';
-import { holdingsOf } from '../../src/domain/held-buckets.js';
-import type { OpenBook, PickPosition, TradePosition } from '../../src/domain/position-pnl.js';
-import { AT, DAY, marketDay, PARIS, primary, quote, range } from './fixtures.js';
-
-/** A YES of yescore on 52-53°F (10 shares for 3.00) and a lock on 54-55°F (40 tokens at 0.25). */
-const BOOK: OpenBook<PickPosition, TradePosition> = {
-  strategies: [
-    {
-      family: 'yescore',
-      record: {
-        id: 11,
-        city_id: 'nyc',
-        local_date: DAY,
-        side: 'YES',
-        bucket_slug: '52-53°F',
-        bucket_label: '52-53°F',
-        shares: 10,
-        stake: 3,
-        yes_ask: 0.3,
-        current_yes_price: 0.3,
-      } as unknown as StrategyRecord,
-    },
-  ],
-  locks: [
-    {
-      id: 'L1',
-      city_id: 'nyc',
-      local_date: DAY,
-      bucket_slug: '54-55°F',
-      bucket_label: '54-55°F',
-      yes_price: 0.25,
-      tokens: 40,
-      resolved: false,
-    } as unknown as FusionLock,
-  ],
-  picks: [],
-  trades: [],
-  counts: { strategies: { no24: 0, yescore: 1, 'svc-max-picks': 0 }, locks: 1, picks: 0, trades: 0 },
-};
-const HELD: DayBook = { book: BOOK, holdings: holdingsOf(BOOK, 'nyc', DAY), killed: false };
+import { boardRow } from '../../src/board/board-row.js';
+import { AT, HELD, marketDay, PARIS, primary, quote, range } from './fixtures.js';
 
 const QUOTES = [
   quote('51°F or below', 0.01, 0.99),

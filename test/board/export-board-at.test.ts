@@ -27,7 +27,12 @@ const newestBy = <T extends Record<string, any>>(rows: T[], field: string): T | 
   rows.reduce<T | undefined>((a, r) => (!a || Date.parse(r[field]) > Date.parse(a[field]) ? r : a), undefined);
 
 /** A city of the board as of AT, from the API's rows up to AT and DESIGN 3 and 4's words. */
-async function expectedCity(city: { city_id: string; tz: string; country: string }): Promise<Record<string, any>> {
+async function expectedCity(city: {
+  city_id: string;
+  city_name: string;
+  tz: string;
+  country: string;
+}): Promise<Record<string, any>> {
   const { date, startMs } = localDay(city.tz, AT);
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone: city.tz, hour: '2-digit', minute: '2-digit' });
   const localTime = clock.format(new Date(AT));
@@ -35,6 +40,9 @@ async function expectedCity(city: { city_id: string; tz: string; country: string
   // the desk's newest run by then (the polls are all later: the sync ran at the world's instant); for this day only
   const run = newestBy(await history('forecast_history', city.city_id, AT - 24 * HOUR, AT), 'fetched_at');
   const desk = run && run.local_date === date ? { mu: run.predicted_max_c, sigma: run.sigma_c } : null;
+  const unit = ['US', 'GB'].includes(city.country) ? 'F' : 'C';
+  // in the market's unit, the run's own aliases
+  const shown = run && desk && (unit === 'F' ? { mu: run.predicted_max_f, sigma: run.sigma_f } : desk);
   // the running high: the highest whole °C of the day's METAR reports by then
   const readings = (await history('metar_observations_history', city.city_id, startMs, AT)).map((m) => m.temp_c);
   const r = readings.length ? halfUp(Math.max(...readings)) : null;
@@ -81,21 +89,33 @@ async function expectedCity(city: { city_id: string; tz: string; country: string
         high: own.high,
         p: p === null ? null : expect.closeTo(p, 6),
         dead: r !== null && reachable.length === 0,
+        held: expect.any(Boolean),
         ...quotes,
       };
     });
   const best = edges.reduce<(typeof edges)[number] | null>((a, e) => (!a || e.edge > a.edge ? e : a), null);
   return {
     city_id: city.city_id,
+    city_name: city.city_name,
     local_date: date,
     local_time: localTime,
     phase,
-    unit: ['US', 'GB'].includes(city.country) ? 'F' : 'C',
+    unit,
     mu_c: desk?.mu ?? null,
     sigma_c: desk?.sigma ?? null,
+    mu: shown?.mu ?? null,
+    sigma: shown?.sigma ?? null,
+    // the models' range is polled (the sync's, after the instant): none as of it
+    spread: null,
     running_high_c: r,
+    next: r === null ? null : expect.any(Number),
     buckets,
     best_edge: best && { ...best, edge: expect.closeTo(best.edge, 6) },
+    // as of an instant before what the sync holds: every row up to it is known, nothing is behind
+    behind: null,
+    staked: expect.any(Number),
+    pnl: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number'),
+    flags: expect.any(Array),
   };
 }
 
@@ -105,7 +125,12 @@ describe('export board --at', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const board = JSON.parse(out.stdout) as Record<string, any>[];
-    const cities = (await world.svc.get('/cities')).body.data as { city_id: string; tz: string; country: string }[];
+    const cities = (await world.svc.get('/cities')).body.data as {
+      city_id: string;
+      city_name: string;
+      tz: string;
+      country: string;
+    }[];
     expect(board.map((c) => c.city_id)).toEqual(cities.map((c) => c.city_id).sort());
     let priced = 0;
     const phases = new Set<string>();

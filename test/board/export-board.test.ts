@@ -27,7 +27,12 @@ describe('export board', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const board = JSON.parse(out.stdout) as Record<string, any>[];
-    const cities = (await world.svc.get('/cities')).body.data as { city_id: string; tz: string; country: string }[];
+    const cities = (await world.svc.get('/cities')).body.data as {
+      city_id: string;
+      city_name: string;
+      tz: string;
+      country: string;
+    }[];
     expect(board.map((c) => c.city_id)).toEqual(cities.map((c) => c.city_id).sort());
     let priced = 0;
     let withEdge = 0;
@@ -35,12 +40,21 @@ describe('export board', () => {
       const city = cities.find((c) => c.city_id === row.city_id) as (typeof cities)[number];
       const { date, startMs } = localDay(city.tz, TEMPLATE_START);
       expect(Object.keys(row)).toEqual(BOARD_CITY_FIELDS);
+      expect(row.city_name).toBe(city.city_name);
       expect(row.local_date, row.city_id).toBe(date);
-      // the CLI's clock started at the world's 12:00:00Z a moment ago: the same minute
+      // the CLI's clock is the service's (DESIGN 4): the world stands at 12:00:00Z and answers 11:59:59, so the CLI's
+      // now is that plus the seconds since the sync
       const clock = new Intl.DateTimeFormat('en-GB', { timeZone: city.tz, hour: '2-digit', minute: '2-digit' });
-      expect(row.local_time, row.city_id).toBe(clock.format(new Date(TEMPLATE_START)));
+      expect(out.nowMs[0]).toBeGreaterThanOrEqual(TEMPLATE_START - 1_000);
+      expect(
+        out.nowMs.map((ms) => clock.format(new Date(ms))),
+        row.city_id,
+      ).toContain(row.local_time);
       expect(['early', 'peak', 'passed', 'settled']).toContain(row.phase);
-      expect(row.unit).toBe(['US', 'GB'].includes(city.country) ? 'F' : 'C');
+      const unit = ['US', 'GB'].includes(city.country) ? 'F' : 'C';
+      expect(row.unit).toBe(unit);
+      // a price and the model of the same instant: the sync's catch-up fetched both (DESIGN 4)
+      expect(row.behind, row.city_id).toBeNull();
 
       // the forecast as /forecasts serves it, when it is for this date
       const forecast = (await world.svc.get(`/forecasts?city_id=${city.city_id}`)).body.data.svc_pro_forecast;
@@ -48,6 +62,10 @@ describe('export board', () => {
       expect([row.mu_c, row.sigma_c], row.city_id).toEqual(
         mine ? [forecast.predicted_max_c, forecast.sigma_c] : [null, null],
       );
+      // ... and in the market's unit, its own aliases
+      const shown =
+        unit === 'F' ? [forecast.predicted_max_f, forecast.sigma_f] : [forecast.predicted_max_c, forecast.sigma_c];
+      expect([row.mu, row.sigma], row.city_id).toEqual(mine ? shown : [null, null]);
 
       // the running high: the highest whole °C of the day's METAR reports so far (history and /current)
       const since = new Date(startMs).toISOString();
@@ -119,6 +137,16 @@ describe('export board', () => {
         withEdge++;
         expect(row.best_edge, row.city_id).toEqual({ ...best, edge: expect.closeTo(best.edge, 6) });
       }
+
+      // the models' spread of this date in the market's unit (the board's °C figure converts the °F one)
+      const range = (await world.svc.get(`/forecasts?city_id=${city.city_id}`)).body.data.model_tmax_range;
+      const spread = range.local_date !== date ? null : unit === 'F' ? range.spread_f : (range.spread_f * 5) / 9;
+      if (spread === null) expect(row.spread, row.city_id).toBeNull();
+      else expect(row.spread, row.city_id).toBeCloseTo(spread, 9);
+      // the book's figures hang together (their values are worked by hand in board-export.unit.test.ts)
+      expect(row.staked, row.city_id).toBeGreaterThanOrEqual(0);
+      if (row.staked === 0) expect([row.pnl, row.buckets.some((b: any) => b.held)], row.city_id).toEqual([null, false]);
+      for (const flag of row.flags) expect(['CHECK', 'BREAKTHROUGH', 'DEAD', 'KILL']).toContain(flag);
     }
     // the world quotes and forecasts its cities' markets: most of them are priced here
     expect(priced).toBeGreaterThan(50);
@@ -142,14 +170,16 @@ describe('export board', () => {
     const [header, ...records] = csv.stdout.trimEnd().split('\r\n');
     const columns = (header as string).split(',');
     // the city's own fields, then the bucket's, then the venues' and the best edge's, flattened
-    expect(columns.slice(0, 14)).toEqual([
-      ...BOARD_CITY_FIELDS.slice(0, 8),
+    const own = BOARD_CITY_FIELDS.filter((f) => f !== 'buckets' && f !== 'best_edge');
+    expect(columns.slice(0, own.length + 7)).toEqual([
+      ...own,
       'bucket_slug',
       'bucket_label',
       'low',
       'high',
       'p',
       'dead',
+      'held',
     ]);
     expect(records).toHaveLength(Math.max(1, nyc.buckets.length));
     const field = (record: string, name: string) => record.split(',')[columns.indexOf(name)];
@@ -160,6 +190,29 @@ describe('export board', () => {
       expect(field(record, 'mkta_yes_price')).toBe(b.mkta === null ? '' : String(b.mkta.yes_price));
       expect(field(record, 'best_edge_edge')).toBe(nyc.best_edge === null ? '' : String(nyc.best_edge.edge));
     });
+  });
+
+  it('refuses a --city the cache does not list, naming it: ids are matched as the service lists them', async () => {
+    for (const id of ['NYC', 'atlantis']) {
+      const out = await exportBoard('--city', id);
+      expect([out.code, out.stdout]).toEqual([2, '']);
+      expect(out.stderr).toContain(`--city: no city '${id}' in the cache; its cities: amsterdam,`);
+    }
+  });
+
+  it('--date pins every city to that market day, as the replayed screen does past midnight', async () => {
+    // the world stands at 12:00Z on the 21st: the 20th is every city's yesterday, settled or closing
+    const out = await exportBoard('--date', '2026-11-20');
+    expect(out.code).toBe(0);
+    const board = JSON.parse(out.stdout) as Record<string, any>[];
+    expect(new Set(board.map((c) => c.local_date))).toEqual(new Set(['2026-11-20']));
+    // its buckets are that day's (the venues' newest snapshots of the 20th), and its running high the day's own
+    expect(board.every((c) => c.buckets.length > 0)).toBe(true);
+    const bad = await exportBoard('--date', '2026-02-30');
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'svc-monitor: --date must be a market day, YYYY-MM-DD, e.g. 2026-11-20\n',
+    ]);
   });
 
   it('refuses --since and --until: the board is as of now', async () => {

@@ -1,7 +1,12 @@
+import type { DayBook } from '../../src/board/board-row.js';
 import type { MarketDay } from '../../src/board/market-day.js';
 import type { DayQuote } from '../../src/cache/index.js';
 import type { City } from '../../src/contract/cities.js';
 import type { ModelTmaxRange, SvcProForecast } from '../../src/contract/forecasts.js';
+import type { FusionLock } from '../../src/contract/fusion-locks.js';
+import type { StrategyRecord } from '../../src/contract/strategies.js';
+import { holdingsOf } from '../../src/domain/held-buckets.js';
+import type { OpenBook, PickPosition, TradePosition } from '../../src/domain/position-pnl.js';
 import type { SettlementRule } from '../../src/domain/settlement.js';
 
 /**
@@ -58,6 +63,8 @@ interface DayOptions {
   highC?: number | null;
   mkta?: DayQuote[];
   mktb?: DayQuote[];
+  /** Up to when the METAR and the desk are held (DESIGN 4); default null: no bound. */
+  modelKnownUntilMs?: number | null;
 }
 
 /** One city's market day as the cache read would give it (board/market-day.ts), from the options alone. */
@@ -80,6 +87,7 @@ export function marketDay(o: DayOptions = {}): MarketDay {
     mkta: o.mkta ?? [],
     mktb: o.mktb ?? [],
     lock: null,
+    modelKnownUntilMs: o.modelKnownUntilMs ?? null,
   };
 }
 
@@ -99,16 +107,76 @@ export const NEW_YORK = marketDay({
   mktb: [quote('54-55°F', 0.75, 0.27), quote('Over 60 F', 0.01, 0.99), quote('58°F or higher', 0.01, 0.99)],
 });
 
+/** New York's open book: a YES of yescore on 52-53°F (10 shares for 3.00) and a lock on 54-55°F (40 tokens at 0.25). */
+export const BOOK: OpenBook<PickPosition, TradePosition> = {
+  strategies: [
+    {
+      family: 'yescore',
+      record: {
+        id: 11,
+        city_id: 'nyc',
+        local_date: DAY,
+        side: 'YES',
+        bucket_slug: '52-53°F',
+        bucket_label: '52-53°F',
+        shares: 10,
+        stake: 3,
+        yes_ask: 0.3,
+        current_yes_price: 0.3,
+      } as unknown as StrategyRecord,
+    },
+  ],
+  locks: [
+    {
+      id: 'L1',
+      city_id: 'nyc',
+      local_date: DAY,
+      bucket_slug: '54-55°F',
+      bucket_label: '54-55°F',
+      yes_price: 0.25,
+      tokens: 40,
+      resolved: false,
+    } as unknown as FusionLock,
+  ],
+  picks: [],
+  trades: [],
+  counts: { strategies: { no24: 0, yescore: 1, 'svc-max-picks': 0 }, locks: 1, picks: 0, trades: 0 },
+};
+/** New York's book of the day, as the board reads it. */
+export const HELD: DayBook = { book: BOOK, holdings: holdingsOf(BOOK, 'nyc', DAY), killed: false };
+
+/** A day with no open position. */
+export const NO_BOOK: DayBook = {
+  book: {
+    strategies: [],
+    locks: [],
+    picks: [],
+    trades: [],
+    counts: { strategies: { no24: 0, yescore: 0, 'svc-max-picks': 0 }, locks: 0, picks: 0, trades: 0 },
+  },
+  holdings: [],
+  killed: false,
+};
+
 /** DESIGN 3's fields of a city of `export board`, in its order. */
 export const BOARD_CITY_FIELDS = [
   'city_id',
+  'city_name',
   'local_date',
   'local_time',
   'phase',
   'unit',
   'mu_c',
   'sigma_c',
+  'mu',
+  'sigma',
+  'spread',
   'running_high_c',
+  'next',
   'buckets',
   'best_edge',
+  'behind',
+  'staked',
+  'pnl',
+  'flags',
 ];

@@ -60,12 +60,14 @@ describe('a °F market priced on the whole-°C lattice (board/priced-day.ts)', (
 
   it('offers no edge on a venue whose snapshot predates what the board prices with', () => {
     // the fixture's high of 12 °C was read at 16:00Z and its snapshots taken at 16:55Z: both fresh (above)
-    expect(day.staleVenues).toEqual([]);
+    expect(day.venueBehind).toEqual({ mkta: null, mktb: null });
+    expect(day.behind).toBeNull();
     // mkta's snapshot of 15:30Z was taken before the 16:00Z reading that set the high (it may still price 52-53°F,
     // which that reading killed): its prices stay, its edges go; the day's best is then mktb's alone
     const early = { ...NEW_YORK, mkta: NEW_YORK.mkta.map((q) => ({ ...q, snapshot_at: '2026-11-24T15:30:00Z' })) };
     const stale = boardDay(early);
-    expect(stale.staleVenues).toEqual(['mkta']);
+    expect(stale.venueBehind).toEqual({ mkta: 'prices', mktb: null });
+    expect(stale.behind).toBe('prices');
     expect(stale.buckets[2]?.mkta?.yes_price).toBe(0.7);
     // 54-55°F: YES only on mktb, 0.811427 - 0.75 - 0.01 = +0.051427; NO on mktb -0.091427 (above)
     expect(stale.buckets[2]?.yes).toMatchObject({ venue: 'mktb', price: 0.75 });
@@ -80,8 +82,46 @@ describe('a °F market priced on the whole-°C lattice (board/priced-day.ts)', (
       ...NEW_YORK,
       primary: { ...NEW_YORK.primary, fetched_at: '2026-11-24T17:00:00Z' },
     } as typeof NEW_YORK;
-    expect(boardDay(run).staleVenues).toEqual(['mkta', 'mktb']);
+    expect(boardDay(run).venueBehind).toEqual({ mkta: 'prices', mktb: 'prices' });
     expect(boardDay(run).best).toBeNull();
+  });
+
+  it('offers no edge on a venue whose snapshot is newer than what the monitor holds of the METAR and the desk', () => {
+    // DESIGN 4 "a price against a model of the same instant": both snapshots were taken at 16:55Z; the METAR reports
+    // and the desk's runs are held up to 16:50Z only (a report of 16:52Z may have moved the venues already)
+    const ahead = boardDay({ ...NEW_YORK, modelKnownUntilMs: Date.parse('2026-11-24T16:50:00Z') });
+    expect(ahead.venueBehind).toEqual({ mkta: 'model', mktb: 'model' });
+    expect(ahead.behind).toBe('model');
+    expect(ahead.best).toBeNull();
+    expect(ahead.buckets.every((b) => b.yes === null && b.no === null)).toBe(true);
+    // the prices and the p stay on the page: 54-55°F at 0.70 on mkta, p 0.811427
+    expect(ahead.buckets[2]?.mkta?.yes_price).toBe(0.7);
+    expect(ahead.buckets[2]?.p).toBeCloseTo(0.811427, 5);
+    // held up to 16:55Z exactly: the snapshot's own instant is known, and it compares (the best as before: +0.101427)
+    const level = boardDay({ ...NEW_YORK, modelKnownUntilMs: Date.parse('2026-11-24T16:55:00Z') });
+    expect(level.venueBehind).toEqual({ mkta: null, mktb: null });
+    expect(level.best?.edge).toBeCloseTo(0.101427, 5);
+    // mkta snapshotted at 16:45Z compares; mktb's 16:55Z does not: 54-55°F YES on mkta +0.101427, NO only from mkta,
+    // 0.188573 - 0.32 - 0.01 = -0.141427
+    const split = boardDay({
+      ...NEW_YORK,
+      mkta: NEW_YORK.mkta.map((q) => ({ ...q, snapshot_at: '2026-11-24T16:45:00Z' })),
+      modelKnownUntilMs: Date.parse('2026-11-24T16:50:00Z'),
+    });
+    expect(split.venueBehind).toEqual({ mkta: null, mktb: 'model' });
+    expect(split.best).toMatchObject({ venue: 'mkta', side: 'YES', price: 0.7 });
+    expect(split.buckets[2]?.no).toMatchObject({ venue: 'mkta', price: 0.32 });
+    expect(split.buckets[2]?.no?.edge).toBeCloseTo(-0.141427, 5);
+    // mkta behind the high (read at 16:00Z, mkta snapshotted at 15:30Z) and mktb ahead of the model: the model is
+    // what the board waits for first
+    const both = boardDay({
+      ...NEW_YORK,
+      mkta: NEW_YORK.mkta.map((q) => ({ ...q, snapshot_at: '2026-11-24T15:30:00Z' })),
+      modelKnownUntilMs: Date.parse('2026-11-24T16:50:00Z'),
+    });
+    expect(both.venueBehind).toEqual({ mkta: 'prices', mktb: 'model' });
+    expect(both.behind).toBe('model');
+    expect(both.best).toBeNull();
   });
 
   it('says how far the running high must rise before a higher bucket can win (next)', () => {

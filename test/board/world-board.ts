@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { ApiClient } from '../../src/client/api-client.js';
@@ -9,16 +8,17 @@ import { backfill } from '../../src/sync/backfill.js';
 import { SyncEngine } from '../../src/sync/sync-engine.js';
 import { type CliResult, runCli } from '../cli/run-cli.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
-import { TEMPLATE_START } from '../helpers/world-template.js';
 
 const HOUR = 3_600_000;
-const WORLD_CLOCK = fileURLToPath(new URL('../helpers/world-clock.mjs', import.meta.url));
 
 /** The reference service's frozen template world, a cache synced from it, and the built CLI's `export board` on it. */
 export interface WorldBoard {
   svc: TestService;
-  /** The built CLI's `export board` on the cache, its wall clock at the world's instant (world-clock.mjs). */
-  exportBoard(...args: string[]): Promise<CliResult>;
+  /**
+   * The built CLI's `export board` on the cache, on the service's clock: the offset the sync kept, so its now lies in
+   * `nowMs` (the host's clock before and after the run, plus that offset). The world stands still meanwhile.
+   */
+  exportBoard(...args: string[]): Promise<CliResult & { nowMs: [number, number] }>;
   /** Every row of a historical table for one city within [since, until], as the API serves it (next_cursor followed). */
   history(table: string, cityId: string, since: string | number, until?: number): Promise<Record<string, any>[]>;
   close(): Promise<void>;
@@ -39,22 +39,24 @@ export async function worldBoard(
   const db = join(root, 'cache.db');
   const cache = openCache(db);
   const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: TEST_KEY });
+  let offset: number;
   try {
-    const summary = await new SyncEngine({ client, cache, now: () => new Date(TEMPLATE_START) }).runOnce();
+    const summary = await new SyncEngine({ client, cache }).runOnce();
     expect(summary.errors).toEqual([]);
     if (backfillSince !== undefined) await backfill(client, cache, ['forecast_history'], { since: iso(backfillSince) });
+    offset = cache.streams.clockOffset() as number;
+    expect(offset).not.toBeNull();
   } finally {
     await client.close();
     cache.close();
   }
   return {
     svc,
-    exportBoard: (...args) =>
-      runCli(['export', 'board', '--db', db, ...args], {
-        NODE_OPTIONS: `--import ${WORLD_CLOCK}`,
-        WORLD_CLOCK_START: new Date(TEMPLATE_START).toISOString(),
-        XDG_CONFIG_HOME: join(root, 'config'),
-      }),
+    exportBoard: async (...args) => {
+      const before = Date.now();
+      const out = await runCli(['export', 'board', '--db', db, ...args], { XDG_CONFIG_HOME: join(root, 'config') });
+      return { ...out, nowMs: [before + offset, Date.now() + offset] };
+    },
     async history(table, cityId, since, until) {
       const rows: Record<string, any>[] = [];
       const bounds = `since=${iso(since)}${until === undefined ? '' : `&until=${iso(until)}`}`;

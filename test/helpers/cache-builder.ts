@@ -610,9 +610,17 @@ export class HandCache {
   }
 
   /** Each stream's last success (instant, rows) and, after it, its last failure. */
-  streams(states: Partial<Record<StreamName, { ok: string; rows?: number; failed?: [at: string, error: string] }>>) {
+  /**
+   * Each stream's last good pass (`ok`), with the service's clock at its first answer (`complete`: up to when what it
+   * holds is complete; left out, as a cache from before kept it, `ok` stands for it), and its last failure.
+   */
+  streams(
+    states: Partial<
+      Record<StreamName, { ok: string; complete?: string; rows?: number; failed?: [at: string, error: string] }>
+    >,
+  ) {
     for (const [stream, s] of Object.entries(states)) {
-      this.cache.streams.recordSuccess(stream, s.ok, s.rows ?? 1);
+      this.cache.streams.recordSuccess(stream, s.ok, s.rows ?? 1, s.complete ?? null);
       if (s.failed) this.cache.streams.recordError(stream, s.failed[0], s.failed[1]);
     }
     return this;

@@ -136,4 +136,12 @@ export const MIGRATIONS: string[] = [
     'CREATE INDEX edge_alert_marks_day ON edge_alert_marks (city_id, local_date)',
     'CREATE TABLE alert_snoozes (city_id TEXT PRIMARY KEY NOT NULL, until_ms INTEGER NOT NULL) WITHOUT ROWID',
   ].join(';\n'),
+  // v6: the service's clock (DESIGN 4 "the monitor's clock"). Each stream's last good pass keeps the service's clock
+  // at its first answer (`complete_at`: everything published before it is in the cache), and the cache keeps the
+  // offset of the service's clock from the host's at the last good answer, so `--offline`, `export` and the next start
+  // run on the service's clock too. A cache from before keeps no offset: the host's clock, as it was.
+  [
+    'ALTER TABLE stream_state ADD COLUMN complete_at TEXT',
+    'CREATE TABLE service_clock (id INTEGER PRIMARY KEY CHECK (id = 1), offset_ms INTEGER NOT NULL)',
+  ].join(';\n'),
 ];

@@ -6,6 +6,7 @@ import type { SettlementConfig } from '../../contract/config.js';
 import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
+import { marketClockOf } from '../market-clock.js';
 import { parseDateOrInstantArg } from '../parse.js';
 import { replayInstant } from '../replay-instant.js';
 
@@ -51,6 +52,7 @@ export function exportCommand(program: Command): void {
     )
     .option('--until <date>', 'upper bound (inclusive), as --since', parseDateOrInstantArg)
     .option('--at <iso>', 'board: as of this instant of the cache (ISO 8601 with its offset)')
+    .option('--date <yyyy-mm-dd>', "board: this market day in every city (default: each city's date at the instant)")
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .action((name: string, flags: ExportFlags) => {
       // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
@@ -60,6 +62,9 @@ export function exportCommand(program: Command): void {
       if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
         throw usageError('--since and --until do not apply to board: it is the board as of now, or of --at');
       if (flags.at !== undefined && name !== 'board') throw usageError('--at applies to board only');
+      if (flags.date !== undefined && name !== 'board') throw usageError('--date applies to board only');
+      if (flags.date !== undefined && !isMarketDate(flags.date))
+        throw usageError('--date must be a market day, YYYY-MM-DD, e.g. 2026-11-20');
       refuseEmptyWindow(flags.since, flags.until);
       // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
       const connection = resolveConnection({ db: flags.db });
@@ -93,18 +98,32 @@ interface ExportFlags {
   since?: string;
   until?: string;
   at?: string;
+  date?: string;
   db?: string;
 }
 
+/** A real calendar date written YYYY-MM-DD. */
+function isMarketDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+}
+
 /**
- * `export board`: the board as of now or of `--at` (board/board-export.ts; replay-instant.ts checks the instant), one
- * object a city; in CSV one record a bucket. The cities' markets are priced by the config's `settlement`.
+ * `export board`: the board as of now (the market's clock, DESIGN 4) or of `--at` (board/board-export.ts;
+ * replay-instant.ts checks the instant), for each city's own day then or the `--date` given, one object a city; in
+ * CSV one record a bucket. The cities' markets are priced by the config's `settlement`. A `--city` the cache does not
+ * list is exit 2, naming it: ids are matched exactly as the service lists them.
  */
 function boardRows(cache: Cache, flags: ExportFlags, settlement?: SettlementConfig): string[] {
-  const now = Date.now();
+  const now = marketClockOf(cache).nowMs();
   const atMs = flags.at === undefined ? now : replayInstant(flags.at, cache, now);
-  const cities = exportBoard(cache, atMs, { cityId: flags.city, settlement });
-  return (flags.format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
+  const all = cache.resources.cities();
+  const cities = flags.city === undefined ? all : all.filter((c) => c.city_id === flags.city);
+  if (flags.city !== undefined && cities.length === 0)
+    throw usageError(
+      `--city: no city '${flags.city}' in the cache; its cities: ${all.map((c) => c.city_id).join(', ') || 'none yet'}`,
+    );
+  const board = exportBoard(cache, { atMs, replay: flags.at !== undefined, date: flags.date, cities, settlement });
+  return (flags.format === 'csv' ? boardCsvRecords(board) : board).map((row) => JSON.stringify(row));
 }
 
 /** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */

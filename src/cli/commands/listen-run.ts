@@ -5,6 +5,7 @@ import { openCache } from '../../cache/index.js';
 import { startListener } from '../../receiver/listener.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
+import { marketClockOf } from '../market-clock.js';
 import { configFile } from '../paths.js';
 
 export interface ListenFlags {
@@ -26,6 +27,8 @@ export async function runListen(flags: ListenFlags): Promise<void> {
     );
   }
   const cache = openCache(connection.dbPath);
+  // events are received, and kills alerted, on the market's clock as the cache last knew it (DESIGN 4)
+  const clock = marketClockOf(cache);
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const { notifyCommand, notify } = connection.alerts;
   // kills to the notify command (with `alerts.notify.kill` on); its failure is an alert, never the listener's
@@ -35,7 +38,7 @@ export async function runListen(flags: ListenFlags): Promise<void> {
           argv: notifyCommand,
           onFailure: (alert, reason) => {
             try {
-              cache.alerts.add(commandFailedAlert(alert, reason, new Date()));
+              cache.alerts.add(commandFailedAlert(alert, reason, clock.now()));
             } catch (error) {
               log(`notify_command failed (${reason}), and so did storing that: ${String(error)}`);
             }
@@ -51,6 +54,7 @@ export async function runListen(flags: ListenFlags): Promise<void> {
     notify: flags.notify && notify.kill ? desktopNotify : null,
     forward: command ? (alert) => command.send(alert) : undefined,
     log,
+    now: clock.now,
   }).catch((error: unknown) => {
     cache.close();
     throw error;

@@ -9,6 +9,7 @@ import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
 import { type Connection, requireService, resolveConnection } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { marketClockOf } from '../market-clock.js';
 
 export interface SyncFlags {
   once?: boolean;
@@ -41,7 +42,10 @@ export async function runSync(flags: SyncFlags): Promise<void> {
     }
   })();
   const cache = openCache(connection.dbPath);
-  const client = new ApiClient(service);
+  const log = (line: string) => process.stderr.write(`sync: ${line}\n`);
+  // the market's clock: the service's, from its answers (and from the cache's last offset until the first)
+  const clock = marketClockOf(cache, { log });
+  const client = new ApiClient({ ...service, clock });
   const daemon = !flags.once && !tables;
   // the trader alerts run where market data lands; a daemon also raises desktop notifications, a one-off pass
   // (a script, a cron job) stores its alerts and runs the notify command only
@@ -49,9 +53,9 @@ export async function runSync(flags: SyncFlags): Promise<void> {
     cache,
     settings: connection.alerts,
     settlement: connection.settlement,
-    now: () => new Date(),
+    now: clock.now,
     notify: daemon ? desktopNotify : null,
-    log: (line) => process.stderr.write(`sync: ${line}\n`),
+    log,
   });
   const engine = new SyncEngine({
     client,

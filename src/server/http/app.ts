@@ -10,6 +10,7 @@ import { corsPlugin } from './plugins/cors.js';
 import { errorsPlugin, frameworkError } from './plugins/errors.js';
 import { methodGuardPlugin } from './plugins/method-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { worldDatePlugin } from './plugins/world-date.js';
 import { queryValidatorCompiler } from './query-validator.js';
 import { ResponseCache } from './response-cache.js';
 import { citiesRoutes } from './routes/cities.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   pages?: PagesOptions;
   /** Log level for the service's own lines (stderr); requests themselves are not logged. */
   logLevel?: 'error' | 'warn' | 'info' | 'silent';
+  /** The world's clock (ms): every answer's `Date` header; left out, the host's (Node's own header). */
+  now?: () => number;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(queryValidatorCompiler);
 
+  if (opts.now) await app.register(worldDatePlugin, { now: opts.now });
   await app.register(corsPlugin);
   await app.register(errorsPlugin);
   const cache = new ResponseCache();

@@ -49,10 +49,18 @@ export class World {
     }
   }
 
-  /** The world instant everything up to which has been applied; undefined before the first start. */
+  /** What `processedUntil` last read or wrote: every answer's `Date` asks it (service.ts), the store once. */
+  private processed: number | undefined;
+
+  /**
+   * The world instant everything up to which has been applied; undefined before the first start. The service's
+   * clock as its answers tell it (`Date`): a row of an instant before it is published, none after it is.
+   */
   processedUntil(): number | undefined {
+    if (this.processed !== undefined) return this.processed;
     const value = getMeta(this.ctx.store.db, META_PROCESSED);
-    return value === undefined ? undefined : Number(value);
+    this.processed = value === undefined ? undefined : Number(value);
+    return this.processed;
   }
 
   /**
@@ -89,6 +97,7 @@ export class World {
       }
       setMeta(store.db, META_PROCESSED, String(historyStart));
     });
+    this.processed = historyStart;
     this.advanceTo(startMs);
   }
 
@@ -108,6 +117,8 @@ export class World {
         }
         setMeta(store.db, META_PROCESSED, String(to));
       });
+      // once committed: a slice rolled back leaves the clock where the store is
+      this.processed = to;
       from = to;
     }
     return ran;

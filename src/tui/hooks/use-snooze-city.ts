@@ -3,12 +3,12 @@ import { useDeps, useUiActions } from '../state/monitor-context.js';
 
 /**
  * `z`: snoozes a city's notifications for `alerts.snooze_minutes` (its alerts are still stored and listed). The
- * snooze is kept in the cache, so a sync daemon writing to the same file honours it too. It runs on the trader's
- * clock, not the demo's sped-up world: a snooze is minutes of the trader's attention. The Alerts pane's `z` calls it,
- * and so can any pane showing a city (the board's rows).
+ * snooze is kept in the cache, so a sync daemon writing to the same file honours it too. It ends on the market's
+ * clock (DESIGN 4 "the monitor's clock"), the one its alerts are stamped with. The Alerts pane's `z` calls it, and so
+ * can any pane showing a city (the board's rows).
  */
 export function useSnoozeCity(): (cityId: string | null) => void {
-  const { cache, snoozeMinutes } = useDeps();
+  const { cache, snoozeMinutes, now } = useDeps();
   const actions = useUiActions();
   return useCallback(
     (cityId: string | null) => {
@@ -17,7 +17,7 @@ export function useSnoozeCity(): (cityId: string | null) => void {
         return;
       }
       try {
-        cache.alerts.snoozeCity(cityId, Date.now() + snoozeMinutes * 60_000);
+        cache.alerts.snoozeCity(cityId, now().getTime() + snoozeMinutes * 60_000);
         actions.notice(`${cityId} snoozed ${snoozeMinutes} min (no notification)`);
       } catch (error) {
         // offline review may run on a cache this user cannot write
@@ -25,6 +25,6 @@ export function useSnoozeCity(): (cityId: string | null) => void {
         actions.notice('not snoozed: the cache is read-only here');
       }
     },
-    [cache, snoozeMinutes, actions],
+    [cache, snoozeMinutes, actions, now],
   );
 }

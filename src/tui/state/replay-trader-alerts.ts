@@ -53,9 +53,9 @@ export class ReplayTraderAlerts {
     const run = (city: City, at: number, fired: ReadonlySet<string>, raised: readonly ReplayAlert[]) => {
       const day = boardDay(readMarketDay(cache, city, at, { date, settlement }));
       const holdings = holdingsOf(cache.positions.openOfDay(city.city_id, date, undefined, at), city.city_id, date);
-      // as of an instant the day's reports are the cache's rows observed by then (a backfilled day has them all); the
-      // stream's last sync is of now, not of the instant
-      const found = marketAlerts({ day, holdings, metarSynced: true }, edgeMin, fired, isoUtc(at));
+      // as of an instant the day's reports are the cache's rows observed by then (a backfilled day has them all):
+      // the model's bound binds only past what the streams hold (board/same-instant.ts)
+      const found = marketAlerts({ day, holdings }, edgeMin, fired, isoUtc(at));
       const armed = new Set(fired);
       for (const f of found.fired) armed.add(f.ref);
       for (const ref of found.rearmed) armed.delete(ref);

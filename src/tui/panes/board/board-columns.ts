@@ -1,4 +1,5 @@
 import type { BoardRow, LadderCell } from '../../../board/board-row.js';
+import type { Behind } from '../../../board/same-instant.js';
 import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../../domain/buckets.js';
 import { signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
@@ -19,6 +20,9 @@ interface BoardColumn {
 }
 
 /** `≤61°F`, `≥80°F` for the tails, the venue's label otherwise: a bucket in a few characters. */
+
+/** Why a row shows no edge while it has prices and a forecast (board/same-instant.ts). */
+const BEHIND_TEXT: Record<Behind, string> = { model: 'model behind', prices: 'stale prices' };
 export function shortLabel(b: Bucket): string {
   const unit = b.label.match(/°[FC]/)?.[0] ?? '';
   if (b.low === OPEN_LOW) return `≤${b.high}${unit}`;
@@ -118,8 +122,8 @@ const COLUMNS: BoardColumn[] = [
     min: 22,
     priority: 1,
     text: (r, width) => {
-      // prices taken before the board's forecast or high offer nothing until the venues' next snapshot is synced
-      if (!r.best?.bucket.bucket) return r.staleVenues.length > 0 && r.forecast ? 'stale prices' : '—';
+      // a price and a model of different instants offer nothing (DESIGN 4): say which side the board waits for
+      if (!r.best?.bucket.bucket) return r.behind && r.forecast ? BEHIND_TEXT[r.behind] : '—';
       const { edge: value, side, price, venue } = r.best;
       const bucket = r.best.bucket.bucket;
       // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter

@@ -1,4 +1,5 @@
 import type { PricedBucket, PricedDay } from '../../../board/priced-day.js';
+import type { Behind } from '../../../board/same-instant.js';
 import type { DayQuote } from '../../../cache/index.js';
 import { settledValue, wholeDegreesC } from '../../../domain/settlement.js';
 import { cToF } from '../../../domain/units.js';
@@ -10,6 +11,12 @@ import { type Line, line, seg } from '../../theme.js';
 
 /** What the buckets table is drawn from: the day priced by the board (board/), and the forecast in the market's unit. */
 export type BucketTableInput = PricedDay & { shown: { mu: number; sigma: number } | null };
+
+/** Why a venue's prices offer no edge (board/same-instant.ts), beside its snapshot's time. */
+const BEHIND_NOTE: Record<Behind, string> = {
+  model: 'newer than the METAR or forecast held',
+  prices: 'older than the forecast or the high',
+};
 
 const signedPoints = (n: number): string => `${n >= 0 ? '+' : ''}${(n * 100).toFixed(1)}`;
 
@@ -27,8 +34,9 @@ export function bucketTableNote(v: BucketTableInput): string {
   const venues = (['mkta', 'mktb'] as const).map((venue) => {
     const quotes = v.buckets.flatMap((b) => (b[venue] ? [b[venue]] : []));
     const at = newestAt(quotes);
-    const stale = v.staleVenues.includes(venue) ? ' (older than the forecast or the high: no edge)' : '';
-    return quotes.length ? `${venue} snapshot ${at === null ? '—' : utcStamp(at)}${stale}` : '';
+    const behind = v.venueBehind[venue];
+    const why = behind === null ? '' : ` (${BEHIND_NOTE[behind]}: no edge)`;
+    return quotes.length ? `${venue} snapshot ${at === null ? '—' : utcStamp(at)}${why}` : '';
   });
   const source = venues.some(Boolean)
     ? venues.filter(Boolean).join(' · ')
