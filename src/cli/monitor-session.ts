@@ -27,6 +27,8 @@ export interface MonitorSession {
   refresh(): void;
   /** The market's clock (DESIGN 4): the host's plus the service's offset, the world's in the demo. */
   now: () => Date;
+  /** That offset (ms; null: unknown), for the status bar. */
+  clockOffsetMs: () => number | null;
   streamIntervalsMs?: Record<string, number>;
   close(): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function openSession(
     const close = async () => {
       cache.close();
     };
-    return { cache, status, refresh: () => {}, now: clock.now, close };
+    return { cache, status, refresh: () => {}, now: clock.now, clockOffsetMs: () => clock.offsetMs(), close };
   }
   // a listener needs a secret to verify with: refused before anything starts
   const listen = mode === 'demo' || flags.listen !== undefined;
@@ -128,7 +130,15 @@ export async function openSession(
     const streamIntervalsMs = demo
       ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
       : connection.intervals;
-    return { cache, status, refresh: () => thread.refresh(), now: clock.now, streamIntervalsMs, close };
+    return {
+      cache,
+      status,
+      refresh: () => thread.refresh(),
+      now: clock.now,
+      clockOffsetMs: () => clock.offsetMs(),
+      streamIntervalsMs,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -57,7 +57,8 @@ type Stream = (typeof STREAMS)[number];
  * the model only once the METAR reports and the desk's forecast are held up to its instant, and a price older than
  * what the desk has learnt offers nothing. So fresh rows of one ask for a pass of the others at once, rather than on
  * their next turn (the forecasts' is five minutes away): the screen shows prices and the model of the same instant
- * within seconds of the service publishing them. It ends when a pass brings nothing new.
+ * within seconds of the service publishing them. It ends when a pass brings nothing new, or CATCH_UP_DEPTH asks deep
+ * (a service whose world runs hours a second always has something new).
  */
 const CATCH_UP: Partial<Record<StreamName, readonly StreamName[]>> = {
   'mkta-buckets': ['metar', 'forecasts'],
@@ -65,6 +66,9 @@ const CATCH_UP: Partial<Record<StreamName, readonly StreamName[]>> = {
   metar: ['mkta-buckets', 'mktb-buckets'],
   forecasts: ['mkta-buckets', 'mktb-buckets'],
 };
+
+/** How many catch-up passes may follow one another from a timed or asked pass: prices, the model, the prices. */
+const CATCH_UP_DEPTH = 2;
 
 /** The offset of the service's clock is kept in the cache when it moved by at least this much (ms). */
 const OFFSET_KEPT_WITHIN_MS = 1_000;
@@ -75,6 +79,8 @@ interface Slot {
   everyMs: number;
   running?: Promise<StreamOutcome | undefined>;
   queued?: Promise<StreamOutcome | undefined>;
+  /** How deep in a catch-up the queued pass was asked (0: a turn, a refresh, a pass of `runOnce`). */
+  queuedDepth?: number;
   timer?: NodeJS.Timeout;
 }
 
@@ -171,24 +177,30 @@ export class SyncEngine {
     void this.idle().then(() => this.settle?.reject(error));
   }
 
-  /** This stream's pass now, or once more after the one running; an ask while that one waits joins it. */
-  private ask(slot: Slot): Promise<StreamOutcome | undefined> {
-    if (slot.queued) return slot.queued;
-    if (!slot.running) return this.begin(slot);
-    const queued = slot.running.then(
-      () => this.begin(slot),
-      () => this.begin(slot),
-    );
+  /**
+   * This stream's pass now, or once more after the one running; an ask while that one waits joins it (at the
+   * shallower of the two catch-up depths).
+   */
+  private ask(slot: Slot, depth = 0): Promise<StreamOutcome | undefined> {
+    if (slot.queued) {
+      slot.queuedDepth = Math.min(slot.queuedDepth ?? depth, depth);
+      return slot.queued;
+    }
+    if (!slot.running) return this.begin(slot, depth);
+    slot.queuedDepth = depth;
+    const next = () => this.begin(slot, slot.queuedDepth ?? 0);
+    const queued = slot.running.then(next, next);
     slot.queued = queued;
     return queued;
   }
 
-  private begin(slot: Slot): Promise<StreamOutcome | undefined> {
+  private begin(slot: Slot, depth: number): Promise<StreamOutcome | undefined> {
     slot.queued = undefined;
+    slot.queuedDepth = undefined;
     clearTimeout(slot.timer);
     slot.timer = undefined;
     if (this.stopped) return Promise.resolve(undefined);
-    const running = this.runStream(slot.stream).then((outcome) => {
+    const running = this.runStream(slot.stream, depth).then((outcome) => {
       if (outcome) this.onOutcome?.(outcome);
       return outcome;
     });
@@ -210,12 +222,13 @@ export class SyncEngine {
     }, slot.everyMs);
   }
 
-  private stored(stream: StreamName, counts: StreamCounts): void {
+  private stored(stream: StreamName, counts: StreamCounts, depth: number): void {
     if (counts.inserted + counts.updated === 0) return;
     this.opts.onStored?.(stream);
+    if (depth >= CATCH_UP_DEPTH) return;
     for (const name of CATCH_UP[stream] ?? []) {
       const slot = this.slots.find((s) => s.stream.name === name);
-      if (slot) this.ask(slot).catch((error: unknown) => this.fail(error));
+      if (slot) this.ask(slot, depth + 1).catch((error: unknown) => this.fail(error));
     }
   }
 
@@ -232,7 +245,7 @@ export class SyncEngine {
    * One pass of one stream, recorded in the cache on the service's clock, with the service's clock at its first
    * answer (what it holds is complete up to then); undefined when it was cut short by `stop`.
    */
-  private async runStream(stream: Stream): Promise<StreamOutcome | undefined> {
+  private async runStream(stream: Stream, depth: number): Promise<StreamOutcome | undefined> {
     const { cache, client } = this.opts;
     const at = () => client.clock.now().toISOString();
     try {
@@ -245,7 +258,7 @@ export class SyncEngine {
         counts.fetched,
         answers.firstMs === null ? null : isoUtc(answers.firstMs),
       );
-      this.stored(stream.name, counts);
+      this.stored(stream.name, counts, depth);
       return { stream: stream.name, counts };
     } catch (error) {
       // cancelled by stop: not a failure of the stream, and the cache may be closing
@@ -260,7 +273,7 @@ export class SyncEngine {
       cache.streams.recordError(stream.name, at(), message);
       // what was stored before the failure still counts
       const counts = error instanceof PartialFailure ? error.counts : undefined;
-      if (counts) this.stored(stream.name, counts);
+      if (counts) this.stored(stream.name, counts, depth);
       return { stream: stream.name, counts, error: { stream: stream.name, error: message, kind: kindOf(error) } };
     }
   }

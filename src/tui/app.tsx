@@ -16,6 +16,7 @@ import { colourWanted } from './theme.js';
 import type { MonitorAppProps } from './types.js';
 
 const systemNow = () => new Date();
+const noOffset = () => null;
 
 /**
  * The monitor: the whole terminal UI over one cache. Renders with Ink's `render` or ink-testing-library. A failure
@@ -49,6 +50,7 @@ function Monitor(props: MonitorAppProps) {
   const edgeMin = props.edgeMin ?? DEFAULT_ALERT_SETTINGS.edgeMin;
   const settlement = props.settlement ?? NO_SETTLEMENT;
   const now = props.now ?? systemNow;
+  const clockOffsetMs = props.clockOffsetMs ?? noOffset;
   // the session's thread announces its commits (and other processes'): then the hub need not look for them
   const others = source.subscribeCacheChanges;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs, others), [cache, coalesceMs, others]);
@@ -64,6 +66,7 @@ function Monitor(props: MonitorAppProps) {
       cache,
       source,
       now,
+      clockOffsetMs,
       onRefresh,
       hub,
       colour,
@@ -73,7 +76,7 @@ function Monitor(props: MonitorAppProps) {
       settlement,
       edgeMin,
     }),
-    [cache, source, now, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement, edgeMin],
+    [cache, source, now, clockOffsetMs, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement, edgeMin],
   );
   const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
   const [replay, replayActions] = useReplayState(cache, now, tickMs, () =>

@@ -63,6 +63,8 @@ export interface MonitorOptions {
   onRefresh?: () => void;
   /** The clock of the status bar, of stream ages and of "today" (tests and demo pass their own). */
   now?: () => Date;
+  /** How far the service's clock runs from this machine's (ms; null: unknown): the status bar names it over 5 s. */
+  clockOffsetMs?: () => number | null;
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
   /** Called after every render with Ink's render time (for benchmarks). */
@@ -88,6 +90,8 @@ export interface MonitorAppProps {
   initialCity?: string;
   onRefresh?: () => void;
   now?: () => Date;
+  /** How far the service's clock runs from this machine's (ms; null: unknown): the status bar names it over 5 s. */
+  clockOffsetMs?: () => number | null;
   streamIntervalsMs?: Record<string, number>;
   /** Cache change events are coalesced: the panes re-query at most once in this many ms (default 150). */
   coalesceMs?: number;

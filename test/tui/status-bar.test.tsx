@@ -113,4 +113,49 @@ describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
       c.close();
     }
   });
+
+  it('names the service clock’s offset from this machine’s once it is over 5 s (DESIGN 4)', async () => {
+    const c = cache();
+    const source = { getStatus: () => STATUS, subscribe: () => () => {} };
+    let offset: number | null = 252_000;
+    // the clock moves (a tick re-draws the bar only when its second changed)
+    const started = Date.now();
+    const app = render(
+      <MonitorApp
+        cache={c}
+        source={source}
+        now={() => new Date(NOW + Date.now() - started)}
+        clockOffsetMs={() => offset}
+        noColor
+        tickMs={50}
+      />,
+    );
+    const frameWith = async (wanted: (frame: string) => boolean) => {
+      let frame = '';
+      // a frame with the bar's clock in it that shows what is wanted
+      for (let i = 0; i < 400 && !(frame.includes('paris Mon 13:00') && wanted(frame)); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        frame = app.lastFrame() ?? '';
+      }
+      return frame;
+    };
+    try {
+      Object.defineProperty(app.stdout, 'columns', { value: 250, configurable: true });
+      Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
+      app.stdout.emit('resize');
+      // 252 s = 4 min 12 s ahead
+      expect(await frameWith((f) => f.includes('clock'))).toMatch(/12:\d\d:\d\dZ paris Mon 13:00 clock \+4m12s ·/);
+      // 5 s behind is within the bound: not named
+      offset = -5_000;
+      expect(await frameWith((f) => !f.includes('clock'))).toMatch(/12:\d\d:\d\dZ paris Mon 13:00 ·/);
+      // a day and 4 hours behind; then unknown (no answer yet): not named
+      offset = -(28 * 3_600_000 + 59_000);
+      expect(await frameWith((f) => f.includes('clock'))).toContain('13:00 clock -1d04h ·');
+      offset = null;
+      expect(await frameWith((f) => !f.includes('clock'))).toMatch(/12:\d\d:\d\dZ paris Mon 13:00 ·/);
+    } finally {
+      app.unmount();
+      c.close();
+    }
+  });
 });

@@ -69,6 +69,7 @@ export function monitorCommand(program: Command): void {
             initialCity: flags.city,
             onRefresh: session.refresh,
             now: session.now,
+            clockOffsetMs: session.clockOffsetMs,
             streamIntervalsMs: session.streamIntervalsMs,
             snoozeMinutes: connection.alerts.snoozeMinutes,
             settlement: connection.settlement,

@@ -1,4 +1,5 @@
 import type { City } from '../../contract/cities.js';
+import { SHOWN_CLOCK_OFFSET_MS, signedDuration } from '../../domain/clock-offset.js';
 import { LIVE_HISTORY_TABLES } from '../../domain/streams.js';
 import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
 import { layoutStatus, type StatusGroup } from '../format/status-layout.js';
@@ -6,7 +7,7 @@ import { age, localDayClock, utcClock } from '../format/time.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
 import { useNow } from '../hooks/use-now.js';
 import { useStreamHealth } from '../hooks/use-stream-health.js';
-import { useUiState } from '../state/monitor-context.js';
+import { useDeps, useUiState } from '../state/monitor-context.js';
 import { type Line, type Segment, seg } from '../theme.js';
 import type { MonitorStatus } from '../types.js';
 import { LineView } from './line-view.js';
@@ -60,6 +61,7 @@ function connectionGroups(c: MonitorStatus['connection']): StatusGroup[] {
  */
 export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   const { city, notice } = useUiState();
+  const { clockOffsetMs } = useDeps();
   const status = useMonitorStatus();
   const nowMs = useNow();
   const health = useStreamHealth(nowMs);
@@ -84,10 +86,16 @@ export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   // two minutes a second): the clock is never behind the answer it shows beside it
   const answered = status.connection.lastGoodAt === undefined ? Number.NaN : Date.parse(status.connection.lastGoodAt);
   const clockMs = Number.isFinite(answered) ? Math.max(nowMs, answered) : nowMs;
+  // the market's clock is the service's (DESIGN 4): said when it runs apart from this machine's
+  const offset = clockOffsetMs();
   groups.push({
     line: [
       seg(utcClock(clockMs), 'accent'),
       seg(selected ? ` ${selected.city_id} ${localDayClock(clockMs, selected.tz)}` : '', 'accent'),
+      seg(
+        offset !== null && Math.abs(offset) > SHOWN_CLOCK_OFFSET_MS ? ` clock ${signedDuration(offset)}` : '',
+        'muted',
+      ),
     ],
     rank: RANK.clocks,
   });

@@ -10,6 +10,8 @@ export interface MonitorDeps {
   cache: Cache;
   source: MonitorSource;
   now: () => Date;
+  /** The service's clock less this machine's (ms), as the market's clock last read it; null: unknown. */
+  clockOffsetMs: () => number | null;
   onRefresh?: () => void;
   hub: ChangeHub;
   intervals: Readonly<Record<string, number>>;
