@@ -1,5 +1,5 @@
 import type { BoardDay } from '../board/board-day.js';
-import type { MarketAlertWrite, NewAlert } from '../cache/index.js';
+import type { MarketAlertWrite, NewAlert, Venue } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import { settledValue } from '../domain/settlement.js';
@@ -12,6 +12,11 @@ import { settledValue } from '../domain/settlement.js';
 export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
+  /**
+   * The instant each venue's price and the model were compared as of (board/same-instant.ts `comparedAt`), an edge
+   * alert's `created_at`: the board as of it shows the same edge. Left out: the pass's own instant.
+   */
+  comparedAt?: Record<Venue, string>;
 }
 
 /** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
@@ -111,7 +116,7 @@ export function edgeAlerts(
         kind: 'edge',
         ref,
         city_id: day.cityId,
-        created_at: createdAt,
+        created_at: m.comparedAt?.[s.venue] ?? createdAt,
         message:
           `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
           `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { alertSettingsOf } from '../../src/alerts/alert-settings.js';
 import type { DesktopNotification } from '../../src/alerts/notifier.js';
 import { TraderAlerts } from '../../src/alerts/trader-alerts.js';
+import { exportBoard } from '../../src/board/board-export.js';
 import { type AlertRow, type Cache, openCache } from '../../src/cache/index.js';
 import { BERLIN, handCaches, PARIS, ROME, yescore } from '../helpers/cache-builder.js';
 import { storedAlerts } from '../helpers/cache-rows.js';
@@ -227,6 +228,32 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
     expect(await pass(h.cache)).toEqual([]);
     h.streams({ metar: { ok: '2026-11-24T11:00:00Z' } });
     expect(await pass(h.cache)).toEqual(TRUE_EDGES);
+  });
+
+  it('stamps an edge with the instant its price and the model are of: the board as of it shows the same edge', async () => {
+    // METAR held up to 10:58, the desk to 11:00, mkta's snapshots to 10:56: compared as of 10:56 (the pass runs at
+    // 11:00); the snapshot (10:55) and the 10:20 report are the board's as of 10:56 too
+    const h = polled()
+      .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
+      .streams({
+        metar: { ok: '2026-11-24T10:59:00Z', complete: '2026-11-24T10:58:00Z' },
+        'mkta-buckets': { ok: '2026-11-24T10:57:00Z', complete: '2026-11-24T10:56:00Z' },
+      });
+    await pass(h.cache);
+    const edges = traderAlerts(h.cache).filter((a) => a.kind === 'edge');
+    expect(edges.map((a) => a.created_at)).toEqual([
+      '2026-11-24T10:56:00Z',
+      '2026-11-24T10:56:00Z',
+      '2026-11-24T10:56:00Z',
+    ]);
+    const asOf = exportBoard(h.cache, {
+      atMs: Date.parse('2026-11-24T10:56:00Z'),
+      replay: true,
+      cities: h.cache.resources.cities(),
+    });
+    // YES 13°C at 0.45: +32.3, the day's best, as the alert said
+    expect(asOf[0]?.best_edge).toMatchObject({ venue: 'mkta', bucket_slug: '13c', side: 'YES', price: 0.45 });
+    expect(asOf[0]?.best_edge?.edge).toBeCloseTo(0.32347, 5);
   });
 
   it('holds on a synced cache whose metar stream never ran', async () => {
