@@ -2,7 +2,7 @@ import type { AlertsConfig, NotifyKind } from '../contract/config.js';
 
 /** The config's `alerts` (DESIGN 3) with every default filled in: what the rules and the notifiers read. */
 export interface AlertSettings {
-  /** The effective edge (dollars a share) at which an edge alert is raised; re-armed below half of it. */
+  /** The effective edge (dollars a share) at which a city-day's edge alert is raised. */
   edgeMin: number;
   /** The cities whose alerts may raise a notification; every alert is stored whatever this says. */
   cities: 'all' | readonly string[];

@@ -56,7 +56,7 @@ export async function runMarketAlerts(
       fired,
       createdAt,
     );
-    if (found.alerts.length + found.fired.length + found.rearmed.length > 0)
+    if (found.alerts.length + found.fired.length > 0)
       stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
     await nextTurn();
   }

@@ -1,6 +1,8 @@
 import type { BoardDay } from '../board/board-day.js';
+import type { PricedBucket, SideEdge } from '../board/priced-day.js';
 import type { MarketAlertWrite, NewAlert, Venue } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
+import type { Bucket } from '../domain/buckets.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import { settledValue } from '../domain/settlement.js';
 
@@ -75,22 +77,15 @@ export function breakthroughAlert(m: CityDayMarket, createdAt: string): RuleAler
 }
 
 /**
- * The edge rule's arming, one city-day-bucket-side: an armed side alerts once its edge reaches `edgeMin`, and is
- * re-armed only once the edge has fallen below half of it (so an edge hovering at the threshold alerts once).
- */
-export function edgeArming(edge: number, edgeMin: number, fired: boolean): 'alert' | 'rearm' | 'hold' {
-  if (!fired) return edge >= edgeMin ? 'alert' : 'hold';
-  return edge < edgeMin / 2 ? 'rearm' : 'hold';
-}
-
-/**
- * Effective edge at or above `edgeMin` appeared on a bucket: the board's effective edge of each side of each quoted
+ * An effective edge at or above `edgeMin` appeared on the day: the board's effective edge of each side of each quoted
  * bucket (its better venue; DESIGN 4's probability under the market's settlement rule, conditioned on the running
- * high). `fired` holds the refs (city|date|bucket|side) alerted and not re-armed; what this pass fires and re-arms is
- * returned with the alerts, for the cache to keep. A bucket without a p (no usable forecast, a label the monitor
- * cannot read) has no edge and never alerts; nor does a venue whose price and the model are not of the same instant
+ * high). Once a city-day, for the day's best side at the first pass any side reaches `edgeMin`: the edges of one day
+ * are one view of its high (YES on the bucket the model likes is NO on its neighbours), so a second alert would say
+ * it again; the board shows how it moves after. `fired` holds the refs (city|date|bucket|side) alerted on the day;
+ * what this pass fires is returned for the cache to keep. A bucket without a p (no usable forecast, a label the
+ * monitor cannot read) has no edge; nor does a venue whose price and the model are not of the same instant
  * (board/same-instant.ts: a report not fetched yet, a price older than the desk's run): the board offers no side of
- * it, so the rule fires and re-arms nothing on it until they are.
+ * it.
  */
 export function edgeAlerts(
   m: CityDayMarket,
@@ -98,31 +93,31 @@ export function edgeAlerts(
   fired: ReadonlySet<string>,
   createdAt: string,
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
-  const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [], rearmed: [] };
+  const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [] };
   const { day } = m;
+  if (fired.size > 0) return out;
+  let best: { bucket: PricedBucket & { bucket: Bucket; p: number }; side: SideEdge } | null = null;
   for (const bucket of day.buckets) {
-    const { p } = bucket;
-    if (bucket.bucket === null || p === null) continue;
-    for (const s of [bucket.yes, bucket.no]) {
-      if (s === null) continue;
-      const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
-      const arming = edgeArming(s.edge, edgeMin, fired.has(ref));
-      if (arming === 'rearm') out.rearmed.push(ref);
-      if (arming !== 'alert') continue;
-      out.fired.push({ ref, city_id: day.cityId, local_date: day.date });
-      const model = s.side === 'YES' ? p : 1 - p;
-      out.alerts.push({
-        severity: 'info',
-        kind: 'edge',
-        ref,
-        city_id: day.cityId,
-        created_at: m.comparedAt?.[s.venue] ?? createdAt,
-        message:
-          `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
-          `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,
-      });
-    }
+    if (bucket.bucket === null || bucket.p === null) continue;
+    for (const side of [bucket.yes, bucket.no])
+      if (side !== null && side.edge >= edgeMin && (!best || side.edge > best.side.edge))
+        best = { bucket: bucket as PricedBucket & { bucket: Bucket; p: number }, side };
   }
+  if (best === null) return out;
+  const { bucket, side: s } = best;
+  const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
+  out.fired.push({ ref, city_id: day.cityId, local_date: day.date });
+  const model = s.side === 'YES' ? bucket.p : 1 - bucket.p;
+  out.alerts.push({
+    severity: 'info',
+    kind: 'edge',
+    ref,
+    city_id: day.cityId,
+    created_at: m.comparedAt?.[s.venue] ?? createdAt,
+    message:
+      `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
+      `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,
+  });
   return out;
 }
 
@@ -137,12 +132,11 @@ export function marketAlerts(
   fired: ReadonlySet<string>,
   createdAt: string,
 ): MarketAlertWrite {
-  if (m.day.check) return { alerts: [], fired: [], rearmed: [] };
+  if (m.day.check) return { alerts: [], fired: [] };
   const edges = edgeAlerts(m, edgeMin, fired, createdAt);
   const breakthrough = breakthroughAlert(m, createdAt);
   return {
     alerts: [...dyingBucketAlerts(m, createdAt), ...(breakthrough ? [breakthrough] : []), ...edges.alerts],
     fired: edges.fired,
-    rearmed: edges.rearmed,
   };
 }

@@ -143,14 +143,13 @@ export class AlertRows {
 }
 
 /**
- * What one pass of the trader alert rules (alerts/market-alerts.ts) writes: new alerts, the edge marks it fired
- * (city-day-bucket-side refs) and those it re-armed. `once` alerts are stored only when no alert of their kind and
- * ref exists yet (a dying bucket, a breakthrough: one a city-day).
+ * What one pass of the trader alert rules (alerts/market-alerts.ts) writes: new alerts and the edge marks it fired
+ * (city-day-bucket-side refs: an edge alerts once a city-day). `once` alerts are stored only when no alert of their
+ * kind and ref exists yet (a dying bucket, a breakthrough: one a city-day).
  */
 export interface MarketAlertWrite {
   alerts: (NewAlert & { once?: boolean })[];
   fired: { ref: string; city_id: string; local_date: string }[];
-  rearmed: string[];
 }
 
 /** A city whose notifications are snoozed, until when (epoch ms). */
@@ -189,8 +188,6 @@ export class AlertRepository {
       }
       const fire = this.prepared('INSERT OR IGNORE INTO edge_alert_marks (ref, city_id, local_date) VALUES (?, ?, ?)');
       for (const f of write.fired) fire.run(f.ref, f.city_id, f.local_date);
-      const rearm = this.prepared('DELETE FROM edge_alert_marks WHERE ref = ?');
-      for (const ref of write.rearmed) rearm.run(ref);
       return stored;
     })();
     if (ids.length === 0) return [];
@@ -201,7 +198,7 @@ export class AlertRepository {
     );
   }
 
-  /** The edge alerts of a city-day that fired and are not re-armed yet: their city-day-bucket-side refs. */
+  /** The edge alerts of a city-day that fired: their city-day-bucket-side refs. */
   firedEdges(cityId: string, date: string): Set<string> {
     const rows = this.q.all<{ ref: string }>(
       'SELECT ref FROM edge_alert_marks WHERE city_id = ? AND local_date = ?',

@@ -4,7 +4,6 @@ import {
   type CityDayMarket,
   dyingBucketAlerts,
   edgeAlerts,
-  edgeArming,
   marketAlerts,
 } from '../../src/alerts/market-alerts.js';
 import { boardDay } from '../../src/board/board-day.js';
@@ -34,21 +33,23 @@ const market = (day: Parameters<typeof marketDay>[0] = {}, holdings: Holding[] =
 // (53.6 -> 54) and 13 °C (55.4 -> 55), 56-57°F holds 14 °C (57.2 -> 57).
 
 describe('the edge rule', () => {
-  it('alerts once at edge_min, holds above half of it, re-arms below half, alerts again (edge_min 0.08)', () => {
-    let fired = false;
-    const step = (edge: number) => {
-      const arming = edgeArming(edge, 0.08, fired);
-      if (arming === 'alert') fired = true;
-      if (arming === 'rearm') fired = false;
-      return arming;
-    };
-    // 0.09 >= 0.08 alerts; 0.05 is not below 0.04 (half of 0.08): no re-arm; nor is 0.04 itself; 0.03 < 0.04
-    // re-arms; 0.085 >= 0.08 alerts again; 0.2 while fired holds
-    expect([0.09, 0.05, 0.04, 0.03, 0.085, 0.2].map(step)).toEqual(['alert', 'hold', 'hold', 'rearm', 'alert', 'hold']);
-    // at the threshold itself: "at or above"
-    expect(edgeArming(0.08, 0.08, false)).toBe('alert');
-    expect(edgeArming(0.079, 0.08, false)).toBe('hold');
-    expect(edgeArming(0.039, 0.08, true)).toBe('rearm');
+  it('alerts once a city-day, the day’s best side at the first pass any side reaches edge_min', () => {
+    // 54-55°F (12 and 13 °C) 0.682689, 56-57°F (14 °C) Φ(2) - Φ(1) = 0.135905; cost 0.01 on each quote
+    // YES 54-55°F at 0.55: 0.682689 - 0.55 - 0.01 = +0.122689; NO 56-57°F at 0.70: 0.864095 - 0.70 - 0.01 = +0.154095;
+    // YES 56-57°F at 0.02: +0.105905. All three reach 0.08: one alert, on the best, NO 56-57°F
+    const m = market({
+      mkta: [quote('54-55°F', 0.55, 0.47), quote('56-57°F', 0.02, 0.7)],
+    });
+    const out = edgeAlerts(m, 0.08, new Set(), AT);
+    expect(out.alerts.map((a) => a.message)).toEqual([
+      'nyc 2026-11-24: edge +15.4 points on NO 56-57°F at 0.70 on mkta (model 86.4%)',
+    ]);
+    expect(out.fired).toEqual([{ ref: 'nyc|2026-11-24|56-57°F|NO', city_id: 'nyc', local_date: '2026-11-24' }]);
+    // the day fired already (another side, hours ago): nothing more that day, however the edges move
+    expect(edgeAlerts(m, 0.08, new Set(['nyc|2026-11-24|54-55°F|YES']), AT)).toEqual({ alerts: [], fired: [] });
+    // +0.154095 reaches 0.154; at 0.16 nothing does
+    expect(edgeAlerts(m, 0.154, new Set(), AT).alerts).toHaveLength(1);
+    expect(edgeAlerts(m, 0.16, new Set(), AT)).toEqual({ alerts: [], fired: [] });
   });
 
   it('takes the board’s price of a bucket and the better venue for each side, and names it', () => {
@@ -69,9 +70,6 @@ describe('the edge rule', () => {
       },
     ]);
     expect(out.fired).toEqual([{ ref: 'nyc|2026-11-24|54-55°F|YES', city_id: 'nyc', local_date: '2026-11-24' }]);
-    // the NO side was fired before and is now at -0.16, below 0.04: re-armed; the YES side fired: held
-    const again = edgeAlerts(m, 0.08, new Set(['nyc|2026-11-24|54-55°F|YES', 'nyc|2026-11-24|54-55°F|NO']), AT);
-    expect(again).toEqual({ alerts: [], fired: [], rearmed: ['nyc|2026-11-24|54-55°F|NO'] });
   });
 
   it('prices a °F bucket on the whole-°C lattice: 52-53°F holds one degree, so a cheap YES is no edge', () => {
@@ -183,7 +181,7 @@ describe('the breakthrough rule', () => {
 });
 
 describe('a running high far outside the forecast (CHECK)', () => {
-  it('raises nothing and re-arms nothing: the board flags the row instead', () => {
+  it('raises nothing and fires nothing: the board flags the row instead', () => {
     // N(12.5, 1) °C and a METAR high of 24 °C: X >= 23.5 is z >= 11, no mass: every bucket but the top tail dead, the
     // tail 1. The same day as above would raise a dying bucket, a breakthrough and a +27 NO; here none of them
     const m = market(
@@ -202,7 +200,6 @@ describe('a running high far outside the forecast (CHECK)', () => {
     expect(marketAlerts(m, 0.08, new Set(['nyc|2026-11-24|72-73°F|YES']), AT)).toEqual({
       alerts: [],
       fired: [],
-      rearmed: [],
     });
   });
 });

@@ -25,7 +25,7 @@ const traderAlerts = (cache: Cache) => storedAlerts(cache).filter((a) => KINDS.i
  *   0.691462 = 0.241731. Cost is max(0.01, (yes + no - 1) / 2) = 0.01 on each. Effective edges: 11°C YES 0.2417 -
  *   0.24 - 0.01 = -0.008, NO 0.7583 - 0.78 - 0.01 = -0.032; 12°C YES 0.3829 - 0.20 - 0.01 = +0.173, NO 0.6171 - 0.82 -
  *   0.01 = -0.213; 13°C YES 0.2417 - 0.45 - 0.01 = -0.218, NO 0.7583 - 0.57 - 0.01 = +0.178. Two edges: YES 12°C
- *   (+17.3 points, model 38.3%) and NO 13°C (+17.8, model 75.8%).
+ *   (+17.3 points, model 38.3%) and NO 13°C (+17.8, model 75.8%): the day's alert is the best, NO 13°C.
  * - berlin: N(12, 1), the warmest model at 14 °C, METAR 15 °C at 10:20Z, no quotes; a yescore YES on 13°C (25 shares,
  *   10.00 staked) is held: 15 is above every model (a breakthrough) and settles above 13 (a dying bucket).
  * - rome: N(20, 1); mkta 20°C .20/.82: YES 0.3829 - 0.20 - 0.01 = +17.3 points. Its city is snoozed.
@@ -90,25 +90,22 @@ describe('the trader alerts over a synced cache', () => {
         'berlin',
         "berlin 2026-11-24: METAR high so far 15.0°C is above every model's Tmax (warmest 14.0°C): forecast breakthrough",
       ],
-      ['edge', 'paris', 'paris 2026-11-24: edge +17.3 points on YES 12°C at 0.20 on mkta (model 38.3%)'],
       ['edge', 'paris', 'paris 2026-11-24: edge +17.8 points on NO 13°C at 0.57 on mkta (model 75.8%)'],
       ['edge', 'rome', 'rome 2026-11-24: edge +17.3 points on YES 20°C at 0.20 on mkta (model 38.3%)'],
     ]);
-    expect(first.find((a) => a.message.includes('YES 12°C'))?.ref).toBe('paris|2026-11-24|12°C|YES');
+    expect(first.find((a) => a.message.includes('NO 13°C'))?.ref).toBe('paris|2026-11-24|13°C|NO');
 
-    // the four alerts of berlin and paris notify: the first three one by one, the fourth in a burst of its own; none
-    // of rome's
+    // the three alerts of berlin and paris notify, one by one; none of rome's
     expect(shown.map((n) => n.title)).toEqual([
       'Dying bucket · Berlin',
       'Breakthrough · Berlin',
-      'Edge +17.3 pts · Paris',
-      'svc-monitor: 1 more alerts',
+      'Edge +17.8 pts · Paris',
     ]);
     expect(shown.map((n) => n.message).join(' ')).not.toContain('rome');
 
-    // the same data again: nothing new (edges fired stay fired until they fall below half of edge_min)
+    // the same data again: nothing new (a city-day's edge alert comes once)
     await alerts.flush();
-    expect(traderAlerts(cache)).toHaveLength(5);
+    expect(traderAlerts(cache)).toHaveLength(4);
     await alerts.close(1_000);
 
     // a restart: a new cache connection and a new runner see the marks the first one stored
@@ -117,7 +114,7 @@ describe('the trader alerts over a synced cache', () => {
       const restarted = runner(again, []);
       await restarted.flush();
       await restarted.close(1_000);
-      expect(traderAlerts(again)).toHaveLength(5);
+      expect(traderAlerts(again)).toHaveLength(4);
       expect(again.alerts.snoozed(NOW_MS)).toEqual([{ city_id: 'rome', until_ms: NOW_MS + 3_600_000 }]);
       expect(again.alerts.snoozed(NOW_MS + 3_600_000)).toEqual([]);
     } finally {
@@ -131,9 +128,9 @@ describe('the trader alerts over a synced cache', () => {
     const lowRun = runner(low, []);
     await lowRun.flush();
     await lowRun.close(1_000);
-    // +17.3, +17.8 and +17.3 points are all above 5
-    expect(edges(low)).toBe(3);
-    // ... and all below 17.5 but one
+    // paris's best (+17.8) and rome's (+17.3) are above 5
+    expect(edges(low)).toBe(2);
+    // ... and below 17.5 but paris's
     const mid = syncedCache();
     const midRun = runner(mid, [], 0.175);
     await midRun.flush();
@@ -177,11 +174,8 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
       .streams({ current: { ok: '2026-11-24T10:50:00Z' }, forecasts: { ok: '2026-11-24T11:00:00Z' } });
     return h;
   };
-  const TRUE_EDGES = [
-    'paris 2026-11-24: edge +21.0 points on NO 11°C at 0.78 on mkta (model 100.0%)',
-    'paris 2026-11-24: edge +17.0 points on NO 12°C at 0.82 on mkta (model 100.0%)',
-    'paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)',
-  ];
+  // the day's edge alert: the best of the three
+  const TRUE_EDGES = ['paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)'];
   const pass = async (cache: Cache, shown: DesktopNotification[] = []) => {
     const alerts = runner(cache, shown);
     await alerts.flush();
@@ -241,11 +235,7 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
       });
     await pass(h.cache);
     const edges = traderAlerts(h.cache).filter((a) => a.kind === 'edge');
-    expect(edges.map((a) => a.created_at)).toEqual([
-      '2026-11-24T10:56:00Z',
-      '2026-11-24T10:56:00Z',
-      '2026-11-24T10:56:00Z',
-    ]);
+    expect(edges.map((a) => a.created_at)).toEqual(['2026-11-24T10:56:00Z']);
     const asOf = exportBoard(h.cache, {
       atMs: Date.parse('2026-11-24T10:56:00Z'),
       replay: true,

@@ -23,23 +23,20 @@ const edge = (ref: string) => ({
 const once = (kind: string, ref: string) => ({ ...edge(ref), kind, once: true });
 
 describe('the trader alerts’ state in the cache', () => {
-  it('stores a once-alert once, keeps fired edges and snoozes across a reopen, and re-arms and forgets edges', () => {
+  it('stores a once-alert once, keeps fired edges and snoozes across a reopen, and forgets edges', () => {
     const file = join(root, 'state.db');
     const cache = openCache(file);
     const yes = 'nyc|2026-11-24|70-71°F|YES';
     const first = cache.alerts.raiseMarketAlerts({
       alerts: [once('breakthrough', 'nyc|2026-11-24'), edge(yes)],
       fired: [{ ref: yes, city_id: 'nyc', local_date: '2026-11-24' }],
-      rearmed: [],
     });
     expect(first.map((a) => [a.kind, a.ref])).toEqual([
       ['breakthrough', 'nyc|2026-11-24'],
       ['edge', yes],
     ]);
     // the same breakthrough again: left out
-    expect(
-      cache.alerts.raiseMarketAlerts({ alerts: [once('breakthrough', 'nyc|2026-11-24')], fired: [], rearmed: [] }),
-    ).toEqual([]);
+    expect(cache.alerts.raiseMarketAlerts({ alerts: [once('breakthrough', 'nyc|2026-11-24')], fired: [] })).toEqual([]);
     cache.alerts.snoozeCity('nyc', 1_000_000);
     cache.alerts.snoozeCity('nyc', 2_000_000);
     cache.close();
@@ -51,13 +48,9 @@ describe('the trader alerts’ state in the cache', () => {
       // the later snooze replaced the earlier; it is over at its instant
       expect(again.alerts.snoozed(1_500_000)).toEqual([{ city_id: 'nyc', until_ms: 2_000_000 }]);
       expect(again.alerts.snoozed(2_000_000)).toEqual([]);
-      again.alerts.raiseMarketAlerts({ alerts: [], fired: [], rearmed: [yes] });
-      expect(again.alerts.firedEdges('nyc', '2026-11-24')).toEqual(new Set());
-      again.alerts.raiseMarketAlerts({
-        alerts: [],
-        fired: [{ ref: yes, city_id: 'nyc', local_date: '2026-11-24' }],
-        rearmed: [],
-      });
+      // firing the same mark again keeps one
+      again.alerts.raiseMarketAlerts({ alerts: [], fired: [{ ref: yes, city_id: 'nyc', local_date: '2026-11-24' }] });
+      expect(again.alerts.firedEdges('nyc', '2026-11-24')).toEqual(new Set([yes]));
       again.alerts.forgetEdgesBefore('2026-11-24');
       expect(again.alerts.firedEdges('nyc', '2026-11-24').size).toBe(1);
       again.alerts.forgetEdgesBefore('2026-11-25');

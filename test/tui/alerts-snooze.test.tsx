@@ -44,7 +44,6 @@ function addTraderAlerts(cache: Cache): void {
       },
     ],
     fired: [],
-    rearmed: [],
   });
 }
 

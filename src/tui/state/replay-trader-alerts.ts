@@ -58,7 +58,6 @@ export class ReplayTraderAlerts {
       const found = marketAlerts({ day, holdings }, edgeMin, fired, isoUtc(at));
       const armed = new Set(fired);
       for (const f of found.fired) armed.add(f.ref);
-      for (const ref of found.rearmed) armed.delete(ref);
       // a rule raising once (its `once`) raises a kind and ref once a day, as the cache's `raised` keeps it live
       const alerts = found.alerts
         .filter((a) => !a.once || !raised.some((r) => r.kind === a.kind && r.ref === a.ref))

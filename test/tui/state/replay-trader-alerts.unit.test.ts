@@ -15,10 +15,10 @@ import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../../hel
  *   below 1 - 0.92 - 0.01 = 0.07, YES 11°C 0.241731 / 0.933193 - 0.21 = 0.049036: none reaches 0.08
  * - 11:00Z, high 12 °C: 11°C died (held: dying); P(X >= 11.5) = Phi(0.5) = 0.691462; NO 11°C 1 - 0.82 - 0.01 = 0.17,
  *   YES 12°C 0.382925 / 0.691462 - 0.41 = 0.143790 (model 55.4%), YES 13°C 0.241731 / 0.691462 - 0.21 = 0.139594
- *   (model 35.0%)
+ *   (model 35.0%): the day's edge alert, once, on the best, NO 11°C
  * - 12:00Z, high 13 °C (the pick killed, nothing held but the lock's 13°C, not dead): P(X >= 12.5) = 0.308538;
- *   NO 12°C 1 - 0.62 - 0.01 = 0.37 (new), YES 14°C or higher 0.066807 / 0.308538 - 0.11 = 0.106529 (new, model
- *   21.7%); YES 12°C falls to -0.41, below half of 0.08: re-armed; NO 11°C and YES 13°C stay armed: not again
+ *   NO 12°C 1 - 0.62 - 0.01 = 0.37, YES 14°C or higher 0.066807 / 0.308538 - 0.11 = 0.106529 (model 21.7%): the day
+ *   has had its edge alert, so nothing
  */
 let cache: Cache;
 beforeEach(() => {
@@ -44,17 +44,9 @@ const AT_11 = [
     `paris 2026-11-20: held bucket 11°C died, METAR high so far 12.0°C settles at 12°C or more; YES 40 shares, 10.00 USD staked (insurance ${REPLAY_PICK})`,
   ],
   ['2026-11-20T11:00:00Z', 'edge', 'paris 2026-11-20: edge +17.0 points on NO 11°C at 0.82 on mkta (model 100.0%)'],
-  ['2026-11-20T11:00:00Z', 'edge', 'paris 2026-11-20: edge +14.4 points on YES 12°C at 0.40 on mkta (model 55.4%)'],
-  ['2026-11-20T11:00:00Z', 'edge', 'paris 2026-11-20: edge +14.0 points on YES 13°C at 0.20 on mkta (model 35.0%)'],
 ];
-const AT_12 = [
-  ['2026-11-20T12:00:00Z', 'edge', 'paris 2026-11-20: edge +37.0 points on NO 12°C at 0.62 on mkta (model 100.0%)'],
-  [
-    '2026-11-20T12:00:00Z',
-    'edge',
-    'paris 2026-11-20: edge +10.7 points on YES 14°C or higher at 0.10 on mkta (model 21.7%)',
-  ],
-];
+/** 12:00Z raises nothing: the day's edge alert came at 11:00Z. */
+const AT_12: string[][] = [];
 
 describe('time travel’s trader alerts', () => {
   it('are what the rules raise at each half hour up to the instant, newest first, each rule once as it would live', () => {
