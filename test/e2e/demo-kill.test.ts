@@ -96,4 +96,20 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
 
   tui.press('q');
   expect((await tui.exited).exitCode).toBe(0);
+
+  // the trader alerts of those hours are ones a trader would believe (DESIGN 4): an edge alert at most once a
+  // city-day, none of tens of points (a price against a reading the monitor had not fetched yet)
+  const cache = new Database(join(env.XDG_DATA_HOME, 'svc-monitor', 'demo', 'cache.db'), { readonly: true });
+  try {
+    const edges = cache.prepare("SELECT ref, message FROM alerts WHERE kind = 'edge'").all() as {
+      ref: string;
+      message: string;
+    }[];
+    const days = edges.map((e) => e.ref.split('|').slice(0, 2).join('|'));
+    expect(days).toEqual([...new Set(days)]);
+    for (const e of edges)
+      expect(Number(e.message.match(/edge ([+-][\d.]+) points/)?.[1]), e.message).toBeLessThanOrEqual(30);
+  } finally {
+    cache.close();
+  }
 }, 300_000);
