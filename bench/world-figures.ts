@@ -42,6 +42,8 @@ export const bandName = (band: { from: number; to: number }): string =>
  * running overnight shows its edges too) and three of the trading day.
  */
 export const EDGE_HOURS = [5, 10, 12, 14] as const;
+/** The first of `EDGE_HOURS` in the trading day (DESIGN 4's record: 09:00-16:00). */
+const TRADING_FROM = 9;
 export const VENUES = ['mkta', 'mktb'] as const;
 const FAMILIES = ['no24', 'yescore', 'svc-max-picks'] as const;
 const MIN_DECILE_QUOTES = 50;
@@ -101,6 +103,12 @@ export interface WorldFigures {
   overround: Record<string, number>;
   books: Book[];
   bestEdge: EdgeCell[];
+  /**
+   * What the venues' departures from the board tell of the outcome over the trading hours of `EDGE_HOURS`: the slope of
+   * (won - p) on (venue mid - p) through the origin, p the board's probability of each bucket. 0: a departure is noise
+   * (following the board wins it back); 1: the venue's price is the better probability.
+   */
+  departureSlope: number;
   /** The board's record (DESIGN 4) of a monitor cache synced from the service: bench/world-record.ts. */
   record: RecordFigure;
 }
@@ -176,7 +184,7 @@ export async function worldFigures(
     insurance: insurance(events, firstForecast),
     ...calibration(settled, quotes),
     books: await books(get),
-    bestEdge: bestEdges(settled, forecasts, quotes, metar),
+    ...bestEdges(settled, forecasts, quotes, metar),
     record,
   };
 }
@@ -352,8 +360,9 @@ function bestEdges(
   forecasts: readonly any[],
   quotes: Record<string, any[]>,
   metar: readonly any[],
-): EdgeCell[] {
+): Pick<WorldFigures, 'bestEdge' | 'departureSlope'> {
   const snapshots = snapshotsAt(settled, quotes, EDGE_HOURS);
+  const slope = { num: 0, den: 0 };
   const forecastsOf = groupBy(forecasts, (f) => `${f.city_id}|${f.local_date}`);
   const readingsOf = groupBy(metar, (r) => `${r.city_id}|${r.local_date}`);
   const cells = new Map<string, number[]>();
@@ -375,6 +384,11 @@ function bestEdges(
           if (p === null) continue;
           const edge = effectiveEdge(p, row.yes_price, row.no_price);
           best = Math.max(best, edge.yes, edge.no);
+          if (hour < TRADING_FROM) continue;
+          // the venue's mid: its YES price less half its overround
+          const departure = row.yes_price - (row.yes_price + row.no_price - 1) / 2 - p;
+          slope.num += departure * ((row.bucket_slug === d.winner ? 1 : 0) - p);
+          slope.den += departure ** 2;
         }
       }
       if (best === Number.NEGATIVE_INFINITY) continue;
@@ -389,7 +403,7 @@ function bestEdges(
       out.push({ unit, hour, n: values.length, median: quantile(values, 0.5), p90: quantile(values, 0.9) });
     }
   }
-  return out;
+  return { bestEdge: out, departureSlope: slope.num / slope.den };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {

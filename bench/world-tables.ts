@@ -108,6 +108,11 @@ export function figuresTables(bySeed: readonly { seed: number; figures: WorldFig
         }),
       ]),
     ),
+    row([
+      "slope of (won - p) on the venues' departure from the board, 10-14 local",
+      '(0: noise, 1: the venue knows)',
+      ...bySeed.map(({ figures }) => figures.departureSlope.toFixed(2)),
+    ]),
     ...recordRows(bySeed.map(({ figures }) => figures.record)).map(row),
     ...(bySeed[0]?.figures.books ?? []).map((book, i) =>
       row([
