@@ -2,6 +2,7 @@ import { parseBucketLabel } from '../src/domain/bucket-label.js';
 import type { Bucket } from '../src/domain/buckets.js';
 import { instantAtLocal, isoUtc, localHour } from '../src/domain/city-time.js';
 import { bucketProbability, effectiveEdge } from '../src/domain/settlement.js';
+import type { RecordFigure } from './world-record.js';
 
 /**
  * DESIGN 5's figures of a world, read as a client reads them: through the v1 API of a running reference service
@@ -36,9 +37,14 @@ export const HOUR_BANDS = [
 export const bandName = (band: { from: number; to: number }): string =>
   `${String(band.from).padStart(2, '0')}-${String(band.to).padStart(2, '0')}`;
 
-/** The local hours the best-edge distribution is read at (the board as of HH:00). */
-export const EDGE_HOURS = [10, 12, 14] as const;
-const VENUES = ['mkta', 'mktb'] as const;
+/**
+ * The local hours the best-edge distribution is read at (the board as of HH:00): one before dawn (a monitor left
+ * running overnight shows its edges too) and three of the trading day.
+ */
+export const EDGE_HOURS = [5, 10, 12, 14] as const;
+/** The first of `EDGE_HOURS` in the trading day (DESIGN 4's record: 09:00-16:00). */
+const TRADING_FROM = 9;
+export const VENUES = ['mkta', 'mktb'] as const;
 const FAMILIES = ['no24', 'yescore', 'svc-max-picks'] as const;
 const MIN_DECILE_QUOTES = 50;
 const HOUR = 3_600_000;
@@ -97,6 +103,14 @@ export interface WorldFigures {
   overround: Record<string, number>;
   books: Book[];
   bestEdge: EdgeCell[];
+  /**
+   * What the venues' departures from the board tell of the outcome over the trading hours of `EDGE_HOURS`: the slope of
+   * (won - p) on (venue mid - p) through the origin, p the board's probability of each bucket. 0: a departure is noise
+   * (following the board wins it back); 1: the venue's price is the better probability.
+   */
+  departureSlope: number;
+  /** The board's record (DESIGN 4) of a monitor cache synced from the service: bench/world-record.ts. */
+  record: RecordFigure;
 }
 
 /** Every page of a keyset-paged list. */
@@ -129,8 +143,15 @@ interface Day {
   winner: string;
 }
 
-/** Reads every figure of DESIGN 5 from the API; `events` are the insurance events the service queued. */
-export async function worldFigures(get: ApiGet, events: readonly WorldEvent[]): Promise<WorldFigures> {
+/**
+ * Reads every figure of DESIGN 5 from the API; `events` are the insurance events the service queued, `record` the
+ * board's record of a monitor synced from it (world-record.ts: the monitor's own code, not a copy of its rule).
+ */
+export async function worldFigures(
+  get: ApiGet,
+  events: readonly WorldEvent[],
+  record: RecordFigure,
+): Promise<WorldFigures> {
   const cities: any[] = (await get('/cities')).data;
   const zone = new Map(cities.map((c) => [c.city_id as string, c.tz as string]));
   const days = new Map<string, Day>();
@@ -163,7 +184,8 @@ export async function worldFigures(get: ApiGet, events: readonly WorldEvent[]): 
     insurance: insurance(events, firstForecast),
     ...calibration(settled, quotes),
     books: await books(get),
-    bestEdge: bestEdges(settled, forecasts, quotes, metar),
+    ...bestEdges(settled, forecasts, quotes, metar),
+    record,
   };
 }
 
@@ -338,8 +360,9 @@ function bestEdges(
   forecasts: readonly any[],
   quotes: Record<string, any[]>,
   metar: readonly any[],
-): EdgeCell[] {
+): Pick<WorldFigures, 'bestEdge' | 'departureSlope'> {
   const snapshots = snapshotsAt(settled, quotes, EDGE_HOURS);
+  const slope = { num: 0, den: 0 };
   const forecastsOf = groupBy(forecasts, (f) => `${f.city_id}|${f.local_date}`);
   const readingsOf = groupBy(metar, (r) => `${r.city_id}|${r.local_date}`);
   const cells = new Map<string, number[]>();
@@ -361,6 +384,11 @@ function bestEdges(
           if (p === null) continue;
           const edge = effectiveEdge(p, row.yes_price, row.no_price);
           best = Math.max(best, edge.yes, edge.no);
+          if (hour < TRADING_FROM) continue;
+          // the venue's mid: its YES price less half its overround
+          const departure = row.yes_price - (row.yes_price + row.no_price - 1) / 2 - p;
+          slope.num += departure * ((row.bucket_slug === d.winner ? 1 : 0) - p);
+          slope.den += departure ** 2;
         }
       }
       if (best === Number.NEGATIVE_INFINITY) continue;
@@ -375,7 +403,7 @@ function bestEdges(
       out.push({ unit, hour, n: values.length, median: quantile(values, 0.5), p90: quantile(values, 0.9) });
     }
   }
-  return out;
+  return { bestEdge: out, departureSlope: slope.num / slope.den };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
@@ -387,110 +415,4 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
     else out.set(k, [row]);
   }
   return out;
-}
-
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-
-/** The figures of one or more seeds as docs/world.md's tables. */
-export function figuresTables(bySeed: readonly { seed: number; figures: WorldFigures }[]): string {
-  const seeds = bySeed.map((s) => `seed ${s.seed}`);
-  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const head = (cols: string[]) => [row(cols), row(cols.map(() => '---'))];
-  const lines: string[] = [
-    ...head([`figure (${bySeed[0]?.figures.days} settled days, 13 cities)`, 'band', ...seeds]),
-    ...HOUR_BANDS.map((band, i) =>
-      row([
-        `desk's RMSE at ${bandName(band)} local (mean sigma_c)`,
-        i === 0 ? '1.0-1.8 °C' : band.from === 11 ? '0.5-1.1 °C, falling' : 'falling',
-        ...bySeed.map(({ figures }) => {
-          const b = figures.desk[i] as DeskBand;
-          return `${b.rmseC.toFixed(2)} °C (${b.meanSigmaC.toFixed(2)})`;
-        }),
-      ]),
-    ),
-    ...HOUR_BANDS.map((band, i) =>
-      row([
-        `share within sqrt(sigma_c^2 + 1/12) at ${bandName(band)}`,
-        band.uncertain ? '0.60-0.76' : '(the peak: not held)',
-        ...bySeed.map(({ figures }) => (figures.desk[i] as DeskBand).withinSigma.toFixed(2)),
-      ]),
-    ),
-    row([
-      'yescore exact-hit rate (settled records)',
-      '0.15-0.40',
-      ...bySeed.map(({ figures }) => `${figures.yescore.hitRate.toFixed(2)} of ${figures.yescore.n}`),
-    ]),
-    ...VENUES.map((venue) =>
-      row([
-        `${venue} favourite YES at 12:00 local, median`,
-        '0.35-0.75',
-        ...bySeed.map(({ figures }) => (figures.favouriteAtNoon[venue]?.median ?? Number.NaN).toFixed(3)),
-      ]),
-    ),
-    row([
-      'fewest kills / addons in any 48 h',
-      '>= 2 / >= 2',
-      ...bySeed.map(({ figures: f }) => `${f.insurance.minKills48h} / ${f.insurance.minAddons48h}`),
-    ]),
-    row([
-      'kills / addons over the 30 days',
-      '',
-      ...bySeed.map(({ figures: f }) => `${f.insurance.kills} / ${f.insurance.addons}`),
-    ]),
-    row([
-      'start instants with a kill within 20 h (longest wait)',
-      '',
-      ...bySeed.map(
-        ({ figures: f }) => `${pct(f.insurance.killWithin20h)} (${f.insurance.longestWaitForKillH.toFixed(1)} h)`,
-      ),
-    ]),
-    ...VENUES.map((venue) =>
-      row([
-        `${venue} noon deciles of 50+ quotes: worst won-price gap (bound)`,
-        'within bound',
-        ...bySeed.map(({ figures }) => {
-          const worst = (figures.deciles[venue] ?? [])
-            .filter(checkedDecile)
-            .reduce<Decile | null>(
-              (a, d) =>
-                a === null ||
-                Math.abs(d.wonShare - d.meanPrice) / d.bound > Math.abs(a.wonShare - a.meanPrice) / a.bound
-                  ? d
-                  : a,
-              null,
-            );
-          return worst === null
-            ? '-'
-            : `${(worst.wonShare - worst.meanPrice).toFixed(3)} (±${worst.bound.toFixed(3)}, n ${worst.n})`;
-        }),
-      ]),
-    ),
-    ...(bySeed[0]?.figures.books ?? []).map((book, i) =>
-      row([
-        `${book.name}: P&L / stakes`,
-        '±30%',
-        ...bySeed.map(({ figures }) => {
-          const b = figures.books[i] as Book;
-          return `${pct(b.pnl / b.stake)} of ${b.stake.toFixed(0)} (${b.n})`;
-        }),
-      ]),
-    ),
-    '',
-    ...head([
-      'best effective edge, board as of',
-      ...bySeed.flatMap((s) => [`seed ${s.seed} °C median / p90`, `seed ${s.seed} °F median / p90`]),
-    ]),
-    ...EDGE_HOURS.map((hour) =>
-      row([
-        `${String(hour).padStart(2, '0')}:00 local`,
-        ...bySeed.flatMap(({ figures }) =>
-          (['C', 'F'] as const).map((unit) => {
-            const cell = figures.bestEdge.find((c) => c.unit === unit && c.hour === hour) as EdgeCell;
-            return `${(100 * cell.median).toFixed(1)} / ${(100 * cell.p90).toFixed(1)} pts (${cell.n})`;
-          }),
-        ),
-      ]),
-    ),
-  ];
-  return lines.join('\n');
 }

@@ -8,7 +8,9 @@ import { startService } from '../src/server/service.js';
 import { type Db, openStore, storePath } from '../src/server/store/open-store.js';
 import { ratio, writeResult } from './lib.js';
 import { BENCH_KEY, BENCH_START } from './prepare-world.js';
-import { figuresTables, type WorldEvent, type WorldFigures, worldFigures } from './world-figures.js';
+import { type WorldEvent, type WorldFigures, worldFigures } from './world-figures.js';
+import { recordFigure, syncedBoardRecord } from './world-record.js';
+import { figuresTables } from './world-tables.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -79,7 +81,7 @@ function rawInsert(dataDir: string): { rows: number; insert_ms: number } {
   return { rows, insert_ms: Math.round(insertMs) };
 }
 
-/** DESIGN 5's figures of a filled world, read through the API of a service over it. */
+/** DESIGN 5's figures of a filled world, read through the API of a service over it (the record by a synced monitor). */
 async function figuresOf(dataDir: string, seed: number): Promise<WorldFigures> {
   const service = await startService({
     dataDir,
@@ -101,7 +103,7 @@ async function figuresOf(dataDir: string, seed: number): Promise<WorldFigures> {
     const events = service.db
       .prepare("SELECT event_type, created_at FROM world_events WHERE event_type LIKE 'insurance.%'")
       .all() as WorldEvent[];
-    return await worldFigures(get, events);
+    return await worldFigures(get, events, recordFigure(await syncedBoardRecord(service.baseUrl, BENCH_KEY)));
   } finally {
     await service.close();
   }

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkedDecile,
-  figuresTables,
   HOUR_BANDS,
   type WorldEvent,
   type WorldFigures,
   worldFigures,
 } from '../../bench/world-figures.js';
+import { recordFigure, syncedBoardRecord } from '../../bench/world-record.js';
+import { figuresTables } from '../../bench/world-tables.js';
 import type { Db } from '../../src/server/store/open-store.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { TEMPLATE_SEED } from '../helpers/world-template.js';
 
 /**
  * DESIGN 5's bands, read as a trader reads the world: through the v1 API of a real reference service over the 30-day
- * fill of two seeds (the kills and addons from the insurance events the service queued for its webhooks). Seed 1 is
+ * fill of two seeds (the kills and addons from the insurance events the service queued for its webhooks; the board's
+ * record from a monitor cache synced from the service, by the monitor's own `export board-record`). Seed 1 is
  * the template world every test starts from; seed 7 is filled here, so only this file pays for it (about as long as
  * the global setup's fill: 20-40 s on a quiet 2-core machine). The figures print as docs/world.md's table.
  */
@@ -32,7 +34,8 @@ async function figuresOf(svc: TestService): Promise<WorldFigures> {
     expect(reply.status, `${path}: ${reply.text.slice(0, 200)}`).toBe(200);
     return reply.body;
   };
-  return worldFigures(get, insuranceEvents(svc.service.db));
+  const record = recordFigure(await syncedBoardRecord(svc.baseUrl, TEST_KEY));
+  return worldFigures(get, insuranceEvents(svc.service.db), record);
 }
 
 const services: TestService[] = [];
@@ -120,6 +123,16 @@ describe.each([TEMPLATE_SEED, SECOND_SEED])('DESIGN 5 on the 30-day fill of seed
       expect(f().overround[venue]).toBeGreaterThan(1);
       expect(f().overround[venue]).toBeLessThan(1.05);
     }
+  });
+
+  it("leaves the board's record little: 10+ positions, P&L within 30% of stakes or 3 SE of zero, hit rate within 3 SE of the price paid", () => {
+    // DESIGN 4's record at edge_min 0.08: one position a city-day, venue, bucket and side. Real weather markets leave
+    // a public model little: following the desk wins about as often as the prices paid say
+    const r = f().record;
+    const seen = `seed ${seed()}: ${r.positions} positions won ${r.wins} at a mean price of ${r.meanPrice.toFixed(3)}, P&L ${r.pnl.toFixed(2)} on ${r.staked} staked (SE ${r.pnlSe.toFixed(2)})`;
+    expect(r.positions, seen).toBeGreaterThanOrEqual(10);
+    expect(Math.abs(r.pnl), seen).toBeLessThanOrEqual(Math.max(0.3 * r.staked, 3 * r.pnlSe));
+    expect(Math.abs(r.hitRate - r.meanPrice), seen).toBeLessThanOrEqual(3 * r.hitRateSe);
   });
 
   it('keeps every strategy family, the fusion locks and the edge engine within 30% of their stakes', () => {

@@ -22,8 +22,8 @@ export type { BucketQuote, Venue };
 const QUOTE_MEMO_SIZE = 500;
 
 /**
- * One daily-high market a city a day, and the venues' prices for its buckets: as skilled as the forecast desk and
- * drifting with it toward the running METAR high as the day goes on.
+ * One daily-high market a city a day, and the venues' prices for its buckets: about as skilled as the forecast desk,
+ * drifting with it toward the running METAR high as the day goes on, at times knowing a little more (venue-pricing.ts).
  */
 export class Markets {
   private readonly events = new Map<string, MarketEvent>();
@@ -88,7 +88,7 @@ export class Markets {
     const cached = this.quoteMemo.get(key);
     if (cached) return cached;
     const quotes = venueQuotes(
-      { seed: this.seed, desk: this.desk },
+      { seed: this.seed, weather: this.weather, desk: this.desk },
       venue,
       city,
       date,
