@@ -1,5 +1,6 @@
 import { benchAccountPages } from './account-pages.js';
 import { benchListenerPressure } from './listener-pressure.js';
+import { benchLive } from './live.js';
 import { benchLiveStart } from './live-start.js';
 import { benchLiveStreams } from './live-streams.js';
 import { benchReplay } from './replay.js';
@@ -28,10 +29,12 @@ const BENCHES: Record<string, () => Promise<any>> = {
   // the live monitor's first seconds, started five times: run only when named (`npm run bench -- live-start`)
   'live-start': () => benchLiveStart(),
   replay: () => benchReplay(),
+  // five minutes of the sync daemon at x120: run only when named (`npm run bench -- live`)
+  live: () => benchLive(),
   world: () => benchWorld(),
 };
 /** Benches too long for a plain `npm run bench`. */
-const ON_REQUEST = new Set(['soak', 'live-start']);
+const ON_REQUEST = new Set(['soak', 'live-start', 'live']);
 
 const wanted = process.argv.slice(2);
 const rows: string[][] = [];
@@ -176,6 +179,19 @@ for (const [name, bench] of Object.entries(BENCHES)) {
       `board's record, ${record.settled_days} settled days (${record.quoted_days} quoted) x 8 h, ${record.trades} trades, vs raw scan of its ${record.snapshot_rows} snapshot rows`,
       `median ${record.record_median_ms} vs ${record.scan_median_ms} ms`,
       String(record.ratio),
+    ]);
+  } else if (name === 'live') {
+    rows.push([
+      name,
+      `sync daemon at x120, ${result.minutes} min (${result.world_hours} world hours, ${result.city_days_covered} city-days): edge alerts a city-day, most on one`,
+      `${result.edge_alerts} alerts (${result.edge_alerts_per_city_day} a city-day) vs the record's ${result.record.positions_per_settled_city_day} positions a settled city-day; most ${result.most_edge_alerts_a_city_day}, largest ${result.largest_edge_points} pts`,
+      String(result.most_edge_alerts_a_city_day),
+    ]);
+    rows.push([
+      name,
+      'edge alerts the board as of their instant shows (export board --at created_at)',
+      `${result.reproduced} of ${result.edge_alerts}`,
+      String(result.reproduced_share),
     ]);
   } else if (name === 'world') {
     rows.push([

@@ -1,10 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { boardDay } from '../board/board-day.js';
 import { marketDateOf, readMarketDay } from '../board/market-day.js';
-import { comparedAt } from '../board/same-instant.js';
 import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
-import { addDays, isoUtc } from '../domain/city-time.js';
+import { addDays } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { marketAlerts } from './market-alerts.js';
 
@@ -33,14 +32,6 @@ export async function runMarketAlerts(
   if (days.length === 0) return [];
   const earliest = days.map((d) => d.date).reduce((a, b) => (a < b ? a : b));
   const open = cache.positions.open(earliest);
-  // an edge is stamped with the instant its price and model are of, so the board as of it shows the same edge
-  const states = cache.streams.states();
-  // (a stream with no good pass compares nothing: no edge, and the stamp is never used)
-  const stamp = (venue: 'mkta' | 'mktb') => {
-    const at = comparedAt(nowMs, states, venue);
-    return isoUtc(Number.isFinite(at) ? at : nowMs);
-  };
-  const compared = { mkta: stamp('mkta'), mktb: stamp('mktb') };
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
@@ -50,12 +41,7 @@ export async function runMarketAlerts(
     const fired = cache.alerts.firedEdges(id, day.date);
     // an edge only where a price and the model are of the same instant (board/same-instant.ts): a snapshot after
     // what the sync holds of the METAR and the desk offers none, so a reading not yet fetched raises nothing
-    const found = marketAlerts(
-      { day, holdings: holdingsOf(open, id, day.date), comparedAt: compared },
-      edgeMin,
-      fired,
-      createdAt,
-    );
+    const found = marketAlerts({ day, holdings: holdingsOf(open, id, day.date) }, edgeMin, fired, createdAt);
     if (found.alerts.length + found.fired.length > 0)
       stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
     await nextTurn();

@@ -1,8 +1,9 @@
 import type { BoardDay } from '../board/board-day.js';
 import type { PricedBucket, SideEdge } from '../board/priced-day.js';
-import type { MarketAlertWrite, NewAlert, Venue } from '../cache/index.js';
+import type { MarketAlertWrite, NewAlert } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
 import type { Bucket } from '../domain/buckets.js';
+import { isoUtc } from '../domain/city-time.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import { settledValue } from '../domain/settlement.js';
 
@@ -14,11 +15,6 @@ import { settledValue } from '../domain/settlement.js';
 export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
-  /**
-   * The instant each venue's price and the model were compared as of (board/same-instant.ts `comparedAt`), an edge
-   * alert's `created_at`: the board as of it shows the same edge. Left out: the pass's own instant.
-   */
-  comparedAt?: Record<Venue, string>;
 }
 
 /** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
@@ -105,6 +101,8 @@ export function edgeAlerts(
   }
   if (best === null) return out;
   const { bucket, side: s } = best;
+  const snapshotMs = day.snapshotMs[s.venue];
+  const snapshotAt = snapshotMs === null ? null : isoUtc(snapshotMs);
   const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
   out.fired.push({ ref, city_id: day.cityId, local_date: day.date });
   const model = s.side === 'YES' ? bucket.p : 1 - bucket.p;
@@ -113,7 +111,8 @@ export function edgeAlerts(
     kind: 'edge',
     ref,
     city_id: day.cityId,
-    created_at: m.comparedAt?.[s.venue] ?? createdAt,
+    // the instant of the price (board/same-instant.ts): the board as of it shows this edge
+    created_at: snapshotAt ?? createdAt,
     message:
       `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
       `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,

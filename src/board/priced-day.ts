@@ -15,7 +15,7 @@ import {
   usableForecast,
 } from '../domain/settlement.js';
 import { fToC, toMarketUnit } from '../domain/units.js';
-import { type Behind, dayBehind, informedAt, venueBehind } from './same-instant.js';
+import { type Behind, dayBehind, informedAt, snapshotMsOf, venueBehind } from './same-instant.js';
 
 /** One side of a bucket on one venue: its price on the venue's newest snapshot and DESIGN 4's effective edge there. */
 export interface SideEdge {
@@ -78,6 +78,8 @@ export interface PricedDay {
   venueBehind: Record<Venue, Behind | null>;
   /** The day's (same-instant.ts `dayBehind`): what the board says is behind. */
   behind: Behind | null;
+  /** The instant of each venue's newest snapshot (null: none with a time): an edge on it is of that instant. */
+  snapshotMs: Record<Venue, number | null>;
 }
 
 /** What a day is priced from. */
@@ -196,7 +198,8 @@ export function priceDay(v: PricingInput): PricedDay {
   const readable = rows
     .filter((r) => r.bucket !== null)
     .sort((x, y) => (x.bucket as Bucket).low - (y.bucket as Bucket).low);
-  const behindOf = (venue: Venue) => venueBehind(v[venue], v.modelKnownUntilMs, v.informedAtMs);
+  const snapshotMs = { mkta: snapshotMsOf(v.mkta), mktb: snapshotMsOf(v.mktb) };
+  const behindOf = (venue: Venue) => venueBehind(snapshotMs[venue], v.modelKnownUntilMs, v.informedAtMs);
   const behind = { mkta: behindOf('mkta'), mktb: behindOf('mktb') };
   const offered = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
@@ -239,5 +242,6 @@ export function priceDay(v: PricingInput): PricedDay {
     best,
     venueBehind: behind,
     behind: dayBehind(behind),
+    snapshotMs,
   };
 }

@@ -21,32 +21,12 @@ const MODEL_STREAMS = ['metar', 'forecasts'] as const;
  */
 export function modelKnownUntil(states: readonly StreamState[]): number | null {
   if (states.length === 0) return null;
-  return Math.min(...MODEL_STREAMS.map((name) => knownUntil(states, name)));
-}
-
-/** Up to when a stream holds what the service published (-Infinity: it never had a good pass). */
-function knownUntil(states: readonly StreamState[], stream: string): number {
-  const state = states.find((s) => s.stream === stream);
-  const at = Date.parse(state?.complete_at ?? state?.last_success_at ?? '');
-  return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
-}
-
-/** The stream whose passes bring each venue's snapshots. */
-const VENUE_STREAMS: Record<Venue, string> = { mkta: 'mkta-buckets', mktb: 'mktb-buckets' };
-
-/**
- * The instant a venue's price and the model are compared as of, read at `atMs`: the earliest of it, of what the
- * monitor holds of the METAR and the desk, and of what it holds of the venue's snapshots. The board as of that
- * instant, read again later from the rows' own times (`export board --at`), is the board the comparison was made on:
- * every row up to it was held then, and none after it took part (a report or a run after it would have made the price
- * stale). An edge alert is stamped with it. As of an instant the streams hold, it is that instant.
- */
-export function comparedAt(atMs: number, states: readonly StreamState[], venue: Venue): number {
-  if (states.length === 0) return atMs;
   return Math.min(
-    atMs,
-    ...MODEL_STREAMS.map((name) => knownUntil(states, name)),
-    knownUntil(states, VENUE_STREAMS[venue]),
+    ...MODEL_STREAMS.map((name) => {
+      const state = states.find((s) => s.stream === name);
+      const at = Date.parse(state?.complete_at ?? state?.last_success_at ?? '');
+      return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
+    }),
   );
 }
 
@@ -60,18 +40,24 @@ export function informedAt(fetchedAt: unknown, high: MetarDay['high']): number |
   return times.length ? Math.max(...times) : null;
 }
 
+/** The instant of a venue's newest snapshot (one instant for all its buckets); null: none has a time. */
+export function snapshotMsOf(quotes: readonly DayQuote[]): number | null {
+  const times = quotes.map((q) => (q.snapshot_at ? Date.parse(q.snapshot_at) : Number.NaN)).filter(Number.isFinite);
+  return times.length === 0 ? null : Math.max(...times);
+}
+
 /**
- * Which side a venue's newest snapshot (one instant for all its buckets) is behind, or null when it may be compared.
- * A snapshot without a time is judged comparable, as is every snapshot when no bound is known.
+ * Which side a venue's newest snapshot (taken at `snapshotMs`) is behind, or null when it may be compared. A
+ * snapshot without a time is judged comparable, as is every snapshot when no bound is known. Compared, the snapshot's
+ * instant is the instant the comparison is of: the board as of it, read again later from the rows' own times
+ * (`export board --at`), shows the same edge, since a report or a run after it would have made the price stale.
  */
 export function venueBehind(
-  quotes: readonly DayQuote[],
+  snapshotMs: number | null,
   modelKnownUntilMs: number | null,
   informedAtMs: number | null,
 ): Behind | null {
-  const times = quotes.map((q) => (q.snapshot_at ? Date.parse(q.snapshot_at) : Number.NaN)).filter(Number.isFinite);
-  if (times.length === 0) return null;
-  const snapshotMs = Math.max(...times);
+  if (snapshotMs === null) return null;
   if (modelKnownUntilMs !== null && snapshotMs > modelKnownUntilMs) return 'model';
   if (informedAtMs !== null && snapshotMs < informedAtMs) return 'prices';
   return null;

@@ -65,7 +65,8 @@ describe('the edge rule', () => {
         kind: 'edge',
         ref: 'nyc|2026-11-24|54-55°F|YES',
         city_id: 'nyc',
-        created_at: AT,
+        // the instant of mktb's price (the fixture's snapshots, 16:55Z), not of the pass (17:00Z)
+        created_at: '2026-11-24T16:55:00Z',
         message: 'nyc 2026-11-24: edge +17.3 points on YES 54-55°F at 0.50 on mktb (model 68.3%)',
       },
     ]);

@@ -224,20 +224,17 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
     expect(await pass(h.cache)).toEqual(TRUE_EDGES);
   });
 
-  it('stamps an edge with the instant its price and the model are of: the board as of it shows the same edge', async () => {
-    // METAR held up to 10:58, the desk to 11:00, mkta's snapshots to 10:56: compared as of 10:56 (the pass runs at
-    // 11:00); the snapshot (10:55) and the 10:20 report are the board's as of 10:56 too
+  it('stamps an edge with the instant of its price: the board as of it shows the same edge', async () => {
+    // the pass runs at 11:00 with the METAR held to 10:58; the edge is of mkta's 10:55 snapshot, and the board as of
+    // 10:55 (the 10:20 report, the 10:05 run, that snapshot) is the board it was worked on
     const h = polled()
       .metar(PARIS, DAY, [['2026-11-24T10:20:00Z', 13]])
-      .streams({
-        metar: { ok: '2026-11-24T10:59:00Z', complete: '2026-11-24T10:58:00Z' },
-        'mkta-buckets': { ok: '2026-11-24T10:57:00Z', complete: '2026-11-24T10:56:00Z' },
-      });
+      .streams({ metar: { ok: '2026-11-24T10:59:00Z', complete: '2026-11-24T10:58:00Z' } });
     await pass(h.cache);
     const edges = traderAlerts(h.cache).filter((a) => a.kind === 'edge');
-    expect(edges.map((a) => a.created_at)).toEqual(['2026-11-24T10:56:00Z']);
+    expect(edges.map((a) => a.created_at)).toEqual(['2026-11-24T10:55:00Z']);
     const asOf = exportBoard(h.cache, {
-      atMs: Date.parse('2026-11-24T10:56:00Z'),
+      atMs: Date.parse('2026-11-24T10:55:00Z'),
       replay: true,
       cities: h.cache.resources.cities(),
     });
