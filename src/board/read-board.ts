@@ -6,9 +6,15 @@ import { holdingsOf } from '../domain/held-buckets.js';
 import { boardDay } from './board-day.js';
 import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
 import { type MarketDay, readMarketDay } from './market-day.js';
+import { snapshotMsOf } from './same-instant.js';
 
 /** The rows of the last read by city, with the inputs they were worked out from: an unchanged city is not redone. */
 export type BoardMemo = Map<string, { key: string; row: BoardRow }>;
+
+const aheadOfModel = (quotes: MarketDay['mkta'], knownUntilMs: number | null): boolean => {
+  const at = snapshotMsOf(quotes);
+  return at !== null && knownUntilMs !== null && at > knownUntilMs;
+};
 
 /** What a row depends on, as one string: cheap beside the reads, and a row is reused while it stays the same. */
 function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
@@ -20,6 +26,9 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
     day.metar.high,
     day.mkta.map((q) => q.id),
     day.mktb.map((q) => q.id),
+    // whether each venue's newest snapshot is past what the monitor holds of the model (same-instant.ts): the bound
+    // moves at every pass of the model's streams, the row only when a venue crosses it
+    [day.mkta, day.mktb].map((quotes) => aheadOfModel(quotes, day.modelKnownUntilMs)),
     day.lock && [day.lock.id, day.lock.resolved],
     book.killed,
     book.book.strategies.map((s) => [s.record.id, s.family]),

@@ -66,6 +66,21 @@ describe('the Board (pane 1)', () => {
     app.unmount();
   });
 
+  it('says the model is behind while the sync holds the METAR to before the prices, and prices them once it caught up', async () => {
+    const { app, cache } = await board();
+    await app.until((f) => rowOf(f, 'New York City').includes('+12.0 YES 70-71°F'), 'the edge');
+    // DESIGN 4: the venues' snapshots of 16:55Z against METAR reports held to 16:50Z (and the desk's runs to 16:58Z):
+    // no edge, the row says which side it waits for
+    cache.streams.recordSuccess('forecasts', '2026-11-24T16:58:30Z', 3, '2026-11-24T16:58:00Z');
+    cache.streams.recordSuccess('metar', '2026-11-24T16:50:30Z', 1, '2026-11-24T16:50:00Z');
+    await app.until((f) => rowOf(f, 'New York City').includes('model behind'), 'the model behind');
+    expect(rowOf(app.frame(), 'New York City')).not.toContain('+12.0');
+    // the metar stream's next pass, first answered at 16:56Z: the same +12.0 as before
+    cache.streams.recordSuccess('metar', '2026-11-24T16:56:30Z', 1, '2026-11-24T16:56:00Z');
+    await app.until((f) => rowOf(f, 'New York City').includes('+12.0 YES 70-71°F 0.28 mktb'), 'the edge again');
+    app.unmount();
+  });
+
   it('flags CHECK, with no best edge, when a METAR reading is far outside the forecast', async () => {
     const { app, cache } = await board();
     // a bad report of 40 °C (104 °F) in New York: N(21, 1) leaves no mass at or above 39.5 (z = 18.5), so the rule

@@ -18,6 +18,8 @@ const BOARD_TOPICS: readonly CacheTopic[] = [
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',
+  // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
+  'streams',
 ];
 
 export interface BoardParams {

@@ -19,6 +19,8 @@ const FORECAST_TOPICS: readonly CacheTopic[] = [
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',
+  // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
+  'streams',
 ];
 
 /** Cities whose page is kept: the one shown and the few visited before it (`c` back and forth). */
