@@ -69,6 +69,20 @@ export async function benchLive(): Promise<object> {
     await new Promise((r) => setTimeout(r, minutes * 60_000));
     daemon.kill('SIGTERM');
     await exited;
+    // the desk's hourly runs of the cache's window, which the board's record prices each settled hour with (the
+    // polls keep only the newest run)
+    await cli(
+      [
+        'sync',
+        '--backfill',
+        'forecast_history',
+        '--since',
+        new Date(BENCH_START - 48 * 3_600_000).toISOString(),
+        '--db',
+        db,
+      ],
+      env,
+    );
   } finally {
     daemon?.kill('SIGKILL');
   }
@@ -81,7 +95,10 @@ export async function benchLive(): Promise<object> {
   try {
     alerts = cache.export.rows('alerts').map((r) => JSON.parse(r) as AlertRow);
     record = exportBoardRecord(cache, { edgeMin: EDGE_MIN });
-    settledDays = cache.history.boardRecordDays({}).length;
+    // the settled city-days the cache can price: a desk's run and a venue's snapshot at some hour of 09:00-16:00
+    settledDays = cache.history
+      .boardRecordDays({})
+      .filter((d) => d.hours.some((h) => h.desk !== null && h.quotes.mkta.length + h.quotes.mktb.length > 0)).length;
     cities = cache.resources.cities();
     runHours = { from: BENCH_START, to: Date.parse(cache.streams.newestTime('mktb_buckets_history') ?? '') };
   } finally {
@@ -110,7 +127,7 @@ export async function benchLive(): Promise<object> {
     reproduced,
     reproduced_share: checks.length === 0 ? null : Math.round((reproduced / checks.length) * 1000) / 1000,
     largest_edge_points: checks.length === 0 ? null : Math.max(...checks.map((c) => c.points)),
-    // the board's record over the settled city-days the cache holds (its first window and the run)
+    // the board's record over the settled city-days the cache holds priced (the 48 h window before the run)
     record: {
       settled_city_days: settledDays,
       city_days_with_a_position: recordDays.size,
