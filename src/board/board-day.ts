@@ -74,7 +74,8 @@ export function boardDay(day: MarketDay): BoardDay {
     ),
     unit,
     shown: forecastIn(primary, unit),
-    spread: range ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,
+    // a range without its spread (the contract's alias missing from a row) shows none, never undefined
+    spread: typeof range?.spread_f === 'number' ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,
     runningHigh,
     modelsMax,
     breakthrough: isBreakthrough(runningHigh, modelsMax),

@@ -124,8 +124,12 @@ export class SyncEngine {
     return summary;
   }
 
-  /** Until no pass of the board's streams runs or waits (a catch-up asks the next before it ends). */
+  /**
+   * Until no pass of the board's streams runs or waits (a catch-up asks the next before it ends). A timed engine does
+   * not wait: its turns go on, and a refresh's pass needs no end.
+   */
   private async caughtUp(): Promise<void> {
+    if (this.timed) return;
     const board = this.slots.filter((slot) => CATCH_UP[slot.stream.name] !== undefined);
     for (;;) {
       const busy = board.flatMap((slot) => (slot.queued ? [slot.queued] : slot.running ? [slot.running] : []));

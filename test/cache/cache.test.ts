@@ -454,6 +454,7 @@ describe('stream state, checkpoints and alerts', () => {
         last_error_at: '2026-11-21T12:01:00Z',
         last_error: 'service unreachable',
         rows: 4,
+        complete_at: null,
       },
       {
         stream: 'historical/wxa_history',
@@ -461,8 +462,21 @@ describe('stream state, checkpoints and alerts', () => {
         last_error_at: '2026-11-21T12:02:00Z',
         last_error: '401',
         rows: 0,
+        complete_at: null,
       },
     ]);
+    // the service's clock at a pass's first answer: kept by a pass that made no request
+    cache.streams.recordSuccess('current', '2026-11-21T12:05:00Z', 4, '2026-11-21T12:04:58Z');
+    cache.streams.recordSuccess('current', '2026-11-21T12:06:00Z', 0, null);
+    expect(cache.streams.states()[0]).toMatchObject({
+      last_success_at: '2026-11-21T12:06:00Z',
+      complete_at: '2026-11-21T12:04:58Z',
+    });
+    // the service's clock offset: none before the first answer, then the last kept
+    expect(cache.streams.clockOffset()).toBeNull();
+    cache.streams.recordClockOffset(252_000.4);
+    cache.streams.recordClockOffset(-3_600_000);
+    expect(cache.streams.clockOffset()).toBe(-3_600_000);
     cache.streams.setCheckpoint('x', 'a');
     cache.streams.setCheckpoint('x', 'b');
     expect(cache.streams.checkpoint('x')).toBe('b');

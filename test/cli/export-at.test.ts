@@ -43,15 +43,25 @@ describe('export board --at', () => {
     // 16:00Z is 11:00 in New York: the 15:05Z desk run N(12.5, 0.8), METAR 5 and 9 °C so far, the 16:00Z snapshot.
     // 52-53°F holds 11 °C: Phi(-1.25) - Phi(-2.5) = 0.105650 - 0.006210 = 0.099440; 54-55°F holds 12 and 13 °C:
     // Phi(1.25) - Phi(-1.25) = 0.788700 (conditioned on X >= 8.5, which is 1 - Phi(-5): 0.9999997)
+    // In °F: 12.5 °C = 54.5 °F, 0.8 °C = 1.44 °F; no models' spread in the polled range. The running high 9 °C (48 °F)
+    // is in no listed bucket: no next. Open then, marked at the 16:00Z prices (52-53°F .35/.65, 54-55°F .45/.55):
+    // no24 NO 54-55°F 12.5 x 0.55 - 10 = -3.125; svc-max-picks YES 54-55°F (entered 16:00Z) 16 x 0.45 - 10 = -2.80;
+    // pick-1 A YES 52-53°F 40 x 0.35 - 10 = +4.00, B YES 54-55°F 40 x 0.45 - 10 = +8.00; edge trade 7 NO 52-53°F
+    // 16.13 x 0.65 - 10 = +0.4845: 50 staked, +6.5595 -> +6.56; both buckets held; no flag
     expect(nyc).toEqual({
       city_id: 'nyc',
+      city_name: 'New York',
       local_date: '2026-11-24',
       local_time: '11:00',
       phase: 'peak',
       unit: 'F',
       mu_c: 12.5,
       sigma_c: 0.8,
+      mu: 54.5,
+      sigma: 1.44,
+      spread: null,
       running_high_c: 9,
+      next: null,
       buckets: [
         {
           bucket_slug: '52-53f',
@@ -60,6 +70,7 @@ describe('export board --at', () => {
           high: 53,
           p: expect.closeTo(0.09944, 5),
           dead: false,
+          held: true,
           mkta: { yes_price: 0.35, no_price: 0.65, snapshot_at: '2026-11-24T16:00:00Z' },
           mktb: null,
         },
@@ -70,12 +81,17 @@ describe('export board --at', () => {
           high: 55,
           p: expect.closeTo(0.7887, 5),
           dead: false,
+          held: true,
           mkta: { yes_price: 0.45, no_price: 0.55, snapshot_at: '2026-11-24T16:00:00Z' },
           mktb: null,
         },
       ],
       // YES 54-55°F: 0.788700 - 0.45 - 0.01 = 0.3287, above NO 52-53°F's 0.900560 - 0.65 - 0.01 = 0.24056
       best_edge: { venue: 'mkta', bucket_slug: '54-55f', side: 'YES', price: 0.45, edge: expect.closeTo(0.3287, 5) },
+      behind: null,
+      staked: 50,
+      pnl: 6.56,
+      flags: [],
     });
   });
 
@@ -132,14 +148,13 @@ describe('export board-record', () => {
       [9, '54-55°F', 'NO', 0.6, false, -10],
       [11, '52-53°F', 'NO', 0.65, true, 5.38],
       [11, '54-55°F', 'YES', 0.45, true, 12.22],
-      [13, '52-53°F', 'NO', 0.9, true, 1.11],
     ]);
     const csv = await exportCli('board-record', '--format', 'csv');
     const [header, ...records] = csv.stdout.trimEnd().split('\r\n');
     expect(header).toBe(
       'city_id,local_date,local_hour,venue,bucket_slug,bucket_label,side,price,p,edge,settled_value,won,pnl',
     );
-    expect(records).toHaveLength(4);
+    expect(records).toHaveLength(3);
     expect(records[0]).toMatch(/^nyc,2026-11-24,9,mkta,54-55f,54-55°F,NO,0\.6,0\.30\d+,0\.085\d+,55,false,-10$/);
     expect(JSON.parse((await exportCli('board-record', '--city', 'paris')).stdout)).toEqual([]);
     expect(JSON.parse((await exportCli('board-record', '--since', '2026-11-25')).stdout)).toEqual([]);

@@ -82,7 +82,6 @@ describe('the sync daemon’s edge alerts', () => {
     } finally {
       cache.close();
     }
-    if (process.env.KEEP_DAEMON_DB) (await import('node:fs')).cpSync(root, process.env.KEEP_DAEMON_DB, { recursive: true });
     const checks = await checkEdgeAlerts(alerts, async (args) => {
       const out = await runCli(['export', 'board', ...args, '--db', db], { XDG_CONFIG_HOME: config });
       expect([out.code, out.stderr]).toEqual([0, '']);

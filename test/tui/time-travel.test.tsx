@@ -18,9 +18,8 @@ const at = (hhmm: string) => Date.parse(`${REPLAY_DAY}T${hhmm}:00Z`);
 const EXPECTED = [
   '!! KILL      11-20 11:10Z KILL paris 2026-11-20: SELL AT MARKET: legs A 10°C, B 11°C',
   '!! DEAD      11-20 11:00Z paris 2026-11-20: held bucket 11°C died',
+  // the day's edge alert, once: its best side then
   '!  EDGE      11-20 11:00Z paris 2026-11-20: edge +17.0 points on NO 11°C at 0.82',
-  '!  EDGE      11-20 11:00Z paris 2026-11-20: edge +14.4 points on YES 12°C at 0.40',
-  '!  EDGE      11-20 11:00Z paris 2026-11-20: edge +14.0 points on YES 13°C at 0.20',
   '!! DEAD      11-20 10:00Z paris 2026-11-20: held bucket 10°C died',
 ];
 
