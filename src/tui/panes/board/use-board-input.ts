@@ -18,7 +18,7 @@ export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: Bo
     if (move) {
       const by = scrollStep(move, bodyHeight);
       if (by === null) scroll.home();
-      else scroll.move(by, rows.length, bodyHeight);
+      else scroll.move(by);
     } else if (KEYS.board.sort.match(input, key)) nextSort();
     else if (KEYS.board.snooze.match(input, key)) snooze(rows[cursor]?.cityId ?? null);
     else if (KEYS.board.open.match(input, key)) {

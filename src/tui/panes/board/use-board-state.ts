@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { BoardRow } from '../../../board/board-row.js';
 import type { City } from '../../../contract/cities.js';
 import { useKeptRead } from '../../hooks/use-kept-read.js';
+import { type KeyedCursor, useKeyedCursor } from '../../hooks/use-keyed-cursor.js';
 import { useMinute } from '../../hooks/use-now.js';
-import { clampScroll, type ScrollActions, scrolledTo, useScrollState } from '../../hooks/use-scroll-state.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
 import { boardAsk, boardRead } from './board-read.js';
@@ -18,7 +18,7 @@ export interface BoardState {
   offset: number;
   /** Rows below the pane's header and column titles. */
   bodyHeight: number;
-  scroll: ScrollActions;
+  scroll: Pick<KeyedCursor, 'move' | 'home'>;
 }
 
 export function useBoardState(cities: readonly City[], height: number): BoardState {
@@ -37,21 +37,9 @@ export function useBoardState(cities: readonly City[], height: number): BoardSta
     [sort, setBoardSort],
   );
   const bodyHeight = Math.max(1, height - 2);
-  // back from a city opened with Enter (or chosen with c): the cursor starts on its row, in the first commit
-  const rowOf = (list: readonly BoardRow[]) =>
-    Math.max(
-      0,
-      list.findIndex((r) => r.cityId === city),
-    );
-  const [scroll, scrollActions] = useScrollState(() => scrolledTo(rowOf(rows), rows.length, bodyHeight));
-  // a board with no row yet (no city cached): the cursor goes to the city once the first sync brings the rows
-  const placed = useRef(rows.length > 0);
-  useEffect(() => {
-    if (placed.current || rows.length === 0) return;
-    placed.current = true;
-    const at = rowOf(rows);
-    if (at > 0) scrollActions.move(at, rows.length, bodyHeight);
-  });
-  const { cursor, offset } = clampScroll(scroll, rows.length, bodyHeight);
-  return { rows, sort, nextSort, cursor, offset, bodyHeight, scroll: scrollActions };
+  // the cursor keeps its city as the order changes (by best edge it changes every few minutes); it starts on the city
+  // chosen (back from one opened with Enter, or chosen with c), and goes to it once the first sync brings the rows
+  const keys = useMemo(() => rows.map((r) => r.cityId), [rows]);
+  const list = useKeyedCursor(keys, bodyHeight, city);
+  return { rows, sort, nextSort, cursor: list.cursor, offset: list.offset, bodyHeight, scroll: list };
 }
