@@ -1,8 +1,13 @@
 import type { Statement } from 'better-sqlite3';
-import { CURRENT_SOURCES } from '../contract/current.js';
-import { FORECAST_LAYERS } from '../contract/forecasts.js';
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+import {
+  CURRENT_SOURCES,
+  EXPORT_NAMES,
+  FORECAST_LAYERS,
+  HISTORICAL_TIME_COLUMN,
+  isHistoricalTable,
+  STRATEGY_FAMILIES,
+  type StrategyFamily,
+} from '../contract/names.js';
 import { escapedText } from '../domain/escaped-text.js';
 import { ALERT_COLUMNS, type AlertRow } from './alerts.js';
 import { CacheError } from './db/cache-error.js';
@@ -18,29 +23,13 @@ import {
   tradeView,
 } from './inbox/pick-trade-views.js';
 
+export { EXPORT_NAMES } from '../contract/names.js';
+
 export interface ExportFilter {
   cityId?: string;
   since?: string;
   until?: string;
 }
-
-/** The NAMEs of `svc-monitor export` (DESIGN.md section 3). */
-export const EXPORT_NAMES: readonly string[] = [
-  'cities',
-  'current',
-  'forecasts',
-  'fusion-locks',
-  ...STRATEGY_FAMILIES,
-  ...HISTORICAL_TABLES.map((t) => `historical/${t}`),
-  'webhook-events',
-  'insurance-picks',
-  'edge-trades',
-  'alerts',
-  'rejected-webhooks',
-  // worked out by board/ (the CLI's export command), not read here
-  'board',
-  'board-record',
-];
 
 /** Refuses a NAME not in EXPORT_NAMES, before anything is read. The name is not repeated: a key typed in its place would be printed back. */
 export function checkExportName(name: string): void {

@@ -1,5 +1,6 @@
 import type { FusionLock } from '../contract/fusion-locks.js';
-import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/names.js';
+import type { StrategyRecord } from '../contract/strategies.js';
 import { addDays } from '../domain/city-time.js';
 import { lockAsOf, marketSettlesAt, recordAsOf } from '../domain/market-times.js';
 import type { CountedQueries } from './db/counted-queries.js';

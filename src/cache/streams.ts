@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from '../contract/historical.js';
+import { HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from '../contract/names.js';
 import type { ChangeEvents } from './change-events.js';
 import { CacheError } from './db/cache-error.js';
 import { historicalSqlTable } from './db/tables.js';
