@@ -31,10 +31,13 @@ export interface ExportFilter {
   until?: string;
 }
 
-/** Refuses a NAME not in EXPORT_NAMES, before anything is read. The name is not repeated: a key typed in its place would be printed back. */
+/**
+ * Refuses a NAME not in EXPORT_NAMES, before anything is read, saying which name and the valid ones. A key typed in
+ * the name's place is not printed back: the CLI cuts every long value typed out of its messages (typed-values.ts).
+ */
 export function checkExportName(name: string): void {
   if (!EXPORT_NAMES.includes(name))
-    throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
+    throw new CacheError(`unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`);
 }
 
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';

@@ -122,7 +122,7 @@ describe('export checks what it was asked before it reads the cache', () => {
     const refused = await refusal(['export', 'nonsense', '--db', join(root, 'no-such.db')]);
     expect(refused.code).toBe(2);
     expect(refused.lines).toHaveLength(1);
-    expect(refused.lines[0]).toMatch(/^svc-monitor: unknown export name; valid names: cities, current, /);
+    expect(refused.lines[0]).toMatch(/^svc-monitor: unknown export name 'nonsense'; valid names: cities, current, /);
   });
 });
 

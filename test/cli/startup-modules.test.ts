@@ -136,7 +136,7 @@ describe('what a command loads', () => {
 
     const unknown = await recorded([CLI, 'export', 'nonsense', '--db', db]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^svc-monitor: unknown export name; valid names: cities, /);
+    expect(unknown.stderr).toMatch(/^svc-monitor: unknown export name 'nonsense'; valid names: cities, /);
     expect(WITH_TYPEBOX.filter((name) => packages(unknown.loaded).has(name))).toEqual([]);
   });
 
