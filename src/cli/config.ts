@@ -61,9 +61,9 @@ async function readConfig(
   } catch {
     throw usageError(`${path} is not valid JSON`);
   }
-  // the schema's check loads TypeBox: only when there is a file to check
+  // loaded only when there is a file to check
   const { configProblem } = await import('./config-check.js');
-  const problem = configProblem(parsed);
+  const problem = await configProblem(parsed);
   if (problem !== undefined) throw usageError(`${path}: ${problem}`);
   const config = parsed as MonitorConfig;
   if (config.base_url !== undefined) {

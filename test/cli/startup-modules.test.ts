@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { HandCache, LONDON, NYC } from '../helpers/cache-builder.js';
+import { configHomes } from '../helpers/config-home.js';
 import { CLI, type CliResult } from './run-cli.js';
 
 /**
@@ -29,11 +30,11 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs `node --import RECORDER ...args` in the repository; its result and the packages and files it loaded. */
-function recorded(args: string[]): Promise<CliResult & { loaded: string[] }> {
+function recorded(args: string[], home: NodeJS.ProcessEnv = env): Promise<CliResult & { loaded: string[] }> {
   const file = join(root, `modules-${++runs}.txt`);
   const child = spawn(process.execPath, ['--import', RECORDER, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env, RECORD_MODULES: file },
+    env: { ...process.env, ...home, RECORD_MODULES: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
@@ -51,12 +52,16 @@ function recorded(args: string[]): Promise<CliResult & { loaded: string[] }> {
   );
 }
 
-/** The packages among `loaded`, by name (`node_modules/@fastify/cors/index.js` is `@fastify/cors`). */
+/**
+ * The packages among `loaded`, by name (`node_modules/@fastify/cors/index.js` is `@fastify/cors`). TypeBox's guard
+ * (seven small modules, what the config file's check written ahead of time calls) is `typebox/guard`: `typebox` is
+ * the rest of it, the schemas, the compiler and the values (hundreds of modules).
+ */
 function packages(loaded: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const path of loaded) {
     const match = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
-    if (match?.[1]) names.add(match[1]);
+    if (match?.[1]) names.add(path.includes('node_modules/typebox/build/guard/') ? 'typebox/guard' : match[1]);
   }
   return names;
 }
@@ -138,6 +143,22 @@ describe('what a command loads', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^svc-monitor: unknown export name 'nonsense'; valid names: cities, /);
     expect(WITH_TYPEBOX.filter((name) => packages(unknown.loaded).has(name))).toEqual([]);
+  });
+
+  it('export with a config file: checked by the check written ahead of time, TypeBox only to say what is wrong', async () => {
+    const home = configHomes(root);
+    const good = home({ base_url: 'https://svc.example/api/public/v1', api_key: 'k'.repeat(24), history_hours: 48 });
+    const run = await recorded([CLI, 'export', 'cities', '--db', db, '--format', 'ndjson'], good.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(2);
+    expect(WITH_TYPEBOX.filter((name) => packages(run.loaded).has(name))).toEqual([]);
+
+    const wrong = home({ history_hours: 0 });
+    const refused = await recorded([CLI, 'export', 'cities', '--db', db], wrong.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `svc-monitor: ${wrong.file}: history_hours must be a whole number of hours from 1 to 720\n`,
+    );
   });
 
   it('server keys and server webhooks: the store, never the service or the screen', async () => {
