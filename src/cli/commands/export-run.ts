@@ -1,11 +1,9 @@
-import { boardCsvRecords, exportBoard } from '../../board/board-export.js';
-import { exportBoardRecord, type RecordRules } from '../../board/board-record.js';
-import { type Cache, cacheFailure, checkExportName, openCache } from '../../cache/index.js';
+import type { RecordRules } from '../../board/board-record.js';
+import { type Cache, cacheFailure, checkExportName, type ExportFilter, openCache } from '../../cache/index.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
-import { replayInstant } from '../replay-instant.js';
 
 const FORMATS = ['json', 'ndjson', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -49,12 +47,12 @@ export async function runExport(name: string, flags: ExportFlags): Promise<void>
     let rows: string[];
     try {
       const filter = { cityId: flags.city, since: flags.since, until: flags.until };
-      const rules: RecordRules = { edgeMin: connection.alerts.edgeMin, settlement: connection.settlement };
+      const rules = { edgeMin: connection.alerts.edgeMin, settlement: connection.settlement };
       rows =
         name === 'board'
-          ? boardRows(cache, flags, connection.settlement)
+          ? await boardRows(cache, flags, connection.settlement)
           : name === 'board-record'
-            ? exportBoardRecord(cache, rules, filter).map((trade) => JSON.stringify(trade))
+            ? await boardRecordRows(cache, rules, filter)
             : cache.export.rows(name, filter);
     } catch (error) {
       // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
@@ -79,11 +77,21 @@ export interface ExportFlags {
  * `export board`: the board as of now or of `--at` (board/board-export.ts; replay-instant.ts checks the instant), one
  * object a city; in CSV one record a bucket. The cities' markets are priced by the config's `settlement`.
  */
-function boardRows(cache: Cache, flags: ExportFlags, settlement?: SettlementConfig): string[] {
+async function boardRows(cache: Cache, flags: ExportFlags, settlement?: SettlementConfig): Promise<string[]> {
+  const [{ boardCsvRecords, exportBoard }, { replayInstant }] = await Promise.all([
+    import('../../board/board-export.js'),
+    import('../replay-instant.js'),
+  ]);
   const now = Date.now();
   const atMs = flags.at === undefined ? now : replayInstant(flags.at, cache, now);
   const cities = exportBoard(cache, atMs, { cityId: flags.city, settlement });
   return (flags.format === 'csv' ? boardCsvRecords(cities) : cities).map((row) => JSON.stringify(row));
+}
+
+/** `export board-record`: the board's record over the cache's settled days (board/board-record.ts), one row a trade. */
+async function boardRecordRows(cache: Cache, rules: RecordRules, filter: ExportFilter): Promise<string[]> {
+  const { exportBoardRecord } = await import('../../board/board-record.js');
+  return exportBoardRecord(cache, rules, filter).map((trade) => JSON.stringify(trade));
 }
 
 /** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */
