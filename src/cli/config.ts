@@ -91,6 +91,15 @@ function saveConfig(config: MonitorConfig, path = configFile()): void {
   chmodSync(path, 0o600);
 }
 
+/**
+ * An SVC_* variable, where set but empty counts as unset (`SVC_API_KEY= svc-monitor sync`, or a variable a script
+ * exports as it found it): the next place is looked at, as a shell's `${VAR:-default}` does.
+ */
+function variable(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
 /** Where a value came from, for a message that sends the user to the right place. */
 function origin(flag: unknown, envValue: unknown, flagName: string, envName: string): string {
   if (flag !== undefined) return flagName;
@@ -108,17 +117,19 @@ export async function resolveConnection(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Connection> {
   const file = await readConfig();
-  const baseUrl = flags.baseUrl ?? env.SVC_BASE_URL ?? file.base_url;
-  const apiKey = flags.apiKey ?? env.SVC_API_KEY ?? file.api_key;
-  const envSecrets = env.SVC_WEBHOOK_SECRET?.split(',').filter(Boolean);
+  const envBaseUrl = variable(env, 'SVC_BASE_URL');
+  const envApiKey = variable(env, 'SVC_API_KEY');
+  const baseUrl = flags.baseUrl ?? envBaseUrl ?? file.base_url;
+  const apiKey = flags.apiKey ?? envApiKey ?? file.api_key;
+  const envSecrets = variable(env, 'SVC_WEBHOOK_SECRET')?.split(',').filter(Boolean);
   const connection: Connection = {
     baseUrl,
     apiKey,
-    baseUrlFrom: origin(flags.baseUrl, env.SVC_BASE_URL, '--base-url', 'SVC_BASE_URL'),
-    apiKeyFrom: origin(flags.apiKey, env.SVC_API_KEY, '--api-key', 'SVC_API_KEY'),
+    baseUrlFrom: origin(flags.baseUrl, envBaseUrl, '--base-url', 'SVC_BASE_URL'),
+    apiKeyFrom: origin(flags.apiKey, envApiKey, '--api-key', 'SVC_API_KEY'),
     auth: file.auth ?? 'x-api-key',
-    webhookSecrets: envSecrets ?? file.webhook_secrets ?? [],
-    dbPath: flags.db ?? env.SVC_DB ?? join(dataDir(), 'cache.db'),
+    webhookSecrets: envSecrets?.length ? envSecrets : (file.webhook_secrets ?? []),
+    dbPath: flags.db ?? variable(env, 'SVC_DB') ?? join(dataDir(), 'cache.db'),
     intervals: Object.fromEntries(
       Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, (seconds as number) * 1000]),
     ),
