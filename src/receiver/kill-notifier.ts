@@ -1,6 +1,7 @@
-import { cityNames, killNotification, type Notify } from '../alerts/notifier.js';
+import { killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
 import { type Cache, writeWhenFree } from '../cache/index.js';
+import { cityNames } from '../domain/city-names.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 
 /**

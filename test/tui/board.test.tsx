@@ -218,7 +218,7 @@ describe('the Board (pane 1)', () => {
     // the cursor starts on the first row, New York
     await app.press('z');
     const frame = await app.until((f) => f.includes('snoozed 60 min'), 'the snooze notice');
-    expect(frame).toContain('nyc snoozed 60 min (no notification)');
+    expect(frame).toContain('New York City snoozed 60 min (no notification)');
     const snoozes = cache.alerts.snoozed(Date.now());
     expect(snoozes.map((z) => z.city_id)).toEqual(['nyc']);
     expect(snoozes[0]?.until_ms).toBeGreaterThanOrEqual(pressedAt + 60 * 60_000);
