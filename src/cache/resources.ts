@@ -17,9 +17,9 @@ import {
 } from '../contract/names.js';
 import type { StrategyRecord } from '../contract/strategies.js';
 import type { SqliteDb } from '../sqlite/open-database.js';
-import type { ChangeEvents } from './change-events.js';
 import { type Answer, AnswerMemo } from './db/answer-memo.js';
 import { CacheError } from './db/cache-error.js';
+import type { ChangeEvents } from './db/change-events.js';
 import { historicalSqlTable, strategySqlTable } from './db/tables.js';
 import { instantMs } from './db/time.js';
 import { UpsertWriter, type WriteCounts } from './db/upsert-writer.js';

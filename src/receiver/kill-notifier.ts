@@ -14,7 +14,7 @@ export interface KillNotifierOptions {
   cache: Cache;
   /** null: notifications are off (`--no-notify`); the kills are marked done without one. */
   notify: Notify | null;
-  /** The listener's writes, with its short wait for the lock (cache/busy-writes.ts). */
+  /** The listener's writes, with its short wait for the lock (cache/db/busy-writes.ts). */
   write: <T>(write: () => T) => T;
   log: (line: string) => void;
   /** After each notification: shown, or failed (no daemon, no notify-send). */
