@@ -1,4 +1,5 @@
 import { benchAccountPages } from './account-pages.js';
+import { benchCli } from './cli.js';
 import { benchListenerPressure } from './listener-pressure.js';
 import { benchLive } from './live.js';
 import { benchLiveStart } from './live-start.js';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<any>> = {
   // five minutes of the sync daemon at x120: run only when named (`npm run bench -- live`)
   live: () => benchLive(),
   world: () => benchWorld(),
+  cli: () => benchCli(),
 };
 /** Benches too long for a plain `npm run bench`. */
 const ON_REQUEST = new Set(['soak', 'live-start', 'live']);
@@ -207,6 +209,16 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         `${result.fill_ms} ms vs ${result.baseline.fill_ms} ms`,
         String(result.baseline.fill_ratio_to_baseline),
       ]);
+  } else if (name === 'cli') {
+    for (const [command, c] of Object.entries<any>(result.commands)) {
+      const other = result.other_build?.commands[command];
+      rows.push([
+        name,
+        `${command}: a whole process, ${result.runs} runs, vs node -e 0 (goal <= 2)`,
+        `median ${c.median_ms} vs ${result.bare_node.median_ms} ms, max ${c.max_ms} vs ${result.bare_node.max_ms}, peak RSS ${c.peak_rss_mb?.median ?? '?'} vs ${result.bare_node.peak_rss_mb?.median ?? '?'} MB${other ? `; other build median ${other.median_ms} ms (${other.ratio_median})` : ''}`,
+        String(c.ratio_median),
+      ]);
+    }
   } else if (name === 'account-pages') {
     rows.push([
       name,

@@ -16,7 +16,7 @@ const WRITE_DEADLINE_MS = 30_000;
  * The trader alert rules over every cached city's market day, after fresh market data landed. Each city is read and
  * written in its own short turn (one transaction), yielding to the event loop in between, so a webhook listener in
  * the same process is never held up by more than one city's reads. A write meeting another process's lock (a
- * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (cache/busy-writes.ts), never
+ * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (cache/db/busy-writes.ts), never
  * inside SQLite on the event loop. Returns the alerts it stored.
  */
 export async function runMarketAlerts(

@@ -1,4 +1,5 @@
 import notifier from 'node-notifier';
+import type { CityName } from '../domain/city-names.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 import { withoutControls } from '../domain/without-controls.js';
 
@@ -14,15 +15,6 @@ export type Notify = (notification: DesktopNotification) => Promise<void>;
 
 // the text comes from a webhook body: inert on the command line, and a runaway reason cannot flood the desktop
 const clean = (text: string, max: number) => withoutControls(text).slice(0, max);
-
-/** A city's name as the cached cities give it (`Munich` for `munich`); its id when the city is not cached. */
-export type CityName = (cityId: string) => string;
-
-/** City names from the cached cities (`cache.resources.cities()`), the id for a city not cached. */
-export function cityNames(cities: readonly { city_id: string; city_name: string }[]): CityName {
-  const names = new Map(cities.map((c) => [c.city_id, c.city_name]));
-  return (cityId) => names.get(cityId) || cityId;
-}
 
 /** `Kill · Munich`: what happened, then where, so a glance at the corner of the screen says both. */
 const titled = (what: string, cityId: string | null, name: CityName) =>

@@ -1,10 +1,10 @@
 import type { AlertRow, Cache, NewAlert } from '../cache/index.js';
 import type { NotifyKind, SettlementConfig } from '../contract/config.js';
+import { cityNames } from '../domain/city-names.js';
 import type { AlertSettings } from './alert-settings.js';
 import { runMarketAlerts } from './market-alert-pass.js';
 import {
   alertNotification,
-  cityNames,
   type DesktopNotification,
   moreAlertsNotification,
   type Notify,

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../sqlite/open-database.js';
-import type { ChangeEvents } from './change-events.js';
 import { CacheError } from './db/cache-error.js';
+import type { ChangeEvents } from './db/change-events.js';
 import type { CountedQueries } from './db/counted-queries.js';
 import { instantMs } from './db/time.js';
 

@@ -1,7 +1,7 @@
 import type { SqliteDb } from '../sqlite/open-database.js';
 import { statementCache } from '../sqlite/statement-cache.js';
 import { AlertRepository, AlertRows } from './alerts.js';
-import { ChangeEvents, type ChangeListener } from './change-events.js';
+import { ChangeEvents, type ChangeListener } from './db/change-events.js';
 import { CountedQueries, type ReadStats } from './db/counted-queries.js';
 import { type CacheAccess, openCacheFile } from './db/open-cache-file.js';
 import { ExportRepository } from './export.js';
@@ -9,7 +9,7 @@ import { FeedRepository } from './feed/feed.js';
 import { HistoryRepository } from './history/history.js';
 import { InboxRepository } from './inbox/inbox.js';
 import { MarketRepository } from './market/market.js';
-import { PositionRepository } from './positions.js';
+import { PositionRepository } from './positions/positions.js';
 import { ResourceRepository } from './resources.js';
 import { StreamRepository } from './streams.js';
 

@@ -1,8 +1,13 @@
 import type { Statement } from 'better-sqlite3';
-import { CURRENT_SOURCES } from '../contract/current.js';
-import { FORECAST_LAYERS } from '../contract/forecasts.js';
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../contract/strategies.js';
+import {
+  CURRENT_SOURCES,
+  EXPORT_NAMES,
+  FORECAST_LAYERS,
+  HISTORICAL_TIME_COLUMN,
+  isHistoricalTable,
+  STRATEGY_FAMILIES,
+  type StrategyFamily,
+} from '../contract/names.js';
 import { escapedText } from '../domain/escaped-text.js';
 import { ALERT_COLUMNS, type AlertRow } from './alerts.js';
 import { CacheError } from './db/cache-error.js';
@@ -18,34 +23,21 @@ import {
   tradeView,
 } from './inbox/pick-trade-views.js';
 
+export { EXPORT_NAMES } from '../contract/names.js';
+
 export interface ExportFilter {
   cityId?: string;
   since?: string;
   until?: string;
 }
 
-/** The NAMEs of `svc-monitor export` (DESIGN.md section 3). */
-export const EXPORT_NAMES: readonly string[] = [
-  'cities',
-  'current',
-  'forecasts',
-  'fusion-locks',
-  ...STRATEGY_FAMILIES,
-  ...HISTORICAL_TABLES.map((t) => `historical/${t}`),
-  'webhook-events',
-  'insurance-picks',
-  'edge-trades',
-  'alerts',
-  'rejected-webhooks',
-  // worked out by board/ (the CLI's export command), not read here
-  'board',
-  'board-record',
-];
-
-/** Refuses a NAME not in EXPORT_NAMES, before anything is read. The name is not repeated: a key typed in its place would be printed back. */
+/**
+ * Refuses a NAME not in EXPORT_NAMES, before anything is read, saying which name and the valid ones. A key typed in
+ * the name's place is not printed back: the CLI cuts every long value typed out of its messages (typed-values.ts).
+ */
 export function checkExportName(name: string): void {
   if (!EXPORT_NAMES.includes(name))
-    throw new CacheError(`unknown export name; valid names: ${EXPORT_NAMES.join(', ')}`);
+    throw new CacheError(`unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`);
 }
 
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';

@@ -8,11 +8,11 @@ export type {
   NewAlert,
   RejectedDelivery,
 } from './alerts.js';
-export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './busy-writes.js';
 export { Cache, openCache } from './cache.js';
-export type { ChangeEvent, ChangeListener } from './change-events.js';
 export type { Answer } from './db/answer-memo.js';
+export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './db/busy-writes.js';
 export { CacheBusyError, CacheError, cacheFailure } from './db/cache-error.js';
+export type { ChangeEvent, ChangeListener } from './db/change-events.js';
 export type { ReadStats } from './db/counted-queries.js';
 export type { CacheAccess } from './db/open-cache-file.js';
 export type { WriteCounts } from './db/upsert-writer.js';
@@ -49,6 +49,6 @@ export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export type { MetarPoint } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
-export { type OpenPositions, POSITION_LIMIT } from './positions.js';
+export { type OpenPositions, POSITION_LIMIT } from './positions/positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export type { Checkpoint, StreamState } from './streams.js';

@@ -1,31 +1,25 @@
 import type { Statement } from 'better-sqlite3';
 import type { City } from '../contract/cities.js';
+import type { CurrentObservations, CurrentSource } from '../contract/current.js';
+import type { EdgeEnsembleDaily, Forecasts, ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
+import type { FusionLock } from '../contract/fusion-locks.js';
+import type { HistoricalRow } from '../contract/historical.js';
 import {
   CURRENT_SOURCES,
-  type CurrentObservations,
-  type CurrentSource,
   type CurrentSourceName,
-} from '../contract/current.js';
-import {
-  type EdgeEnsembleDaily,
   FORECAST_LAYERS,
   type ForecastLayerName,
-  type Forecasts,
-  type ModelTmaxRange,
-  type SvcProForecast,
-} from '../contract/forecasts.js';
-import type { FusionLock } from '../contract/fusion-locks.js';
-import {
   HISTORICAL_TIME_COLUMN,
-  type HistoricalRow,
   type HistoricalTable,
   isHistoricalTable,
-} from '../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
+  STRATEGY_FAMILIES,
+  type StrategyFamily,
+} from '../contract/names.js';
+import type { StrategyRecord } from '../contract/strategies.js';
 import type { SqliteDb } from '../sqlite/open-database.js';
-import type { ChangeEvents } from './change-events.js';
 import { type Answer, AnswerMemo } from './db/answer-memo.js';
 import { CacheError } from './db/cache-error.js';
+import type { ChangeEvents } from './db/change-events.js';
 import { historicalSqlTable, strategySqlTable } from './db/tables.js';
 import { instantMs } from './db/time.js';
 import { UpsertWriter, type WriteCounts } from './db/upsert-writer.js';

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import { HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from '../contract/historical.js';
-import type { ChangeEvents } from './change-events.js';
+import { HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from '../contract/names.js';
 import { CacheError } from './db/cache-error.js';
+import type { ChangeEvents } from './db/change-events.js';
 import { historicalSqlTable } from './db/tables.js';
 
 export interface StreamState {

@@ -1,18 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Compile } from 'typebox/compile';
 import { type AlertSettings, alertSettingsOf } from '../alerts/alert-settings.js';
 import { apiKeyProblem, baseUrlProblem } from '../client/api-key.js';
-import {
-  EDGE_MIN_BOUNDS,
-  HISTORY_HOURS_BOUNDS,
-  INTERVAL_BOUNDS_S,
-  MonitorConfig,
-  SETTLEMENT_RULES,
-  type SettlementConfig,
-  SNOOZE_MINUTES_BOUNDS,
-  STREAM_NAMES,
-} from '../contract/config.js';
+import type { MonitorConfig, SettlementConfig } from '../contract/config.js';
 import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import { usageError } from './exit-codes.js';
 import { configFile, dataDir } from './paths.js';
@@ -43,8 +33,6 @@ export interface Connection {
   settlement?: SettlementConfig;
 }
 
-const validator = Compile(MonitorConfig);
-
 /** A config file mode that lets other users change it, or read it. */
 const OTHERS_WRITE = 0o022;
 const OTHERS_READ = 0o044;
@@ -54,10 +42,10 @@ const OTHERS_READ = 0o044;
  * other users can write is refused (whoever can write it can point `base_url` at their own host and collect the
  * key); one they can read, while it holds a key or a secret, is used with a warning on stderr.
  */
-function readConfig(
+async function readConfig(
   path = configFile(),
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): MonitorConfig {
+): Promise<MonitorConfig> {
   if (!existsSync(path)) return {};
   // POSIX modes only: Windows reports made-up bits
   const mode = process.platform === 'win32' ? 0o600 : statSync(path).mode & 0o777;
@@ -73,89 +61,43 @@ function readConfig(
   } catch {
     throw usageError(`${path} is not valid JSON`);
   }
-  if (!validator.Check(parsed)) throw usageError(`${path}: ${describeSchemaErrors([...validator.Errors(parsed)])}`);
-  if (parsed.base_url !== undefined) {
-    const problem = baseUrlProblem(parsed.base_url);
+  // loaded only when there is a file to check
+  const { configProblem } = await import('./config-check.js');
+  const problem = await configProblem(parsed);
+  if (problem !== undefined) throw usageError(`${path}: ${problem}`);
+  const config = parsed as MonitorConfig;
+  if (config.base_url !== undefined) {
+    const problem = baseUrlProblem(config.base_url);
     if (problem) throw usageError(`${path}: base_url ${problem}`);
   }
-  if (parsed.api_key !== undefined) {
-    const problem = apiKeyProblem(parsed.api_key);
+  if (config.api_key !== undefined) {
+    const problem = apiKeyProblem(config.api_key);
     if (problem) throw usageError(`${path}: api_key ${problem} (the key is not shown)`);
   }
-  if (mode & OTHERS_READ && (parsed.api_key !== undefined || parsed.webhook_secrets !== undefined)) {
+  if (mode & OTHERS_READ && (config.api_key !== undefined || config.webhook_secrets !== undefined)) {
     warn(
       `svc-monitor: warning: ${path} holds a key and other users can read it (mode ${octal(mode)}): run chmod 600 ${path}`,
     );
   }
-  return parsed;
+  return config;
 }
 
 const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;
-
-type SchemaError = ReturnType<typeof validator.Errors>[number];
-
-/** TypeBox's first complaint in the words of the file: the unknown key by name, an interval with its bounds. */
-function describeSchemaErrors(errors: SchemaError[]): string {
-  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
-  const names = (unknown?.params as { additionalProperties?: string[] } | undefined)?.additionalProperties ?? [];
-  if (unknown && names.length > 0) {
-    const quoted = names.map((name) => `\`${name}\``).join(', ');
-    if (unknown.instancePath === '/intervals')
-      return `unknown stream ${quoted} in intervals; the streams are ${STREAM_NAMES.join(', ')}`;
-    const where = unknown.instancePath ? ` in ${dotted(unknown.instancePath)}` : '';
-    return `unknown key ${quoted}${where}`;
-  }
-  // TypeBox reports a refused extra key twice, once as "schema is false": never the one to show
-  const first = errors.find((e) => e.keyword !== 'boolean');
-  if (!first || first.instancePath === '') return 'must be a JSON object';
-  if (first.instancePath.startsWith('/intervals/'))
-    return `${dotted(first.instancePath)} must be a number of seconds from ${INTERVAL_BOUNDS_S.min} to ${INTERVAL_BOUNDS_S.max}`;
-  if (first.instancePath === '/history_hours')
-    return `history_hours must be a whole number of hours from ${HISTORY_HOURS_BOUNDS.min} to ${HISTORY_HOURS_BOUNDS.max}`;
-  if (first.instancePath.startsWith('/alerts')) return alertsProblem(first.instancePath);
-  if (first.instancePath.startsWith('/settlement')) return settlementProblem(first.instancePath);
-  return `${dotted(first.instancePath)} ${first.message}`;
-}
-
-/** What a wrong value under `alerts` must be instead (a union's own complaints say nothing a trader can use). */
-function alertsProblem(pointer: string): string {
-  const [, , key] = pointer.split('/');
-  switch (key) {
-    case undefined:
-      return 'alerts must be an object';
-    case 'edge_min':
-      return `alerts.edge_min must be a number above ${EDGE_MIN_BOUNDS.above} and below ${EDGE_MIN_BOUNDS.below} (an edge in dollars a share, e.g. 0.08)`;
-    case 'cities':
-      return 'alerts.cities must be "all" or a list of city ids';
-    case 'notify':
-      return pointer === '/alerts/notify'
-        ? 'alerts.notify must be an object of kill, dying_bucket, edge, breakthrough: true or false'
-        : `${dotted(pointer)} must be true or false`;
-    case 'notify_command':
-      return 'alerts.notify_command must be null or a non-empty list of non-empty strings (the program, then its arguments)';
-    case 'snooze_minutes':
-      return `alerts.snooze_minutes must be a whole number of minutes from ${SNOOZE_MINUTES_BOUNDS.min} to ${SNOOZE_MINUTES_BOUNDS.max}`;
-    default:
-      return `${dotted(pointer)} is not valid`;
-  }
-}
-
-/** What a wrong `settlement` must be instead: an object of city ids, each settled by one of the rules. */
-function settlementProblem(pointer: string): string {
-  const rules = SETTLEMENT_RULES.map((rule) => `"${rule}"`).join(' or ');
-  return pointer === '/settlement'
-    ? `settlement must be an object of city ids, each ${rules}`
-    : `${dotted(pointer)} must be ${rules}`;
-}
-
-/** `/intervals/current` -> `intervals.current` */
-const dotted = (pointer: string) => pointer.slice(1).replaceAll('/', '.');
 
 /** Writes the config file readable by its owner only (it holds the key). */
 function saveConfig(config: MonitorConfig, path = configFile()): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
+}
+
+/**
+ * An SVC_* variable, where set but empty counts as unset (`SVC_API_KEY= svc-monitor sync`, or a variable a script
+ * exports as it found it): the next place is looked at, as a shell's `${VAR:-default}` does.
+ */
+function variable(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** Where a value came from, for a message that sends the user to the right place. */
@@ -170,19 +112,24 @@ function origin(flag: unknown, envValue: unknown, flagName: string, envName: str
  * file (DESIGN.md section 3). `--db` / `SVC_DB` picks the cache file. `--save` stores what was given for next time,
  * once it passed the checks of `requireService`.
  */
-export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
-  const file = readConfig();
-  const baseUrl = flags.baseUrl ?? env.SVC_BASE_URL ?? file.base_url;
-  const apiKey = flags.apiKey ?? env.SVC_API_KEY ?? file.api_key;
-  const envSecrets = env.SVC_WEBHOOK_SECRET?.split(',').filter(Boolean);
+export async function resolveConnection(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Connection> {
+  const file = await readConfig();
+  const envBaseUrl = variable(env, 'SVC_BASE_URL');
+  const envApiKey = variable(env, 'SVC_API_KEY');
+  const baseUrl = flags.baseUrl ?? envBaseUrl ?? file.base_url;
+  const apiKey = flags.apiKey ?? envApiKey ?? file.api_key;
+  const envSecrets = variable(env, 'SVC_WEBHOOK_SECRET')?.split(',').filter(Boolean);
   const connection: Connection = {
     baseUrl,
     apiKey,
-    baseUrlFrom: origin(flags.baseUrl, env.SVC_BASE_URL, '--base-url', 'SVC_BASE_URL'),
-    apiKeyFrom: origin(flags.apiKey, env.SVC_API_KEY, '--api-key', 'SVC_API_KEY'),
+    baseUrlFrom: origin(flags.baseUrl, envBaseUrl, '--base-url', 'SVC_BASE_URL'),
+    apiKeyFrom: origin(flags.apiKey, envApiKey, '--api-key', 'SVC_API_KEY'),
     auth: file.auth ?? 'x-api-key',
-    webhookSecrets: envSecrets ?? file.webhook_secrets ?? [],
-    dbPath: flags.db ?? env.SVC_DB ?? join(dataDir(), 'cache.db'),
+    webhookSecrets: envSecrets?.length ? envSecrets : (file.webhook_secrets ?? []),
+    dbPath: flags.db ?? variable(env, 'SVC_DB') ?? join(dataDir(), 'cache.db'),
     intervals: Object.fromEntries(
       Object.entries(file.intervals ?? {}).map(([stream, seconds]) => [stream, (seconds as number) * 1000]),
     ),

@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CacheBusyError, CacheError } from '../cache/index.js';
-import { AuthRejected, ServiceUnreachable } from '../client/errors.js';
-import { ServiceConfigError, StoreError, WorldMismatchError } from '../server/errors.js';
 import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
 import { monitorCommand } from './commands/monitor.js';
@@ -96,7 +93,7 @@ export async function run(argv: string[]): Promise<number> {
       // help and version are successes; every other commander complaint is a usage error (already printed)
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    const code = exitCodeOf(error);
+    const code = await exitCodeOf(error);
     const message = unresolvedHost(error) ?? (error instanceof Error ? error.message : String(error));
     process.stderr.write(`svc-monitor: ${withoutTypedValues(message, typed)}\n`);
     if (argv.includes('--verbose') && error instanceof Error && error.stack)
@@ -112,9 +109,21 @@ function unresolvedHost(error: unknown): string | undefined {
   return `--host: the address given cannot be resolved (${e.code}); expected an IP address or a host name`;
 }
 
-function exitCodeOf(error: unknown): number {
+/**
+ * The exit code of a failure (DESIGN 3). The layers' error classes are looked up only here, on the way out: the
+ * module that threw one is loaded already, and a command that never loads the cache or the client (`--version`,
+ * `server keys list`) does not load them to start.
+ */
+async function exitCodeOf(error: unknown): Promise<number> {
   if (unresolvedHost(error)) return EXIT.usage;
   if (error instanceof CliError) return error.exitCode;
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return EXIT.usage;
+  const [{ CacheBusyError, CacheError }, { AuthRejected, ServiceUnreachable }, serverErrors] = await Promise.all([
+    import('../cache/index.js'),
+    import('../client/errors.js'),
+    import('../server/errors.js'),
+  ]);
+  const { ServiceConfigError, StoreError, WorldMismatchError } = serverErrors;
   if (error instanceof AuthRejected) return EXIT.authRejected;
   if (error instanceof ServiceUnreachable) return EXIT.unreachable;
   // another process holds the cache's lock: a condition of the moment (try again), not a mistake in the command
@@ -123,6 +132,5 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof StoreError || error instanceof ServiceConfigError || error instanceof WorldMismatchError) {
     return EXIT.usage;
   }
-  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') return EXIT.usage;
   return EXIT.failure;
 }

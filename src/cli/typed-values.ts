@@ -1,7 +1,4 @@
-import { EXPORT_NAMES } from '../cache/index.js';
-import { STREAM_NAMES } from '../contract/config.js';
-import { EVENT_TYPES } from '../contract/events.js';
-import { HISTORICAL_TABLES } from '../contract/historical.js';
+import { EVENT_TYPES, EXPORT_NAMES, HISTORICAL_TABLES, STREAM_NAMES } from '../contract/names.js';
 
 /**
  * What a user typed must not come back in an error: a key pasted into the wrong place (`listen --port KEY`,

@@ -1,23 +1,7 @@
 import Type, { type Static } from 'typebox';
+import { STREAM_NAMES } from './names.js';
 
-/**
- * Every stream name of DESIGN.md section 3, the ones the monitor polls today and the live history streams of
- * section 4 (`mkta-buckets`, `mktb-buckets`, `metar`, `daily`), so a config written for them is valid already.
- */
-export const STREAM_NAMES = [
-  'cities',
-  'current',
-  'forecasts',
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'fusion-locks',
-  'mkta-buckets',
-  'mktb-buckets',
-  'metar',
-  'daily',
-] as const;
-export type StreamName = (typeof STREAM_NAMES)[number];
+export { STREAM_NAMES, type StreamName } from './names.js';
 
 /**
  * Poll intervals in seconds: at least a second (the rate limit), at most a day (Node's timers overflow past about

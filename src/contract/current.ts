@@ -13,8 +13,7 @@ export const CurrentSource = Type.Object({
 });
 export type CurrentSource = Static<typeof CurrentSource>;
 
-export const CURRENT_SOURCES = ['wxa_current', 'wxb_current', 'metar_observations', 'pws_observations'] as const;
-export type CurrentSourceName = (typeof CURRENT_SOURCES)[number];
+export { CURRENT_SOURCES, type CurrentSourceName } from './names.js';
 
 export const CurrentObservations = Type.Object({
   city_id: Type.String(),

@@ -1,14 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { LocalDate, MarketUnit, Nullable, Side, Timestamp } from './common.js';
 
-export const INSURANCE_EVENT_TYPES = [
-  'insurance.pick.created',
-  'insurance.addon.created',
-  'insurance.pick.killed',
-] as const;
-export const EDGE_EVENT_TYPES = ['edge.trade.entered', 'edge.trade.exited'] as const;
-export const EVENT_TYPES = [...INSURANCE_EVENT_TYPES, ...EDGE_EVENT_TYPES, 'webhook.test'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EDGE_EVENT_TYPES, EVENT_TYPES, type EventType, INSURANCE_EVENT_TYPES } from './names.js';
 
 const InsuranceEventType = Type.Union([
   Type.Literal('insurance.pick.created'),

@@ -64,8 +64,7 @@ export const ModelTmaxRange = Type.Object({
 });
 export type ModelTmaxRange = Static<typeof ModelTmaxRange>;
 
-export const FORECAST_LAYERS = ['svc_pro_forecast', 'edge_ensemble_daily', 'model_tmax_range'] as const;
-export type ForecastLayerName = (typeof FORECAST_LAYERS)[number];
+export { FORECAST_LAYERS, type ForecastLayerName } from './names.js';
 
 export const Forecasts = Type.Object({
   city_id: Type.String(),

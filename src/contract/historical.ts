@@ -1,39 +1,9 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { LocalDate, Nullable } from './common.js';
 
-export const HISTORICAL_TABLES = [
-  'metar_observations_history',
-  'wxa_history',
-  'wxb_history',
-  'pws_observations_history',
-  'forecast_history',
-  'mkta_buckets_history',
-  'mktb_buckets_history',
-  'forecast_accuracy_daily',
-  'market_brief_daily',
-  'edge_resolved',
-  'model_forecasts_daily',
-] as const;
-export type HistoricalTable = (typeof HISTORICAL_TABLES)[number];
+import { HISTORICAL_TABLES, type HistoricalTable } from './names.js';
 
-export function isHistoricalTable(name: string): name is HistoricalTable {
-  return (HISTORICAL_TABLES as readonly string[]).includes(name);
-}
-
-/** DESIGN.md section 4: the column `since` and `until` bound, and whether it holds a date or an instant. */
-export const HISTORICAL_TIME_COLUMN: Record<HistoricalTable, { column: string; kind: 'instant' | 'date' }> = {
-  metar_observations_history: { column: 'observed_at', kind: 'instant' },
-  wxa_history: { column: 'fetched_at', kind: 'instant' },
-  wxb_history: { column: 'fetched_at', kind: 'instant' },
-  pws_observations_history: { column: 'observed_at', kind: 'instant' },
-  forecast_history: { column: 'fetched_at', kind: 'instant' },
-  mkta_buckets_history: { column: 'snapshot_at', kind: 'instant' },
-  mktb_buckets_history: { column: 'snapshot_at', kind: 'instant' },
-  forecast_accuracy_daily: { column: 'local_date', kind: 'date' },
-  market_brief_daily: { column: 'local_date', kind: 'date' },
-  edge_resolved: { column: 'local_date', kind: 'date' },
-  model_forecasts_daily: { column: 'local_date', kind: 'date' },
-};
+export { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, type HistoricalTable, isHistoricalTable } from './names.js';
 
 /** Every row the spec promises: an integer id, plus the example fields where present. */
 export const HistoricalRow = Type.Object({

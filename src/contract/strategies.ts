@@ -1,8 +1,9 @@
 import Type, { type Static } from 'typebox';
 import { LocalDate, Nullable } from './common.js';
 
-export const STRATEGY_FAMILIES = ['no24', 'yescore', 'svc-max-picks'] as const;
-export type StrategyFamily = (typeof STRATEGY_FAMILIES)[number];
+import type { StrategyFamily } from './names.js';
+
+export { STRATEGY_FAMILIES, type StrategyFamily } from './names.js';
 
 /** DESIGN.md section 4: a settled record is a `win` or a `loss`; `roi` = (payout - stake) / stake. */
 export const Outcome = Type.Union([Type.Literal('win'), Type.Literal('loss')]);

@@ -25,7 +25,7 @@ interface Waiting {
  * fsync for many events instead of one each. A caller's promise settles only after the fsync that covers its
  * commit, so a 2xx is never sent for an event a power cut could lose.
  *
- * `commit` waits for another process's write lock only briefly (cache/busy-writes.ts); a group that meets it stays queued and
+ * `commit` waits for another process's write lock only briefly (cache/db/busy-writes.ts); a group that meets it stays queued and
  * is tried again from a timer with backoff, joined by what arrives meanwhile, while the event loop serves other
  * requests. An entry whose deadline would pass before the next try is refused with the busy error.
  */

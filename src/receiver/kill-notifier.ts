@@ -1,6 +1,7 @@
-import { cityNames, killNotification, type Notify } from '../alerts/notifier.js';
+import { killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
 import { type Cache, writeWhenFree } from '../cache/index.js';
+import { cityNames } from '../domain/city-names.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 
 /**
@@ -13,7 +14,7 @@ export interface KillNotifierOptions {
   cache: Cache;
   /** null: notifications are off (`--no-notify`); the kills are marked done without one. */
   notify: Notify | null;
-  /** The listener's writes, with its short wait for the lock (cache/busy-writes.ts). */
+  /** The listener's writes, with its short wait for the lock (cache/db/busy-writes.ts). */
   write: <T>(write: () => T) => T;
   log: (line: string) => void;
   /** After each notification: shown, or failed (no daemon, no notify-send). */

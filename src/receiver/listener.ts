@@ -99,7 +99,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       droppedLogged = guard.dropped;
     },
   });
-  // every write of the listener waits for another process's lock from a timer, never inside SQLite (cache/busy-writes.ts)
+  // every write of the listener waits for another process's lock from a timer, never inside SQLite (cache/db/busy-writes.ts)
   const write = shortBusyWrites(cache);
   const kills = new KillNotifier({
     cache,

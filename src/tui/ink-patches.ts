@@ -18,9 +18,9 @@ import { createScreenLog } from './screen-log.js';
  * line of the monitor, see LineText) is its own text with trailing blank cells trimmed, as Ink would make it; any
  * other row is made by Ink's own `get` on a one-row output. A frame with a clipping box is left to Ink whole.
  *
- * Only Ink 6.8 is patched (its `Output` and `log-update` are private, so the patch checks the version it was written
- * against); with another version the monitor runs on Ink as it is, and the unit test of this file fails, to be looked
- * at.
+ * Only Ink 6.8.0 is patched (its `Output` and `log-update` are private, so the patch checks the version it was written
+ * against, and package.json asks for exactly that one); with another version the monitor runs on Ink as it is, and
+ * the unit test of this file fails, to be looked at.
  */
 
 interface Operation {
@@ -40,8 +40,8 @@ interface InkOutput {
 
 type OutputClass = new (options: { width: number; height: number }) => InkOutput;
 
-/** Ink's version the patch was written against, and how its `Output.get` was kept. */
-export const PATCHED_INK = /^6\.8\./;
+/** Ink's version the patch was written against (package.json pins it), and how its `Output.get` was kept. */
+export const PATCHED_INK = '6.8.0';
 const ORIGINAL = Symbol('ink Output.get before the patch');
 
 /** What was written on one screen row: position and text, in the order written. */
@@ -187,7 +187,7 @@ export function patchInk(): Promise<boolean> {
   patched ??= (async () => {
     const build = inkBuildDir();
     const { version } = JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')) as { version: string };
-    if (!PATCHED_INK.test(version)) return false;
+    if (version !== PATCHED_INK) return false;
     const Output = await inkModule<OutputClass>('output.js');
     const proto = Output.prototype as InkOutput & { [ORIGINAL]?: InkOutput['get'] };
     const original = proto.get;

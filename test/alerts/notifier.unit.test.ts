@@ -5,9 +5,10 @@ import {
   dyingBucketAlerts,
   edgeAlerts,
 } from '../../src/alerts/market-alerts.js';
-import { alertNotification, cityNames, killNotification, moreAlertsNotification } from '../../src/alerts/notifier.js';
+import { alertNotification, killNotification, moreAlertsNotification } from '../../src/alerts/notifier.js';
 import { boardDay } from '../../src/board/board-day.js';
 import { parseBucketLabel } from '../../src/domain/bucket-label.js';
+import { cityNames } from '../../src/domain/city-names.js';
 import type { Holding } from '../../src/domain/held-buckets.js';
 import { marketDay, PARIS, primary, quote, range } from '../board/fixtures.js';
 

@@ -61,7 +61,7 @@ describe('a key typed into the wrong place is never printed back', () => {
   });
 
   it('export: NAME, --since, --until, --format', async () => {
-    const name = await refuses(['export', KEY, '--db', db], 2, 'unknown export name; valid names: cities,');
+    const name = await refuses(['export', KEY, '--db', db], 2, "unknown export name '…'; valid names: cities,");
     expect(name.stderr).toContain('rejected-webhooks');
     await refuses(['export', 'cities', '--since', KEY, '--db', db], 2, "option '--since <date>' is invalid: must be");
     await refuses(['export', 'alerts', '--until', KEY, '--db', db], 2, "option '--until <date>' is invalid: must be");

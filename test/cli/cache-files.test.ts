@@ -1,11 +1,21 @@
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { damagePage } from './damaged-cache.js';
 import { runCli, startCli } from './run-cli.js';
-import { giveToCliUser, ownedTempDir, runCliAsUser } from './unprivileged.js';
+import { heldToPermissionBits, ownedTempDir, runCliAsUser } from './unprivileged.js';
 
 let svc: TestService;
 const root = ownedTempDir('svc-cache-files-');
@@ -18,14 +28,12 @@ const lines = (text: string) => text.trim().split('\n').filter(Boolean);
 const sync = (db: string) => ['sync', '--once', '--db', db, '--base-url', svc.baseUrl, '--api-key', TEST_KEY];
 const listen = (db: string) => ['listen', '--db', db, '--port', '0', '--secret', SECRET, '--no-notify'];
 
-/** A copy of the base cache in a folder of its own, both owned by the user the CLI runs as. */
+/** A copy of the base cache in a folder of its own. */
 function cacheCopy(name: string): string {
   const dir = join(root, name);
   mkdirSync(dir);
-  giveToCliUser(dir);
   const file = join(dir, 'cache.db');
   copyFileSync(base, file);
-  giveToCliUser(file);
   return file;
 }
 
@@ -41,6 +49,15 @@ afterAll(async () => {
 });
 
 describe('a cache the monitor cannot write', () => {
+  it('is one to the CLI under test, root or not: it is held to the permission bits (unprivileged.ts)', async () => {
+    const file = join(cacheCopy('held'), '..', 'probe');
+    writeFileSync(file, '');
+    chmodSync(file, 0o444);
+    expect(await heldToPermissionBits(file)).toBe(true);
+    chmodSync(file, 0o644);
+    expect(await heldToPermissionBits(file)).toBe(false);
+  });
+
   it('listen and sync on a read-only cache file: exit 2 naming the file, before serving or syncing anything', async () => {
     const file = cacheCopy('read-only-file');
     chmodSync(file, 0o444);

@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
-import { runCli } from './run-cli.js';
+import { CLI, runCli } from './run-cli.js';
 
 /**
  * DESIGN 3's command line: an error is one line on stderr (`svc-monitor: ...`, no `error:` of commander's), exit 2
@@ -122,7 +123,7 @@ describe('export checks what it was asked before it reads the cache', () => {
     const refused = await refusal(['export', 'nonsense', '--db', join(root, 'no-such.db')]);
     expect(refused.code).toBe(2);
     expect(refused.lines).toHaveLength(1);
-    expect(refused.lines[0]).toMatch(/^svc-monitor: unknown export name; valid names: cities, current, /);
+    expect(refused.lines[0]).toMatch(/^svc-monitor: unknown export name 'nonsense'; valid names: cities, current, /);
   });
 });
 
@@ -157,6 +158,41 @@ describe("commander's complaints are one line, as every other error", () => {
       lines: ['svc-monitor: --demo and --offline exclude each other'],
       stdout: '',
     });
+  });
+});
+
+describe('a reader that stops early', () => {
+  it('export | head -c 600: the CLI ends quietly, exit 0, as git log | head does', async () => {
+    // 4,000 alerts: an export far larger than a pipe's 64 KiB, so the CLI is still writing when the reader leaves
+    const big = join(root, 'big.db');
+    const cache = openCache(big);
+    for (let i = 0; i < 4_000; i++) {
+      cache.alerts.add({
+        severity: 'info',
+        kind: 'note',
+        message: `alert ${i} ${'x'.repeat(60)}`,
+        created_at: '2026-11-19T10:30:00.000Z',
+      });
+    }
+    cache.close();
+    for (const format of ['json', 'ndjson', 'csv']) {
+      const child = spawn(process.execPath, [CLI, 'export', 'alerts', '--db', big, '--format', format], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let read = 0;
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        // `head -c 600`: takes what it wants, then closes its end of the pipe
+        if (read >= 600) child.stdout.destroy();
+      });
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect({ format, code, stderr }).toEqual({ format, code: 0, stderr: '' });
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { configHomes } from '../helpers/config-home.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
-import { runCli } from './run-cli.js';
+import { runCli, startCli } from './run-cli.js';
 
 let svc: TestService;
 const root = mkdtempSync(join(tmpdir(), 'svc-config-file-'));
@@ -144,5 +144,32 @@ describe('the config file', () => {
     const own = home({ base_url: svc.baseUrl, api_key: TEST_KEY }, 0o600);
     const quiet = await syncOnce(own);
     expect({ code: quiet.code, stderr: quiet.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('an SVC_* variable set but empty', () => {
+  it('counts as unset: the config file’s service, key and secrets are used, and the cache is the default one', async () => {
+    const h = home({ base_url: svc.baseUrl, api_key: TEST_KEY, webhook_secrets: ['the-secret-of-the-config-file'] });
+    const empty = { SVC_BASE_URL: '', SVC_API_KEY: '', SVC_DB: '', SVC_WEBHOOK_SECRET: '' };
+    const synced = await runCli(['sync', '--once', '--json'], { ...h.env, ...empty });
+    expect({ code: synced.code, stderr: synced.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(synced.stdout).errors).toEqual([]);
+    // <data dir>/svc-monitor/cache.db, the default: not a file named '' in the working directory
+    const cache = openCache(join(h.env.XDG_DATA_HOME, 'svc-monitor', 'cache.db'), 'read');
+    try {
+      expect(cache.resources.cityIds().length).toBeGreaterThan(0);
+    } finally {
+      cache.close();
+    }
+    const listening = await startCli(
+      ['listen', '--port', '0', '--no-notify'],
+      /listening on http:\/\/127\.0\.0\.1:\d+\//,
+      {
+        ...h.env,
+        ...empty,
+      },
+    );
+    listening.child.kill('SIGTERM');
+    expect(await listening.exited).toBe(0);
   });
 });

@@ -106,7 +106,9 @@ describe('the monitor in a pseudo-terminal', () => {
     // within one window, so the test waits for the state where both show it
     const alerts = await waitUntil('the kill listed, and counted on the tab bar', () => {
       const screen = tui.screen();
-      return /!! KILL .*KILL nyc 2026-11-21/.test(screen) && /\[4 Alerts \(\d+\)\]/.test(screen) ? screen : undefined;
+      return /!! KILL .*KILL New York City 2026-11-21/.test(screen) && /\[4 Alerts \(\d+\)\]/.test(screen)
+        ? screen
+        : undefined;
     });
     expect(Number(alerts.match(/\[4 Alerts \((\d+)\)\]/)?.[1])).toBeGreaterThanOrEqual(1);
     // each kill pops up once: the tab bar, the pane's header and the desktop count the same kills, ours among them
@@ -160,7 +162,7 @@ describe('the monitor in a pseudo-terminal', () => {
     await tui.waitFor('OFFLINE');
     tui.press('2');
     // its newest signal: New York's pick of 14:00Z
-    await tui.waitFor(/11-21 14:00Z .* nyc .* PICK +A 50-51°F \+ B 52-53°F/);
+    await tui.waitFor(/11-21 14:00Z .* New York City .* PICK +A 50-51°F \+ B 52-53°F/);
     tui.press('6');
     await tui.waitFor('[6 History]');
     tui.press('5');

@@ -36,6 +36,11 @@ describe('the install promises what every package it installs promises', () => {
     for (const [path, p] of cookies) expect({ path, version: p.version }).toEqual({ path, version: '1.1.1' });
   });
 
+  it('no overrides: they hold for this project’s own install and never for an installer’s (npm reads the root’s only)', () => {
+    // the locked tree above would then promise what the package does not; versions are chosen instead (operating.md)
+    expect(pkg.overrides).toBeUndefined();
+  });
+
   it('every package with an install script is named in allowScripts: allowed or not, a choice made', () => {
     const scripted = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && p.hasInstallScript)

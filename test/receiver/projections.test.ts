@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRows } from '../../src/cli/commands/export.js';
+import { formatRows } from '../../src/cli/commands/export-run.js';
 import { runCli } from '../cli/run-cli.js';
 import { storedPicks, storedTrades } from '../helpers/cache-rows.js';
 import { httpClient, isolatedEnv, startTempListener, type TempListener } from '../helpers/listener-harness.js';

@@ -109,9 +109,9 @@ describe('trader alerts in the Alerts pane', () => {
     frame = await selectDown(app, '!! DEAD');
     await app.press('z');
     await app.resize(80, 24);
-    frame = await app.until((f) => f.includes('snoozed (no notification): london 60m'), 'the snooze line at 80x24');
+    frame = await app.until((f) => f.includes('snoozed (no notification): London 60m'), 'the snooze line at 80x24');
     expect(lines(frame).every((l) => l.length <= 80)).toBe(true);
-    expect(lines(frame)[2]).toBe('snoozed (no notification): london 60m');
+    expect(lines(frame)[2]).toBe('snoozed (no notification): London 60m');
     app.unmount();
   });
 });

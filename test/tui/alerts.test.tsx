@@ -32,9 +32,10 @@ describe('Alerts pane', () => {
     expect(frame).toContain('!! 2 KILLS to act on');
     expect(markers(frame)).toEqual(['!! KILL', '!! KILL', '!  REJECTED', '!  FAILING', '!  STALE', '!  STALE']);
     const rows = lines(frame);
-    // newest kill first (London's, 11-20 15:30Z), with the message the inbox wrote: city, date, SELL AT MARKET, legs
+    // newest kill first (London's, 11-20 15:30Z), with the message the inbox wrote (`KILL london 2026-11-20: ...`),
+    // its city by name as the board names it: city, date, SELL AT MARKET, legs
     expect(rows.find((l) => /^[› ] !! KILL/.test(l))).toContain(
-      '11-20 15:30Z KILL london 2026-11-20: SELL AT MARKET: legs A 48-49°F, B 50-51°F.',
+      '11-20 15:30Z KILL London 2026-11-20: SELL AT MARKET: legs A 48-49°F, B 50-51°F.',
     );
     expect(rows.find((l) => l.includes('FAILING'))).toContain(
       'sync forecasts (fc) last good sync 30s ago: service unreachable',
@@ -79,7 +80,7 @@ describe('Alerts pane', () => {
     // the second kill: Paris'
     await app.pane('4');
     await app.press('j');
-    await app.until((f) => selected(f).includes('KILL paris'), 'the second kill selected');
+    await app.until((f) => selected(f).includes('KILL Paris'), 'the second kill selected');
     const second = storedAlerts(cache).find((a) => a.kind === 'kill' && a.ref === KILLED_PARIS);
     await app.press('a');
     const frame = await app.until((f) => f.includes('2 unacknowledged'), 'the acknowledgement');
@@ -87,7 +88,7 @@ describe('Alerts pane', () => {
     expect(frame).toContain('!! 1 KILL to act on');
     expect(markers(frame).filter((m) => m === '!! KILL')).toHaveLength(1);
     expect(markers(frame).at(-1)).toBe('ok ACKED');
-    expect(lines(frame).find((l) => l.includes('ok ACKED'))).toContain('KILL paris 2026-11-19');
+    expect(lines(frame).find((l) => l.includes('ok ACKED'))).toContain('KILL Paris 2026-11-19');
     expect(unacknowledged(cache).map((a) => a.id)).not.toContain(second?.id);
     expect(storedAlerts(cache).find((a) => a.id === second?.id)?.acknowledged_at).toBe('2026-11-21T15:00:00.000Z');
     app.unmount();
@@ -106,10 +107,15 @@ describe('Alerts pane', () => {
     const refused = await app.until((f) => f.includes('a live condition clears itself once it is fixed'));
     expect(refused).toContain('3 unacknowledged');
     await app.press('g');
-    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.until((f) => selected(f).includes('KILL London'), 'the first alert selected');
     await app.press(KEYS.enter);
     const detail = await app.until((f) => f.includes('kind     '), 'the detail');
     expect(detail).toContain('kind     kill (high)');
+    // the city by its name, its id beside it (the message stored, and its export, keep the id)
+    expect(detail).toContain('city     London (london)');
+    expect(detail).toContain('KILL London 2026-11-20: SELL AT MARKET');
+    const exported = cache.export.rows('alerts').map((json) => JSON.parse(json) as { kind: string; message: string });
+    expect(exported.find((a) => a.kind === 'kill')?.message).toMatch(/^KILL london 2026-11-20: SELL AT MARKET/);
     expect(detail).toContain('status   unacknowledged (a)');
     expect(detail).toContain('SELL AT MARKET');
     app.unmount();

@@ -237,7 +237,7 @@ describe('the Board (pane 1)', () => {
     // the cursor starts on the first row, New York
     await app.press('z');
     const frame = await app.until((f) => f.includes('snoozed 60 min'), 'the snooze notice');
-    expect(frame).toContain('nyc snoozed 60 min (no notification)');
+    expect(frame).toContain('New York City snoozed 60 min (no notification)');
     // on the market's clock (DESIGN 4): an hour after the board's now
     expect(cache.alerts.snoozed(BOARD_NOW)).toEqual([{ city_id: 'nyc', until_ms: BOARD_NOW + 60 * 60_000 }]);
     app.unmount();

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import xterm from '@xterm/headless';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paintLine } from '../../src/tui/format/paint.js';
-import { inkOutputForTests, patchInk } from '../../src/tui/ink-patches.js';
+import { inkOutputForTests, PATCHED_INK, patchInk } from '../../src/tui/ink-patches.js';
 import type { Line, Tone } from '../../src/tui/theme.js';
 
 let ink: Awaited<ReturnType<typeof inkOutputForTests>>;
@@ -43,6 +44,19 @@ const write = fc.record({
   colour: fc.boolean(),
   transformed: fc.boolean(),
   twoLines: fc.boolean(),
+});
+
+describe('the Ink the patch was written for', () => {
+  it('is the one package.json asks for, exactly (a range would let an install take another and drop the patch), and the one installed', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(pkg.dependencies.ink).toBe(PATCHED_INK);
+    const installed = JSON.parse(
+      readFileSync(new URL('../../node_modules/ink/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect(installed.version).toBe(PATCHED_INK);
+  });
 });
 
 describe("Ink 6.8's Output.get, patched (ink-patches.ts)", () => {

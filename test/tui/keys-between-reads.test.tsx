@@ -18,14 +18,14 @@ describe('keys in separate reads before a render', () => {
   it('Esc closing a detail, then j: the j moves the list', async () => {
     const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
     await app.pane('4');
-    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.until((f) => selected(f).includes('KILL London'), 'the first alert selected');
     await app.press(KEYS.enter);
     await app.until((f) => f.includes('kind     '), 'the detail');
     // two reads, no render between them
     app.stdin.write(KEYS.escape);
     app.stdin.write('j');
     // the scene's second alert is Paris' kill
-    const frame = await app.until((f) => selected(f).includes('KILL paris'), 'the second alert selected');
+    const frame = await app.until((f) => selected(f).includes('KILL Paris'), 'the second alert selected');
     expect(frame).not.toContain('kind     ');
     app.unmount();
   });
@@ -33,11 +33,11 @@ describe('keys in separate reads before a render', () => {
   it('Enter, Esc and j in three reads: the detail opens and closes, and the j moves the list', async () => {
     const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
     await app.pane('4');
-    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.until((f) => selected(f).includes('KILL London'), 'the first alert selected');
     app.stdin.write(KEYS.enter);
     app.stdin.write(KEYS.escape);
     app.stdin.write('j');
-    const frame = await app.until((f) => selected(f).includes('KILL paris'), 'the second alert selected');
+    const frame = await app.until((f) => selected(f).includes('KILL Paris'), 'the second alert selected');
     expect(frame).not.toContain('kind     ');
     app.unmount();
   });
@@ -45,7 +45,7 @@ describe('keys in separate reads before a render', () => {
   it('1 and Enter in one read (typed faster than a frame): the board, then its city opened on Forecasts', async () => {
     const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
     await app.pane('4');
-    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.until((f) => selected(f).includes('KILL London'), 'the first alert selected');
     // one write: Ink hands `1\r` over as one input, which matched no key and was lost whole
     app.stdin.write(`1${KEYS.enter}`);
     await app.until((f) => (f.split('\n')[0] ?? '').includes('[5 Forecasts]'), 'Forecasts on the tab bar');
@@ -55,11 +55,11 @@ describe('keys in separate reads before a render', () => {
   it('j, j, j in three reads: three rows down', async () => {
     const app = await renderTui(<MonitorApp cache={monitorScene(caches.open())} source={statusSource()} now={now} />);
     await app.pane('4');
-    await app.until((f) => selected(f).includes('KILL london'), 'the first alert selected');
+    await app.until((f) => selected(f).includes('KILL London'), 'the first alert selected');
     app.stdin.write('j');
     app.stdin.write('j');
     app.stdin.write('j');
-    // KILL london, KILL paris, REJECTED, FAILING: the fourth row
+    // KILL London, KILL Paris, REJECTED, FAILING: the fourth row
     await app.until((f) => selected(f).startsWith('› !  FAILING'), 'the fourth alert selected');
     app.unmount();
   });

@@ -45,7 +45,7 @@ describe('NO_COLOR', () => {
     const positions = app.lastFrame() ?? '';
     expect(positions).not.toMatch(ESCAPE);
     // New York's no24 record: 20 shares at the 0.600 NO quote, 12.00 less its 10.00 stake
-    expect(positions).toMatch(/ nyc .* 50-51°F .* 0\.600m +10\.00 +\+2\.00$/m);
+    expect(positions).toMatch(/ New York City .* 50-51°F .* 0\.600m +10\.00 +\+2\.00$/m);
     app.unmount();
   });
 });

@@ -35,25 +35,25 @@ describe('Positions pane', () => {
   it('marks each open record to the newest mkta quote of its bucket: entry, now, stake and unrealised P&L', async () => {
     const app = await render(scene());
     const rows = lines(await app.pane('3'));
-    // every open record of the scene, one row each: four no24 (newest first) and a yescore
+    // every open record of the scene, one row each: four no24 (newest first) and a yescore, the city by its name
     const records = rows.slice(rows.indexOf('› STRATEGY RECORDS (open)'), rows.indexOf('  FUSION LOCKS (unresolved)'));
     expect(
       records
         .filter((l) => / (no24|yescore|svc-max-picks) /.test(l))
-        .map((l) => l.match(/(\w+) +(\w+) +2026/)?.slice(1)),
+        .map((l) => l.match(/(\S+) +(\S+(?: \S+)*?) +2026/)?.slice(1)),
     ).toEqual([
-      ['no24', 'paris'],
-      ['no24', 'paris'],
-      ['no24', 'london'],
-      ['no24', 'nyc'],
-      ['yescore', 'nyc'],
+      ['no24', 'Paris'],
+      ['no24', 'Paris'],
+      ['no24', 'London'],
+      ['no24', 'New York City'],
+      ['yescore', 'New York City'],
     ]);
     // the scene's open records, the mkta quote of each bucket, and the unrealised P&L: shares x now - stake
     const expected: [family: string, city: string, side: string, bucket: string, cells: string][] = [
-      ['no24', 'nyc', 'NO ', '50-51°F', '0.500  0.600m   10.00    +2.00'], // 20 x 0.600 = 12.00 - 10.00
-      ['no24', 'london', 'NO ', '52-53°F', '0.800  0.760m   10.00    -0.50'], // 12.5 x 0.760 = 9.50 - 10.00
-      ['no24', 'paris', 'NO ', '12°C', '0.625  0.625m   10.00    ±0.00'], // 16 x 0.625 = 10.00 - 10.00: no sign
-      ['yescore', 'nyc', 'YES', '48-49°F', '0.250  0.300m   10.00    +2.00'], // 40 x 0.300 = 12.00 - 10.00
+      ['no24', 'New York City', 'NO ', '50-51°F', '0.500  0.600m   10.00    +2.00'], // 20 x 0.600 = 12.00 - 10.00
+      ['no24', 'London', 'NO ', '52-53°F', '0.800  0.760m   10.00    -0.50'], // 12.5 x 0.760 = 9.50 - 10.00
+      ['no24', 'Paris', 'NO ', '12°C', '0.625  0.625m   10.00    ±0.00'], // 16 x 0.625 = 10.00 - 10.00: no sign
+      ['yescore', 'New York City', 'YES', '48-49°F', '0.250  0.300m   10.00    +2.00'], // 40 x 0.300 = 12.00 - 10.00
     ];
     for (const [family, city, side, bucket, cells] of expected) {
       const row = rows.find((l) => l.includes(` ${family} `) && l.includes(` ${city} `) && l.includes(bucket));
@@ -84,25 +84,25 @@ describe('Positions pane', () => {
     expect([...places].sort((a, b) => a - b)).toEqual(places);
     // the two locks of today, newest first (both 14:00Z: by id), each marked to its bucket's YES quote
     expect(rows.slice(places[1], places[2]).filter((l) => l.includes(' peak '))).toEqual([
-      expect.stringMatching(/paris +2026-11-21 peak 15 {2}YES 12°C .* 0\.350 {2}0\.375m {4}7\.00 {4}\+0\.50$/), // 20 x 0.375 = 7.50 - 7.00
-      expect.stringMatching(/london +2026-11-21 peak 14 {2}YES 50-51°F .* 0\.400 {2}0\.450m {3}10\.00 {4}\+1\.25$/), // 25 x 0.45 = 11.25 - 10
+      expect.stringMatching(/Paris +2026-11-21 peak 15 {2}YES 12°C .* 0\.350 {2}0\.375m {4}7\.00 {4}\+0\.50$/), // 20 x 0.375 = 7.50 - 7.00
+      expect.stringMatching(/London +2026-11-21 peak 14 {2}YES 50-51°F .* 0\.400 {2}0\.450m {3}10\.00 {4}\+1\.25$/), // 25 x 0.45 = 11.25 - 10
     ]);
     // the Paris addon (leg C) sits under its primary pick, after the primary's legs A and B
-    const parentAt = at('pick 22222222 paris 2026-11-21');
+    const parentAt = at('pick 22222222 Paris 2026-11-21');
     expect(parentAt).toBeGreaterThan(places[2] as number);
     expect(rows[parentAt + 1]).toMatch(/ {6}A YES 12°C/);
     expect(rows[parentAt + 2]).toMatch(/ {6}B YES 13°C/);
-    expect(rows[parentAt + 3]).toContain('└ addon 55555555 paris 2026-11-21');
+    expect(rows[parentAt + 3]).toContain('└ addon 55555555 Paris 2026-11-21');
     // 14°C is not quoted: the hedge leg has no current price, nor P&L
     expect(rows[parentAt + 4]).toMatch(/ {8}C YES 14°C .* 0\.250 +— +5\.00 +—$/);
     // New York's pick: A 20 x 0.420 = 8.40 - 5.00 = +3.40, B 25 x 0.180 = 4.50 - 5.00 = -0.50, the pick +2.90
-    const nycAt = at('pick 11111111 nyc 2026-11-21');
+    const nycAt = at('pick 11111111 New York City 2026-11-21');
     expect(rows[nycAt]).toMatch(/ 10\.00 {4}\+2\.90$/);
     expect(rows[nycAt + 1]).toMatch(/A YES 50-51°F .* 0\.250 {2}0\.420m {4}5\.00 {4}\+3\.40$/);
     expect(rows[nycAt + 2]).toMatch(/B YES 52-53°F .* 0\.200 {2}0\.180m {4}5\.00 {4}-0\.50$/);
     // one open edge trade (#7000 exited): 16.13 x 0.760 = 12.2588 - 10.00 = +2.26
     expect(rows.slice(places[3], places[4]).filter((l) => / x\d/.test(l))).toEqual([
-      expect.stringMatching(/london +2026-11-21 NO {2}52-53°F x16\.13 .* 0\.620 {2}0\.760m {3}10\.00 {4}\+2\.26$/),
+      expect.stringMatching(/London +2026-11-21 NO {2}52-53°F x16\.13 .* 0\.620 {2}0\.760m {3}10\.00 {4}\+2\.26$/),
     ]);
     const totals = rows.slice(places[4]);
     // no24: 4 open, all priced, 10 + 10 + 10 + 9.90 = 39.90 staked, +2.00 - 0.50 + 0 + 0.55 = +2.05
@@ -119,11 +119,11 @@ describe('Positions pane', () => {
     const app = await render(scene({ history: false }));
     const rows = lines(await app.pane('3'));
     // New York's no24 record marks itself at 0.550: 20 shares x 0.550 = 11.00, less the 10.00 stake = +1.00
-    const row = rows.find((l) => l.includes('no24') && l.includes(' nyc '));
+    const row = rows.find((l) => l.includes('no24') && l.includes(' New York City '));
     expect(row).toContain('0.550r');
     expect(row).toMatch(/ \+1\.00$/);
     // a lock has no mark of its own: no price, its stake (20 x 0.35 = 7.00), no P&L
-    const lockRow = rows.find((l) => l.includes(' peak ') && l.includes('paris'));
+    const lockRow = rows.find((l) => l.includes(' peak ') && l.includes('Paris'));
     expect(lockRow).toMatch(/— +7\.00 +—$/);
     app.unmount();
   });

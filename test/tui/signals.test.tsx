@@ -46,6 +46,9 @@ const isoOf = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
  * (16:00Z) and the settlement of the day's first lock (at London's midnight after it, 00:00Z). Returns every signal
  * written, newest first: with no instant shared, the feed's order is the instants' order.
  */
+/** The cities' names, as the pane shows them. */
+const NAME: Record<string, string> = Object.fromEntries([NYC, LONDON, PARIS].map((c) => [c.city_id, c.city_name]));
+
 function signalVolume(h: HandCache, n: number): Expected[] {
   h.cities(NYC, LONDON, PARIS);
   const out: Expected[] = [];
@@ -196,46 +199,48 @@ describe('Signals pane', () => {
     const header = lines(frame).find((l) => l.includes('signal')) ?? '';
     for (const column of ['UTC', 'local', 'city', 'market', 'bucket', 'side', 'price', 'stake', 'note'])
       expect(header).toContain(column);
-    // every signal of the scene, newest first; at one instant by kind (kill, pick, exit, entry, test, settlement,
+    // every signal of the scene, newest first, its city by name as the board names it; at one instant by kind (kill, pick, exit, entry, test, settlement,
     // lock, svc-max, yescore, no24), then by key, descending; ~ marks an instant that follows from a rule
     const rows = feedRows(frame);
     expect(
       rows.map((r) =>
-        r.match(/^[› ] +(~?\d\d-\d\d \d\d:\d\dZ) .*? (\w+) +\d{4}-\d\d-\d\d {2}(\S+( \S+)?)/)?.slice(1, 4),
+        r
+          .match(/^[› ] +(~?\d\d-\d\d \d\d:\d\dZ) \d\d:\d\d +(\S+(?: \S+)*?) +\d{4}-\d\d-\d\d {2}(\S+( \S+)?)/)
+          ?.slice(1, 4),
       ),
     ).toEqual([
-      ['11-21 14:00Z', 'nyc', 'PICK'],
-      ['11-21 14:00Z', 'paris', 'LOCK'],
-      ['11-21 14:00Z', 'london', 'LOCK'],
-      ['11-21 13:00Z', 'paris', 'PICK'],
-      ['11-21 09:00Z', 'london', 'EDGE ENTRY'],
-      ['~11-21 05:01Z', 'nyc', 'YESCORE'],
-      ['~11-21 05:01Z', 'nyc', 'NO24'],
-      ['~11-21 05:00Z', 'nyc', 'LOCK SETTLED'],
-      ['~11-21 00:01Z', 'london', 'NO24'],
-      ['~11-21 00:00Z', 'london', 'LOCK SETTLED'],
-      ['~11-20 23:01Z', 'paris', 'NO24'],
-      ['~11-20 23:01Z', 'paris', 'NO24'],
-      ['11-20 20:00Z', 'nyc', 'LOCK'],
-      ['~11-20 16:00Z', 'nyc', 'SVC-MAX'],
-      ['11-20 15:30Z', 'london', '!! KILL'],
-      ['11-20 14:00Z', 'london', 'LOCK'],
-      ['11-20 13:30Z', 'london', 'EDGE EXIT'],
-      ['11-20 10:00Z', 'london', 'PICK'],
-      ['11-20 09:00Z', 'london', 'EDGE ENTRY'],
-      ['~11-20 05:01Z', 'nyc', 'YESCORE'],
-      ['~11-20 05:01Z', 'nyc', 'NO24'],
-      ['~11-20 05:00Z', 'nyc', 'LOCK SETTLED'],
-      ['~11-20 00:01Z', 'london', 'NO24'],
-      ['~11-19 23:01Z', 'paris', 'YESCORE'],
-      ['11-19 20:00Z', 'nyc', 'LOCK'],
-      ['11-19 13:00Z', 'paris', '!! KILL'],
-      ['11-19 09:00Z', 'paris', 'PICK'],
-      ['~11-18 23:01Z', 'paris', 'NO24'],
+      ['11-21 14:00Z', 'New York City', 'PICK'],
+      ['11-21 14:00Z', 'Paris', 'LOCK'],
+      ['11-21 14:00Z', 'London', 'LOCK'],
+      ['11-21 13:00Z', 'Paris', 'PICK'],
+      ['11-21 09:00Z', 'London', 'EDGE ENTRY'],
+      ['~11-21 05:01Z', 'New York City', 'YESCORE'],
+      ['~11-21 05:01Z', 'New York City', 'NO24'],
+      ['~11-21 05:00Z', 'New York City', 'LOCK SETTLED'],
+      ['~11-21 00:01Z', 'London', 'NO24'],
+      ['~11-21 00:00Z', 'London', 'LOCK SETTLED'],
+      ['~11-20 23:01Z', 'Paris', 'NO24'],
+      ['~11-20 23:01Z', 'Paris', 'NO24'],
+      ['11-20 20:00Z', 'New York City', 'LOCK'],
+      ['~11-20 16:00Z', 'New York City', 'SVC-MAX'],
+      ['11-20 15:30Z', 'London', '!! KILL'],
+      ['11-20 14:00Z', 'London', 'LOCK'],
+      ['11-20 13:30Z', 'London', 'EDGE EXIT'],
+      ['11-20 10:00Z', 'London', 'PICK'],
+      ['11-20 09:00Z', 'London', 'EDGE ENTRY'],
+      ['~11-20 05:01Z', 'New York City', 'YESCORE'],
+      ['~11-20 05:01Z', 'New York City', 'NO24'],
+      ['~11-20 05:00Z', 'New York City', 'LOCK SETTLED'],
+      ['~11-20 00:01Z', 'London', 'NO24'],
+      ['~11-19 23:01Z', 'Paris', 'YESCORE'],
+      ['11-19 20:00Z', 'New York City', 'LOCK'],
+      ['11-19 13:00Z', 'Paris', '!! KILL'],
+      ['11-19 09:00Z', 'Paris', 'PICK'],
+      ['~11-18 23:01Z', 'Paris', 'NO24'],
     ]);
     // New York's pick at 14:00Z is 09:00 local; its two legs and their prices, its cost
     expect(rows[0]).toMatch(
-      /^› +11-21 14:00Z 09:00 +nyc +2026-11-21 +PICK +A 50-51°F \+ B 52-53°F +YES +0\.250\/0\.200 +10\.00 +2 legs$/,
+      /^› +11-21 14:00Z 09:00 +New York City +2026-11-21 +PICK +A 50-51°F \+ B 52-53°F +YES +0\.250\/0\.200 +10\.00 +2 legs$/,
     );
     // the exit of trade #7000: sold for 11.45 what cost 10.00
     expect(rows[16]).toMatch(/EDGE EXIT +52-53°F +NO +0\.710 +11\.45 SELL P&L 1\.45: edge/);
@@ -265,7 +270,7 @@ describe('Signals pane', () => {
       rows.forEach((row, i) => {
         const s = expected[from + i] as Expected;
         expect(row, `row ${from + i}`).toContain(LABEL[s.kind]);
-        expect(row, `row ${from + i}`).toContain(s.city);
+        expect(row, `row ${from + i}`).toContain(NAME[s.city] as string);
         expect(row, `row ${from + i}`).toContain(stamp(from + i));
       });
     };
@@ -299,7 +304,7 @@ describe('Signals pane', () => {
     }
     await app.press(KEYS.enter);
     const detail = await app.until((f) => f.includes('LEGS'), 'the detail view');
-    expect(detail).toContain('PICK paris 2026-11-21');
+    expect(detail).toContain('PICK Paris 2026-11-21');
     expect(detail).toMatch(/ {2}A {4}12°C/);
     expect(detail).toMatch(/ {2}B {4}13°C/);
     expect(detail).toContain('REASONING');
@@ -310,13 +315,17 @@ describe('Signals pane', () => {
     await app.press(KEYS.escape);
     const back = await app.until((f) => !f.includes('LEGS'), 'the list again');
     expect(feedRows(back)[at]?.startsWith('›')).toBe(true);
-    expect(feedRows(back)[at]).toContain('paris');
+    expect(feedRows(back)[at]).toContain('Paris');
     app.unmount();
   });
 
   it('a kill that arrives while the pane is open appears on top, marked in text', async () => {
     const cache = scene();
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    // wide enough for the start of its note
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />, {
+      columns: 160,
+      rows: 40,
+    });
     await app.pane('2');
     // New York's live pick is killed
     const kill = pickEvent('insurance.pick.killed', {
@@ -342,13 +351,17 @@ describe('Signals pane', () => {
       INBOX_ALERT_RULES,
     );
     const frame = await app.until((f) => feedRows(f)[0]?.includes('!! KILL') ?? false, 'the kill on top');
-    expect(feedRows(frame)[0]).toMatch(/11-21 14:55Z .* nyc .* !! KILL .* market .* METAR high/);
+    expect(feedRows(frame)[0]).toMatch(/11-21 14:55Z .* New York City .* !! KILL .* market .* METAR high/);
     app.unmount();
   });
 
   it('a webhook.test shows as a TEST signal, its body in the detail', async () => {
     const cache = scene();
-    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />);
+    // wide enough for the start of its note
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} coalesceMs={50} />, {
+      columns: 160,
+      rows: 40,
+    });
     await app.pane('2');
     const event = {
       event_id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',

@@ -14,13 +14,16 @@ afterAll(() => caches.close());
 const now = () => new Date('2026-11-25T12:00:00Z');
 const at = (hhmm: string) => Date.parse(`${REPLAY_DAY}T${hhmm}:00Z`);
 
-/** The Alerts pane at 11:30Z (12:30 in Paris): the stored kill, then what the rules raised by then, newest first. */
+/**
+ * The Alerts pane at 11:30Z (12:30 in Paris): the stored kill, then what the rules raised by then, newest first; the
+ * city by its name (the messages stored and worked out say `paris`).
+ */
 const EXPECTED = [
-  '!! KILL      11-20 11:10Z KILL paris 2026-11-20: SELL AT MARKET: legs A 10°C, B 11°C',
-  '!! DEAD      11-20 11:00Z paris 2026-11-20: held bucket 11°C died',
+  '!! KILL      11-20 11:10Z KILL Paris 2026-11-20: SELL AT MARKET: legs A 10°C, B 11°C',
+  '!! DEAD      11-20 11:00Z Paris 2026-11-20: held bucket 11°C died',
   // the day's edge alert, once: its best side then
-  '!  EDGE      11-20 11:00Z paris 2026-11-20: edge +17.0 points on NO 11°C at 0.82',
-  '!! DEAD      11-20 10:00Z paris 2026-11-20: held bucket 10°C died',
+  '!  EDGE      11-20 11:00Z Paris 2026-11-20: edge +17.0 points on NO 11°C at 0.82',
+  '!! DEAD      11-20 10:00Z Paris 2026-11-20: held bucket 10°C died',
 ];
 
 type App = Awaited<ReturnType<typeof renderTui>>;
@@ -58,11 +61,11 @@ describe('time travel on every pane', () => {
     // 08:00Z: the pick's signal, from then on
     const picked = await step(app, KEYS.right, '09:00');
     expect(lines(picked)).toContainEqual(
-      expect.stringMatching(/11-20 08:00Z 09:00 +paris +2026-11-20 +PICK +A 10°C \+ B 11°C/),
+      expect.stringMatching(/11-20 08:00Z 09:00 +Paris +2026-11-20 +PICK +A 10°C \+ B 11°C/),
     );
     // open then: its two legs, B marked to mkta's 11°C YES at .20: 40 x (0.20 - 0.25) = -2.00
     const open = lines(await pane(app, '3', 'Positions'));
-    expect(open).toContainEqual(expect.stringMatching(/pick 55555555 paris 2026-11-20 +20\.00/));
+    expect(open).toContainEqual(expect.stringMatching(/pick 55555555 Paris 2026-11-20 +20\.00/));
     expect(open).toContainEqual(expect.stringMatching(/B YES 11°C +0\.250 +0\.200m +10\.00 +-2\.00$/));
 
     // 11:30Z (12:30 local): the kill received at 11:10Z is on Signals and Alerts; the pick is no longer open
@@ -73,8 +76,8 @@ describe('time travel on every pane', () => {
     );
     const signals = lines(await pane(app, '2', 'Signals'));
     expect(signals.filter((l) => /^[› ] +11-20 /.test(l))).toEqual([
-      expect.stringMatching(/11-20 11:10Z 12:10 +paris +2026-11-20 +!! KILL +A 10°C \+ B 11°C/),
-      expect.stringMatching(/11-20 08:00Z 09:00 +paris +2026-11-20 +PICK/),
+      expect.stringMatching(/11-20 11:10Z 12:10 +Paris +2026-11-20 +!! KILL +A 10°C \+ B 11°C/),
+      expect.stringMatching(/11-20 08:00Z 09:00 +Paris +2026-11-20 +PICK/),
     ]);
     const alerts = lines(await pane(app, '4', 'Alerts'));
     // the stored kill, then what the rules raise by then, newest first; not the stored edge alert

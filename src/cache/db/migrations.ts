@@ -1,5 +1,4 @@
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../contract/historical.js';
-import { STRATEGY_FAMILIES } from '../../contract/strategies.js';
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, STRATEGY_FAMILIES } from '../../contract/names.js';
 import { historicalSqlTable, strategySqlTable } from './tables.js';
 
 /**

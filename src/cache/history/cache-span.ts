@@ -1,4 +1,4 @@
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../contract/historical.js';
+import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../contract/names.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 

@@ -1,4 +1,4 @@
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/names.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';

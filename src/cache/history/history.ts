@@ -1,5 +1,10 @@
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN, isHistoricalTable } from '../../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import {
+  HISTORICAL_TABLES,
+  HISTORICAL_TIME_COLUMN,
+  isHistoricalTable,
+  STRATEGY_FAMILIES,
+  type StrategyFamily,
+} from '../../contract/names.js';
 import type { SettledDay } from '../../domain/calibration-summary.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable, strategySqlTable } from '../db/tables.js';

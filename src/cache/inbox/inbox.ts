@@ -3,7 +3,7 @@ import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { KillSignal } from '../../domain/kill-signal.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
 import type { AlertRows, NewAlert } from '../alerts.js';
-import type { ChangeEvent, ChangeEvents } from '../change-events.js';
+import type { ChangeEvent, ChangeEvents } from '../db/change-events.js';
 import { instantMs } from '../db/time.js';
 import { EventProjections } from './event-projections.js';
 import type { InboxAlertRules, InboxEntry, IntakeOutcome, RejectedWebhook } from './inbox-entry.js';

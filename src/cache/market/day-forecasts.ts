@@ -1,4 +1,4 @@
-import { FORECAST_LAYERS } from '../../contract/forecasts.js';
+import { FORECAST_LAYERS } from '../../contract/names.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import type { ForecastRow } from '../resources.js';

@@ -1,38 +1,6 @@
 import type { Command } from 'commander';
-import { boardCsvRecords, exportBoard } from '../../board/board-export.js';
-import { exportBoardRecord, type RecordRules } from '../../board/board-record.js';
-import { type Cache, cacheFailure, checkExportName, openCache } from '../../cache/index.js';
-import type { SettlementConfig } from '../../contract/config.js';
-import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
-import { resolveConnection } from '../config.js';
-import { usageError } from '../exit-codes.js';
-import { marketClockOf } from '../market-clock.js';
 import { parseDateOrInstantArg } from '../parse.js';
-import { replayInstant } from '../replay-instant.js';
-
-const FORMATS = ['json', 'ndjson', 'csv'] as const;
-type Format = (typeof FORMATS)[number];
-
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; nested values as their JSON. */
-function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One CSV table: the columns every row has, in order of first appearance. */
-function toCsv(rows: readonly string[]): string {
-  const objects = rows.map((json) => JSON.parse(json) as Record<string, unknown>);
-  const columns = [...new Set(objects.flatMap((o) => Object.keys(o)))];
-  const lines = [columns.map(csvField).join(','), ...objects.map((o) => columns.map((c) => csvField(o[c])).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-export function formatRows(rows: readonly string[], format: Format): string {
-  if (format === 'ndjson') return rows.map((row) => `${row}\n`).join('');
-  if (format === 'csv') return rows.length === 0 ? '' : toCsv(rows);
-  return rows.length === 0 ? '[]\n' : `[\n${rows.join(',\n')}\n]\n`;
-}
+import type { ExportFlags } from './export-run.js';
 
 /** `svc-monitor export NAME`: cache contents, API rows exactly as the API returned them. */
 export function exportCommand(program: Command): void {
@@ -54,85 +22,9 @@ export function exportCommand(program: Command): void {
     .option('--at <iso>', 'board: as of this instant of the cache (ISO 8601 with its offset)')
     .option('--date <yyyy-mm-dd>', "board: this market day in every city (default: each city's date at the instant)")
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
-    .action((name: string, flags: ExportFlags) => {
-      // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
-      if (!(FORMATS as readonly string[]).includes(flags.format))
-        throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
-      checkExportName(name);
-      if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
-        throw usageError('--since and --until do not apply to board: it is the board as of now, or of --at');
-      if (flags.at !== undefined && name !== 'board') throw usageError('--at applies to board only');
-      if (flags.date !== undefined && name !== 'board') throw usageError('--date applies to board only');
-      if (flags.date !== undefined && !isMarketDate(flags.date))
-        throw usageError('--date must be a market day, YYYY-MM-DD, e.g. 2026-11-20');
-      refuseEmptyWindow(flags.since, flags.until);
-      // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
-      const connection = resolveConnection({ db: flags.db });
-      const path = connection.dbPath;
-      const cache = openCache(path, 'read');
-      try {
-        let rows: string[];
-        try {
-          const filter = { cityId: flags.city, since: flags.since, until: flags.until };
-          const rules: RecordRules = { edgeMin: connection.alerts.edgeMin, settlement: connection.settlement };
-          rows =
-            name === 'board'
-              ? boardRows(cache, flags, connection.settlement)
-              : name === 'board-record'
-                ? exportBoardRecord(cache, rules, filter).map((trade) => JSON.stringify(trade))
-                : cache.export.rows(name, filter);
-        } catch (error) {
-          // a damaged page met while reading: one line naming the file (exit 2), not SQLite's bare message
-          throw cacheFailure(path, error);
-        }
-        process.stdout.write(formatRows(rows, flags.format as Format));
-      } finally {
-        cache.close();
-      }
+    .action(async (name: string, flags: ExportFlags) => {
+      // the cache, the board and the config's checks load when an export runs: `export --help` needs none of them
+      const { runExport } = await import('./export-run.js');
+      await runExport(name, flags);
     });
-}
-
-interface ExportFlags {
-  format: string;
-  city?: string;
-  since?: string;
-  until?: string;
-  at?: string;
-  date?: string;
-  db?: string;
-}
-
-/** A real calendar date written YYYY-MM-DD. */
-function isMarketDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-}
-
-/**
- * `export board`: the board as of now (the market's clock, DESIGN 4) or of `--at` (board/board-export.ts;
- * replay-instant.ts checks the instant), for each city's own day then or the `--date` given, one object a city; in
- * CSV one record a bucket. The cities' markets are priced by the config's `settlement`. A `--city` the cache does not
- * list is exit 2, naming it: ids are matched exactly as the service lists them.
- */
-function boardRows(cache: Cache, flags: ExportFlags, settlement?: SettlementConfig): string[] {
-  const now = marketClockOf(cache).nowMs();
-  const atMs = flags.at === undefined ? now : replayInstant(flags.at, cache, now);
-  const all = cache.resources.cities();
-  const cities = flags.city === undefined ? all : all.filter((c) => c.city_id === flags.city);
-  if (flags.city !== undefined && cities.length === 0)
-    throw usageError(
-      `--city: no city '${flags.city}' in the cache; its cities: ${all.map((c) => c.city_id).join(', ') || 'none yet'}`,
-    );
-  const board = exportBoard(cache, { atMs, replay: flags.at !== undefined, date: flags.date, cities, settlement });
-  return (flags.format === 'csv' ? boardCsvRecords(board) : board).map((row) => JSON.stringify(row));
-}
-
-/** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */
-function refuseEmptyWindow(since: string | undefined, until: string | undefined): void {
-  try {
-    timeBounds('instant', since, until);
-  } catch (error) {
-    if (error instanceof TimeBoundsError && error.bound === 'both')
-      throw usageError('--since is after --until: no row can be in between');
-    throw error;
-  }
 }

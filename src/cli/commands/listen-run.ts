@@ -18,7 +18,7 @@ export interface ListenFlags {
 
 /** The `listen` command's work: the listener loads only when `listen` runs. */
 export async function runListen(flags: ListenFlags): Promise<void> {
-  const connection = resolveConnection({ db: flags.db });
+  const connection = await resolveConnection({ db: flags.db });
   const secrets = flags.secret?.length ? flags.secret : connection.webhookSecrets;
   if (secrets.some((secret) => secret === '')) throw usageError('a webhook secret cannot be empty');
   if (secrets.length === 0) {

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { enterAlternateScreen } from '../../tui/alternate-screen.js';
-import { requireService, resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import type { MonitorMode } from '../monitor-session.js';
 import { parsePort } from '../parse.js';
-import { replayInstant } from '../replay-instant.js';
 
 interface MonitorFlags {
   demo?: boolean;
@@ -36,7 +34,11 @@ export function monitorCommand(program: Command): void {
       if (flags.offline && flags.listen !== undefined) throw usageError('--offline has no network: no --listen');
       if (!process.stdin.isTTY || !process.stdout.isTTY)
         throw usageError('the monitor needs a terminal; for headless use run sync, listen or export');
-      const connection = resolveConnection({ db: flags.db });
+      const [{ requireService, resolveConnection }, { replayInstant }] = await Promise.all([
+        import('../config.js'),
+        import('../replay-instant.js'),
+      ]);
+      const connection = await resolveConnection({ db: flags.db });
       const mode: MonitorMode = flags.offline ? 'offline' : flags.demo || !connection.apiKey ? 'demo' : 'live';
       if (mode === 'live' && !connection.baseUrl)
         throw usageError('a key is configured but no service: set SVC_BASE_URL or base_url in the config file');

@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
-import { KeyStore } from '../../server/store/keys.js';
+import type { KeyStore } from '../../server/store/keys.js';
 import { usageError } from '../exit-codes.js';
-import { withServerStore } from '../server-store.js';
 
-const withStore = <T>(dataDir: string | undefined, work: (keys: KeyStore) => T): Promise<T> =>
-  withServerStore(dataDir, (db) => work(new KeyStore(db)));
+/** The store loads when a subcommand runs: `server keys --help` and its usage errors need none of it. */
+async function withStore<T>(dataDir: string | undefined, work: (keys: KeyStore) => T): Promise<T> {
+  const [{ KeyStore }, { withServerStore }] = await Promise.all([
+    import('../../server/store/keys.js'),
+    import('../server-store.js'),
+  ]);
+  return withServerStore(dataDir, (db) => work(new KeyStore(db)));
+}
 
 /** `server keys create|list|revoke`: acts on the data dir, also while the server runs (it reads keys per request). */
 export function serverKeysCommand(server: Command): void {

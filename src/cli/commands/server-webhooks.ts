@@ -1,27 +1,28 @@
 import type { Command } from 'commander';
-import { EVENT_TYPES } from '../../contract/events.js';
-import { getMeta } from '../../server/store/open-store.js';
-import { WebhookStore } from '../../server/store/webhooks.js';
-import { AddressRefused } from '../../server/webhooks/address-guard.js';
-import {
-  parseEventTypes,
-  queueTestEvent,
-  registerWebhook,
-  UnknownEventTypes,
-} from '../../server/webhooks/registration.js';
+import { EVENT_TYPES } from '../../contract/names.js';
+import type { WebhookStore } from '../../server/store/webhooks.js';
 import { usageError } from '../exit-codes.js';
-import { withServerStore } from '../server-store.js';
 
 interface DirFlag {
   dataDir?: string;
   json?: boolean;
 }
 
-const withWebhooks = <T>(
+/** The store loads when a subcommand runs: `server webhooks --help` and its usage errors need none of it. */
+async function withWebhooks<T>(
   dataDir: string | undefined,
   work: (store: WebhookStore, serverAllowsPrivate: boolean) => T | Promise<T>,
-): Promise<T> =>
-  withServerStore(dataDir, (db) => work(new WebhookStore(db), getMeta(db, 'allow_private_webhooks') === '1'));
+): Promise<T> {
+  const [{ getMeta }, { WebhookStore }, { withServerStore }] = await Promise.all([
+    import('../../server/store/open-store.js'),
+    import('../../server/store/webhooks.js'),
+    import('../server-store.js'),
+  ]);
+  return withServerStore(dataDir, (db) => work(new WebhookStore(db), getMeta(db, 'allow_private_webhooks') === '1'));
+}
+
+/** The registration rules (address guard, event types, the test event's contract): for add and test only. */
+const registration = () => import('../../server/webhooks/registration.js');
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -31,6 +32,10 @@ async function refusedAsUsage<T>(work: () => T | Promise<T>): Promise<Awaited<T>
   try {
     return await work();
   } catch (error) {
+    const [{ AddressRefused }, { UnknownEventTypes }] = await Promise.all([
+      import('../../server/webhooks/address-guard.js'),
+      registration(),
+    ]);
     if (error instanceof AddressRefused || error instanceof UnknownEventTypes) throw usageError(error.message);
     throw error;
   }
@@ -51,6 +56,7 @@ export function serverWebhooksCommand(server: Command): void {
     .option('--allow-private', 'allow a private, loopback or link-local target (local development)')
     .option('--json', 'print {id, secret}')
     .action(async (url: string, flags: DirFlag & { events?: string; allowPrivate?: boolean }) => {
+      const { parseEventTypes, registerWebhook } = await registration();
       const events = await refusedAsUsage(() => parseEventTypes(flags.events?.split(',').map((t) => t.trim())));
       const created = await withWebhooks(flags.dataDir, (store, serverAllowsPrivate) =>
         refusedAsUsage(() =>
@@ -92,6 +98,7 @@ export function serverWebhooksCommand(server: Command): void {
   command('test', 'queue a webhook.test event for one webhook')
     .argument('<id>')
     .action(async (id: string, flags: DirFlag) => {
+      const { queueTestEvent } = await registration();
       const queued = await withWebhooks(flags.dataDir, (store) => queueTestEvent(store, id));
       if (!queued.queued) throw usageError(`no webhook with id ${id}`);
       print(`queued webhook.test ${queued.eventId} for ${id}`);

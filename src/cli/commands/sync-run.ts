@@ -32,7 +32,7 @@ function exitCodeOf(summary: SyncSummary): number {
 
 /** The `sync` command's work: loaded only when `sync` runs, so the monitor's process never holds the sync engine. */
 export async function runSync(flags: SyncFlags): Promise<void> {
-  const connection = resolveConnection(flags);
+  const connection = await resolveConnection(flags);
   const service = requireService(connection);
   const tables = (() => {
     try {

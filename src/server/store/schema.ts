@@ -1,5 +1,9 @@
-import { HISTORICAL_TABLES, type HistoricalTable } from '../../contract/historical.js';
-import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/strategies.js';
+import {
+  HISTORICAL_TABLES,
+  type HistoricalTable,
+  STRATEGY_FAMILIES,
+  type StrategyFamily,
+} from '../../contract/names.js';
 
 export const historicalSqlTable = (table: HistoricalTable): string => `h_${table}`;
 export const strategySqlTable = (family: StrategyFamily): string => `s_${family.replaceAll('-', '_')}`;

@@ -27,11 +27,11 @@ export const ActivePane = memo(function ActivePane({
     case 'board':
       return <BoardPane width={width} height={height} cities={cities} />;
     case 'signals':
-      return <SignalsPane width={width} height={height} />;
+      return <SignalsPane width={width} height={height} cities={cities} />;
     case 'positions':
       return <PositionsPane width={width} height={height} cities={cities} />;
     case 'alerts':
-      return <AlertsPane width={width} height={height} />;
+      return <AlertsPane width={width} height={height} cities={cities} />;
     case 'forecasts':
       return <ForecastsPane width={width} height={height} cities={cities} />;
     case 'history':

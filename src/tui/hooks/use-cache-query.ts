@@ -1,8 +1,8 @@
-import { useMemo } from 'react';
+import { useCallback } from 'react';
 import type { Cache } from '../../cache/index.js';
 import type { CacheTopic } from '../state/cache-topics.js';
 import { useDeps } from '../state/monitor-context.js';
-import { useCacheVersion } from './use-cache-version.js';
+import { useCacheChanges, useReread } from './use-reread.js';
 
 /**
  * `read(cache)`, run again when one of `topics` changed (at most once per coalescing window) or when `read` is a
@@ -10,7 +10,6 @@ import { useCacheVersion } from './use-cache-version.js';
  */
 export function useCacheQuery<T>(topics: readonly CacheTopic[], read: (cache: Cache) => T): T {
   const { cache } = useDeps();
-  const version = useCacheVersion(topics);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter: a new one re-reads
-  return useMemo(() => read(cache), [cache, read, version]);
+  const bound = useCallback(() => read(cache), [cache, read]);
+  return useReread(useCacheChanges(topics), bound);
 }

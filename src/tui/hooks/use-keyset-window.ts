@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useCallback } from 'react';
 import { type KeysetSource, readWindow, useKeysetWindowState } from './use-keyset-window-state.js';
+import { type ChangeCounter, useReread } from './use-reread.js';
 
 export type { KeysetSource } from './use-keyset-window-state.js';
 
@@ -15,18 +16,19 @@ export interface KeysetWindow<Row, Key = unknown> {
 }
 
 /**
- * A windowed view of `source`, `height` rows tall, re-read whenever `version` changes. Its keys are worked out from
- * the window's state when they arrive (use-keyset-window-state.ts), so none is lost to a render not yet drawn.
+ * A windowed view of `source`, `height` rows tall, re-read whenever `changes` (the list's change counter) moves. Its
+ * keys are worked out from the window's state when they arrive (use-keyset-window-state.ts), so none is lost to a
+ * render not yet drawn.
  */
 export function useKeysetWindow<Row, Key>(
   source: KeysetSource<Row, Key>,
   height: number,
-  version: unknown,
+  changes: ChangeCounter,
 ): KeysetWindow<Row, Key> {
   const [state, actions] = useKeysetWindowState<Row, Key>();
   const above = state.owner === source ? state.above : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the cache's change counter: a new version re-reads
-  const window = useMemo(() => readWindow(source, above, height), [source, above, height, version]);
+  const read = useCallback(() => readWindow(source, above, height), [source, above, height]);
+  const window = useReread(changes, read);
   const { rows } = window;
   const selected = Math.max(0, Math.min(state.owner === source ? state.selected : 0, rows.length - 1));
   const shown = { owner: source, above, window };

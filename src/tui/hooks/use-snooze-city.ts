@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { cityNames } from '../../domain/city-names.js';
 import { useDeps, useUiActions } from '../state/monitor-context.js';
 
 /**
@@ -18,7 +19,7 @@ export function useSnoozeCity(): (cityId: string | null) => void {
       }
       try {
         cache.alerts.snoozeCity(cityId, now().getTime() + snoozeMinutes * 60_000);
-        actions.notice(`${cityId} snoozed ${snoozeMinutes} min (no notification)`);
+        actions.notice(`${cityNames(cache.resources.cities())(cityId)} snoozed ${snoozeMinutes} min (no notification)`);
       } catch (error) {
         // offline review may run on a cache this user cannot write
         if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;

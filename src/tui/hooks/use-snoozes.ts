@@ -1,21 +1,27 @@
-import { useCallback } from 'react';
-import type { Cache, CitySnooze } from '../../cache/index.js';
+import { useCallback, useMemo } from 'react';
+import type { CitySnooze } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
-import { useCacheQuery } from './use-cache-query.js';
 import { useNow } from './use-now.js';
+import { useReread } from './use-reread.js';
 
 /**
  * The cities snoozed now and the minutes each has left (rounded up), on the market's clock. Re-read when a snooze is
  * written and once a minute, so one that ran out leaves the list.
  */
 export function useSnoozes(): { city_id: string; minutesLeft: number }[] {
-  // re-renders each tick; the read itself runs again only when the minute turns
-  const nowMs = useNow();
-  const { now } = useDeps();
-  const minute = Math.floor(nowMs / 60_000);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: minute is not read but re-reads the list, for expiries
-  const read = useCallback((cache: Cache): CitySnooze[] => cache.alerts.snoozed(now().getTime()), [minute, now]);
-  return useCacheQuery(['alerts'], read)
+  const { cache, hub, now } = useDeps();
+  // re-renders each tick; the read itself runs again only when the alerts changed or the minute turned
+  useNow();
+  const changes = useMemo(
+    () => ({
+      subscribe: hub.subscribe,
+      snapshot: () => `${hub.version(['alerts'])}|${Math.floor(now().getTime() / 60_000)}`,
+    }),
+    [hub, now],
+  );
+  const read = useCallback((): CitySnooze[] => cache.alerts.snoozed(now().getTime()), [cache, now]);
+  const nowMs = now().getTime();
+  return useReread(changes, read)
     .filter((s) => s.until_ms > nowMs)
     .map((s) => ({ city_id: s.city_id, minutesLeft: Math.ceil((s.until_ms - nowMs) / 60_000) }));
 }

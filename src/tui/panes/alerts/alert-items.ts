@@ -14,6 +14,8 @@ export interface AlertItem {
   tone: Tone;
   when: string | null;
   message: string;
+  /** The city the alert is about (a trader alert, a kill), by id; null for the conditions. */
+  city: string | null;
   stored: AlertRow | null;
 }
 
@@ -60,10 +62,15 @@ export const ruleItem = (a: NewAlert): LiveItem => ({
   tone: a.severity === 'info' ? 'normal' : 'warn',
   when: a.created_at,
   message: a.message,
+  city: a.city_id ?? null,
   stored: null,
 });
 
 function conditionItem(c: LiveCondition): LiveItem {
+  return { ...conditionWords(c), city: null };
+}
+
+function conditionWords(c: LiveCondition): Omit<LiveItem, 'city'> {
   switch (c.kind) {
     case 'key-rejected':
     case 'service-unreachable': {
@@ -115,7 +122,16 @@ function storedItem(segment: number, row: AlertRow): AlertItem {
             ? `!! ${row.kind.toUpperCase()}`
             : `!  ${row.kind.toUpperCase()}`;
   const tone: Tone = acked ? 'muted' : row.kind === 'kill' ? 'alarm' : row.severity === 'info' ? 'normal' : 'warn';
-  return { segment, id: row.id, marker, tone, when: row.created_at, message: row.message, stored: row };
+  return {
+    segment,
+    id: row.id,
+    marker,
+    tone,
+    when: row.created_at,
+    message: row.message,
+    city: row.city_id,
+    stored: row,
+  };
 }
 
 /**

@@ -1,3 +1,6 @@
+import { useMemo } from 'react';
+import type { City } from '../../../contract/cities.js';
+import { cityNames } from '../../../domain/city-names.js';
 import { LineView } from '../../components/line-view.js';
 import { useSnoozes } from '../../hooks/use-snoozes.js';
 import { hintOf, KEYS } from '../../keys.js';
@@ -13,10 +16,11 @@ const HINT = [hintOf(KEYS.alerts.acknowledge), hintOf(KEYS.alerts.snooze), hintO
  * `z` snoozes the alert's city (the snoozed cities are listed under the header); Enter shows an alert in full (a
  * rejected webhook with its reason and body, escaped).
  */
-export function AlertsPane({ width, height }: { width: number; height: number }) {
+export function AlertsPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
+  const name = useMemo(() => cityNames(cities), [cities]);
   const snoozes = useSnoozes();
   const state = useAlertsState(Math.max(1, height - (snoozes.length > 0 ? 2 : 1)));
-  useAlertsInput(state, width);
+  useAlertsInput(state, width, name);
   const { list, counts } = state;
 
   const header = line(
@@ -26,12 +30,12 @@ export function AlertsPane({ width, height }: { width: number; height: number })
   );
   const lines: Line[] = [header];
   if (snoozes.length > 0) {
-    const which = snoozes.map((s) => `${s.city_id} ${s.minutesLeft}m`).join(', ');
+    const which = snoozes.map((s) => `${name(s.city_id)} ${s.minutesLeft}m`).join(', ');
     lines.push(line(seg(`snoozed (no notification): ${which}`, 'muted')));
   }
   if (list.rows.length === 0) lines.push(line(seg('  Nothing to report.', 'good')));
   list.rows.forEach((item, i) => {
-    lines.push(selectLine(alertLine(item), i === list.selected));
+    lines.push(selectLine(alertLine(item, name), i === list.selected));
   });
   return <LineView lines={lines} width={width} height={height} />;
 }

@@ -1,3 +1,4 @@
+import type { CityName } from '../../../domain/city-names.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { useSnoozeCity } from '../../hooks/use-snooze-city.js';
 import { KEYS, listMove } from '../../keys.js';
@@ -13,7 +14,11 @@ import type { AlertsState } from './use-alerts-state.js';
  * The list keys move; `a` acknowledges the selected alert (or says why not); `z` snoozes its city's notifications;
  * Enter shows it in full.
  */
-export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: AlertsState, width: number): void {
+export function useAlertsInput(
+  { list, acknowledge, rejectedDeliveries }: AlertsState,
+  width: number,
+  name: CityName,
+): void {
   const actions = useUiActions();
   const snoozeCity = useSnoozeCity();
   const replaying = useReplay() !== null;
@@ -35,7 +40,7 @@ export function useAlertsInput({ list, acknowledge, rejectedDeliveries }: Alerts
       return true;
     }
     if (KEYS.lists.detail.match(input, key) && item) {
-      const lines = alertDetail(item, width);
+      const lines = alertDetail(item, width, name);
       // a rejected webhook: the delivery as kept, its body escaped
       if (item.stored) lines.push(...rejectedLines(rejectedDeliveries(item.stored), width));
       actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines });

@@ -2,7 +2,6 @@ import { useCallback, useMemo, useRef } from 'react';
 import { liveConditions } from '../../../alerts/live-conditions.js';
 import type { AlertRow, RejectedDelivery } from '../../../cache/index.js';
 import { useAlertCounts } from '../../hooks/use-alert-counts.js';
-import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
@@ -39,7 +38,6 @@ export function useAlertsState(listHeight: number): AlertsState {
   const actions = useUiActions();
   const status = useMonitorStatus();
   const nowMs = useNow();
-  const alertsVersion = useCacheVersion(['alerts']);
   const health = useStreamHealth(nowMs);
   // time travel: the stored alerts as they stood then, and the trader alerts the rules raise by then in place of the
   // stored ones; no live condition (they are of now)
@@ -61,11 +59,18 @@ export function useAlertsState(listHeight: number): AlertsState {
       alertSource(cache, () => liveRef.current, atMs === undefined ? undefined : { atMs, except: TRADER_ALERT_KINDS }),
     [cache, atMs],
   );
-  const liveSignature = [...live.connection, ...live.sync, ...live.rules]
+  const liveSignature = useRef('');
+  liveSignature.current = [...live.connection, ...live.sync, ...live.rules]
     .map((c) => `${c.marker}${c.when}${c.message}`)
     .join('|');
+  // the window's change counter: the stored alerts' and the conditions' text (read at each render, as React reads a
+  // snapshot, so a render with other conditions reads the window again)
+  const changes = useMemo(
+    () => ({ subscribe: hub.subscribe, snapshot: () => `${hub.version(['alerts'])}|${liveSignature.current}` }),
+    [hub],
+  );
   const counts = useAlertCounts();
-  const list = useKeysetWindow(source, listHeight, `${alertsVersion}|${liveSignature}`);
+  const list = useKeysetWindow(source, listHeight, changes);
   // offline review may run on a cache this user cannot write: that is a notice, not the end of the monitor
   const acknowledge = useCallback(
     (id: number) => {

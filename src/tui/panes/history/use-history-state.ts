@@ -13,8 +13,8 @@ import {
 import type { City } from '../../../contract/cities.js';
 import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
 import { useCacheQuery } from '../../hooks/use-cache-query.js';
-import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { useCacheChanges } from '../../hooks/use-reread.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
 import type { ListMove } from '../../keys.js';
 import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
@@ -75,7 +75,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [summaryOffset, setSummaryOffset] = useState(0);
-  const version = useCacheVersion([topicOf(table)]);
+  const changes = useCacheChanges([topicOf(table)]);
 
   const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(
     () => ({
@@ -86,7 +86,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     [cache, table, filter],
   );
   const listHeight = Math.max(1, height - 3);
-  const list = useKeysetWindow(source, summary ? 0 : listHeight, version);
+  const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
   // computed on demand: the summaries scan every settled row that matches
   const readSummary = useCallback(
     (c: Cache) => (summary ? summaryLines(c.history.summary(filter)) : []),

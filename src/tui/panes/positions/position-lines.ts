@@ -1,4 +1,5 @@
 import type { EdgeTradeView, InsurancePickView } from '../../../cache/index.js';
+import type { CityName } from '../../../domain/city-names.js';
 import { familyTotals, type Mark, type PricedPick, type PricedPositions } from '../../../domain/position-pnl.js';
 import { type Column, cellOf, rowCells, titleCells } from '../../format/columns.js';
 import { price, signedUsd, usd } from '../../format/numbers.js';
@@ -51,6 +52,9 @@ class LazyLine implements PositionLine {
   }
 }
 
+/** A city's name and a space: New York City, the longest, as the board gives it. */
+const CITY = 14;
+
 const heading = (title: string): PositionLine => ({ line: line(seg(title, 'accent', true)), detail: null });
 const columns = (desc: number): PositionLine => ({
   line: line(seg(`${cell('', desc + 2)}${titleCells([...FIGURES, PNL]).join(' ')}`, 'muted')),
@@ -58,9 +62,9 @@ const columns = (desc: number): PositionLine => ({
 });
 const none = (what: string): PositionLine => ({ line: line(seg(`  none ${what}`, 'muted')), detail: null });
 
-function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: number): PositionLine[] {
+function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: number, name: CityName): PositionLine[] {
   const kind = p.pick.trade_kind === 'addon' ? 'addon' : 'pick';
-  const head = `${indent}${kind} ${p.pick.pick_id.slice(0, 8)} ${p.pick.city_id} ${p.pick.market_date}`;
+  const head = `${indent}${kind} ${p.pick.pick_id.slice(0, 8)} ${name(p.pick.city_id)} ${p.pick.market_date}`;
   const out: PositionLine[] = [
     {
       line: [seg(cell(head, desc)), ...figures(p.mark, PICK_FIGURES)],
@@ -76,7 +80,7 @@ function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: numbe
       detail: { title: `Leg ${l.leg.leg}`, json: l.leg },
     });
   }
-  for (const addon of p.addons) out.push(...pickLines(addon, `${indent}  └ `, desc));
+  for (const addon of p.addons) out.push(...pickLines(addon, `${indent}  └ `, desc, name));
   return out;
 }
 
@@ -96,8 +100,12 @@ const UNREALISED: Column<Total> = {
   value: (t) => signedUsd(t.mark.pnl),
 };
 
-/** The Positions pane as lines: each family's open positions, then the totals by family. */
-export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeView>, width: number): PositionLine[] {
+/** The Positions pane as lines: each family's open positions (their cities by name), then the totals by family. */
+export function positionLines(
+  p: PricedPositions<InsurancePickView, EdgeTradeView>,
+  width: number,
+  name: CityName,
+): PositionLine[] {
   // the description takes what the figures (entry, now, stake, P&L: 34 columns) leave
   const desc = Math.max(30, Math.min(70, width - 38));
   const out: PositionLine[] = [heading('STRATEGY RECORDS (open)'), columns(desc)];
@@ -105,7 +113,7 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
   for (const s of p.strategies) {
     const r = s.item;
     const text = () =>
-      `  ${cell(s.family, 14)}${cell(r.city_id, 10)}${cell(r.local_date, 11)}${r.side.padEnd(4)}${r.bucket_label}`;
+      `  ${cell(s.family, 14)}${cell(name(r.city_id), CITY)}${cell(r.local_date, 11)}${r.side.padEnd(4)}${r.bucket_label}`;
     out.push(
       new LazyLine(() => [seg(cell(text(), desc)), ...figures(s.mark)], { title: `${s.family} #${r.id}`, json: r }),
     );
@@ -115,7 +123,7 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
   for (const l of p.locks) {
     const lock = l.item;
     const text = () =>
-      `  ${cell(lock.city_id, 10)}${cell(lock.local_date, 11)}peak ${String(lock.peak_hour).padStart(2)}  YES ${lock.bucket_label}`;
+      `  ${cell(name(lock.city_id), CITY)}${cell(lock.local_date, 11)}peak ${String(lock.peak_hour).padStart(2)}  YES ${lock.bucket_label}`;
     out.push(
       new LazyLine(() => [seg(cell(text(), desc)), ...figures(l.mark)], {
         title: `Fusion lock ${lock.id}`,
@@ -125,13 +133,13 @@ export function positionLines(p: PricedPositions<InsurancePickView, EdgeTradeVie
   }
   out.push({ line: [], detail: null }, heading('INSURANCE PICKS (live)'));
   if (p.picks.length === 0) out.push(none('live'));
-  for (const pick of p.picks) out.push(...pickLines(pick, '  ', desc));
+  for (const pick of p.picks) out.push(...pickLines(pick, '  ', desc, name));
   out.push({ line: [], detail: null }, heading('EDGE TRADES (open)'));
   if (p.trades.length === 0) out.push(none('open'));
   for (const t of p.trades) {
     const trade = t.item;
     const text = () =>
-      `  ${cell(trade.city_id, 10)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '—'}`;
+      `  ${cell(name(trade.city_id), CITY)}${cell(trade.market_date, 11)}${trade.side.padEnd(4)}${trade.bucket_label} x${trade.entry?.qty ?? '—'}`;
     out.push(
       new LazyLine(() => [seg(cell(text(), desc)), ...figures(t.mark)], {
         title: `Edge trade #${trade.engine_trade_id}`,

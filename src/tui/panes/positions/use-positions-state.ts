@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { City } from '../../../contract/cities.js';
+import { type CityName, cityNames } from '../../../domain/city-names.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { useKeptRead } from '../../hooks/use-kept-read.js';
 import { useMinute } from '../../hooks/use-now.js';
@@ -13,13 +14,13 @@ import { type PricedBook, positionsAsk, positionsKept, QUOTE_TOPICS } from './po
  * The lines of each book kept with the book (not with the pane), for the width they were laid out at: showing the
  * pane again makes none (a book of 10,000 positions is as many lines, each laid out only when shown).
  */
-const laidOut = new WeakMap<PricedBook, { width: number; lines: PositionLine[] }>();
+const laidOut = new WeakMap<PricedBook, { width: number; name: CityName; lines: PositionLine[] }>();
 
-function linesOf(book: PricedBook, width: number): PositionLine[] {
+function linesOf(book: PricedBook, width: number, name: CityName): PositionLine[] {
   const kept = laidOut.get(book);
-  if (kept?.width === width) return kept.lines;
-  const lines = positionLines(book, width);
-  laidOut.set(book, { width, lines });
+  if (kept?.width === width && kept.name === name) return kept.lines;
+  const lines = positionLines(book, width, name);
+  laidOut.set(book, { width, name, lines });
   return lines;
 }
 
@@ -43,7 +44,8 @@ export function usePositionsState(cities: readonly City[], width: number, height
   const instant = useReplayInstant();
   const book = useKeptRead(positionsKept(hub, instant), positionsAsk(cities, minute, quotesVersion, instant));
   // each line laid out when shown (position-lines.ts): a book of thousands costs a screenful
-  const lines = useMemo(() => linesOf(book, width), [book, width]);
+  const name = useMemo(() => cityNames(cities), [cities]);
+  const lines = useMemo(() => linesOf(book, width, name), [book, width, name]);
   const bodyHeight = Math.max(1, height - 1);
   const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);
   return { lines, cursor, offset, bodyHeight, scroll: scrollActions };

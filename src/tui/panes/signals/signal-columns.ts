@@ -1,4 +1,5 @@
 import type { Signal, SignalKind } from '../../../cache/index.js';
+import type { CityName } from '../../../domain/city-names.js';
 import { cellOf, type Column as TableColumn, titleCells } from '../../format/columns.js';
 import { price, usd } from '../../format/numbers.js';
 import { localClock, utcStamp } from '../../format/time.js';
@@ -34,7 +35,8 @@ type Column = TableColumn<Signal>;
 const COLUMNS: Record<string, Column> = {
   utc: { title: 'UTC', width: 13, value: (s) => `${s.estimated ? '~' : ' '}${utcStamp(s.at)}` },
   local: { title: 'local', width: 6, value: (s) => localClock(s.at, s.tz) },
-  city: { title: 'city', width: 10, value: (s) => s.city_id },
+  // the city's name (signalColumns gives it its names), as wide as the board's
+  city: { title: 'city', width: 13, value: (s) => s.city_id },
   date: { title: 'market', width: 11, value: (s) => s.market_date },
   kind: { title: 'signal', width: 13, value: (s) => KIND_LABEL[s.kind] },
   bucket: { title: 'bucket', width: 22, value: signalBuckets },
@@ -48,15 +50,20 @@ const COLUMNS: Record<string, Column> = {
   stake: { title: 'stake', width: 8, align: 'right', value: (s) => usd(s.stake) },
 };
 
-/** The columns that fit: the note and local time go first on a narrow terminal, the bucket narrows. */
-export function signalColumns(width: number): Column[] {
+/**
+ * The columns that fit: the note and local time go first on a narrow terminal, the bucket narrows. The city by its
+ * name (`New York City`), as the board names it.
+ */
+export function signalColumns(width: number, name: CityName): Column[] {
   const order =
     width >= 100
       ? ['utc', 'local', 'city', 'date', 'kind', 'bucket', 'side', 'price', 'stake']
       : width >= 70
         ? ['utc', 'city', 'date', 'kind', 'bucket', 'price', 'stake']
         : ['utc', 'city', 'kind', 'bucket'];
-  return order.map((name) => COLUMNS[name] as Column);
+  return order.map(
+    (id) => (id === 'city' ? { ...COLUMNS.city, value: (s) => name(s.city_id) } : COLUMNS[id]) as Column,
+  );
 }
 
 const gap = ' ';

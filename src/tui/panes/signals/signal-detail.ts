@@ -1,5 +1,6 @@
 import type { Signal, SignalPayload } from '../../../cache/index.js';
 import type { InsuranceEvent } from '../../../contract/events.js';
+import type { CityName } from '../../../domain/city-names.js';
 import { prettyJson } from '../../format/json-lines.js';
 import { price, usd } from '../../format/numbers.js';
 import { wrap } from '../../format/text.js';
@@ -9,11 +10,12 @@ import { KIND_LABEL } from './signal-columns.js';
 import { signalBuckets, signalNote } from './signal-text.js';
 
 /** The full story of one signal: when, where, the legs, the reasoning, and what arrived, byte for byte. */
-export function signalDetail(s: Signal, payloads: SignalPayload[], width: number): Line[] {
+export function signalDetail(s: Signal, payloads: SignalPayload[], width: number, name: CityName): Line[] {
   const out: Line[] = [];
-  const when = `${utcStamp(s.at)} · ${localDayClock(s.at, s.tz)} ${offsetLabel(s.at, s.tz)} (${s.city_id})`;
+  const city = name(s.city_id);
+  const when = `${utcStamp(s.at)} · ${localDayClock(s.at, s.tz)} ${offsetLabel(s.at, s.tz)} (${city})`;
   out.push(
-    line(seg(`${KIND_LABEL[s.kind]} `, s.kind === 'kill' ? 'alarm' : 'accent', true), `${s.city_id} ${s.market_date}`),
+    line(seg(`${KIND_LABEL[s.kind]} `, s.kind === 'kill' ? 'alarm' : 'accent', true), `${city} ${s.market_date}`),
   );
   out.push(
     line(seg('time     ', 'muted'), when, s.estimated ? seg('  (from the market rules, not reported)', 'muted') : ''),

@@ -1,3 +1,4 @@
+import type { CityName } from '../../../domain/city-names.js';
 import { useKeypress } from '../../hooks/use-keypress.js';
 import { KEYS, listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
@@ -7,7 +8,7 @@ import { signalDetail } from './signal-detail.js';
 import type { SignalsState } from './use-signals-state.js';
 
 /** The list keys move through the feed; Enter opens the selected signal's whole story. */
-export function useSignalsInput({ list, payloads }: SignalsState, width: number): void {
+export function useSignalsInput({ list, payloads }: SignalsState, width: number, name: CityName): void {
   const actions = useUiActions();
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
@@ -16,8 +17,8 @@ export function useSignalsInput({ list, payloads }: SignalsState, width: number)
       const s = list.selectedRow;
       actions.openOverlay({
         kind: 'detail',
-        title: `Signal ${s.kind} ${s.city_id} ${s.market_date}`,
-        lines: signalDetail(s, payloads(s), width),
+        title: `Signal ${s.kind} ${name(s.city_id)} ${s.market_date}`,
+        lines: signalDetail(s, payloads(s), width, name),
       });
       return true;
     }

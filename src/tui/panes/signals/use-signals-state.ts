@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback } from 'react';
 import type { Cache } from '../../../cache/index.js';
 import { compareFeed, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { useAfterChange, useCacheChanges } from '../../hooks/use-reread.js';
 import type { CacheTopic } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { KeysetStrip } from '../../state/keyset-strip.js';
@@ -77,15 +78,16 @@ export function useSignalsState(listHeight: number): SignalsState {
   const { atMs } = useReplayInstant();
   const strip = feedStrip(hub, cache, atMs);
   strip.observe(version);
-  // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced)
-  const generation = useSyncExternalStore(strip.subscribe, strip.snapshot);
-  const list = useKeysetWindow(strip, listHeight, generation);
+  // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced): the strip's
+  // own change counter
+  const list = useKeysetWindow(strip, listHeight, strip);
   // after the commit: the feed changed (read again in the background), and the next pages either side of the window
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the feed's change counter: a new one refreshes
-  useEffect(() => {
+  const { above } = list;
+  const refresh = useCallback(() => {
     strip.refresh();
-    strip.prefetch(list.above, listHeight, listHeight);
-  }, [strip, version, list.above, listHeight]);
+    strip.prefetch(above, listHeight, listHeight);
+  }, [strip, above, listHeight]);
+  useAfterChange(useCacheChanges(FEED_TOPICS), refresh);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }

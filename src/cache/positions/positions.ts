@@ -1,11 +1,12 @@
-import type { FusionLock } from '../contract/fusion-locks.js';
-import { STRATEGY_FAMILIES, type StrategyFamily, type StrategyRecord } from '../contract/strategies.js';
-import { addDays } from '../domain/city-time.js';
-import { lockAsOf, marketSettlesAt, recordAsOf } from '../domain/market-times.js';
-import type { CountedQueries } from './db/counted-queries.js';
-import { strategySqlTable } from './db/tables.js';
-import type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
-import { NOW_UNBOUNDED } from './market/day-reads.js';
+import type { FusionLock } from '../../contract/fusion-locks.js';
+import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/names.js';
+import type { StrategyRecord } from '../../contract/strategies.js';
+import { addDays } from '../../domain/city-time.js';
+import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { strategySqlTable } from '../db/tables.js';
+import type { EdgeTradeView, InsurancePickView } from '../inbox/pick-trade-views.js';
+import { NOW_UNBOUNDED } from '../market/day-reads.js';
 import { openPicksAsOf, openTradesAsOf } from './positions-events.js';
 
 export interface OpenPositions {

@@ -1,4 +1,4 @@
-import type { Cache } from './cache.js';
+import type { Cache } from '../cache.js';
 
 // Writes that meet another process's write lock wait from a timer, never inside SQLite on the event loop: the
 // webhook listener's commits, its kill notifications' marks and the trader alert pass all write this way.

@@ -1,5 +1,5 @@
-import type { CountedQueries } from './db/counted-queries.js';
-import { Where } from './db/where.js';
+import type { CountedQueries } from '../db/counted-queries.js';
+import { Where } from '../db/where.js';
 import {
   type EdgeTradeView,
   type InsurancePickView,
@@ -9,7 +9,7 @@ import {
   TRADE_COLUMNS,
   type TradeRow,
   tradeView,
-} from './inbox/pick-trade-views.js';
+} from '../inbox/pick-trade-views.js';
 
 /** Which picks or trades: those of markets from `sinceDate` on (the whole book), or of one city-day. */
 export type EventScope = { sinceDate: string } | { cityId: string; date: string };

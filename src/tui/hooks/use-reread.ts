@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import type { CacheTopic } from '../state/cache-topics.js';
+import { useDeps } from '../state/monitor-context.js';
+
+/**
+ * An outside store's change counter, in the shape useSyncExternalStore takes: `subscribe` is told of each change,
+ * `snapshot` is the counter now (any value that moves when the store changed). The cache's change hub for some topics
+ * (useCacheChanges), a kept read's generation, a feed strip's.
+ */
+export interface ChangeCounter {
+  subscribe(listener: () => void): () => void;
+  snapshot(): unknown;
+}
+
+/**
+ * One idea, said here once: a pane's read of an outside store is read again when the store's change counter moves.
+ * The counter is subscribed to with useSyncExternalStore, as React intends for an outside store, and `read` runs
+ * inside its snapshot, again only when the counter moved or `read` is a new function (keep it stable: a useCallback
+ * over what it reads), so a render that changed nothing reads nothing.
+ */
+export function useReread<T>(changes: ChangeCounter, read: () => T): T {
+  const kept = useRef<{ count: unknown; read: () => T; value: T } | null>(null);
+  const snapshot = useCallback(() => {
+    const count = changes.snapshot();
+    const last = kept.current;
+    if (last && Object.is(last.count, count) && last.read === read) return last.value;
+    const value = read();
+    kept.current = { count, read, value };
+    return value;
+  }, [changes, read]);
+  return useSyncExternalStore(changes.subscribe, snapshot);
+}
+
+/**
+ * The same idea for work that is not a value: `work` (a read started in the background) runs after each commit in
+ * which the store's change counter moved, or `work` is a new function (a useCallback over what it uses).
+ */
+export function useAfterChange(changes: ChangeCounter, work: () => void): void {
+  const count = useSyncExternalStore(changes.subscribe, changes.snapshot);
+  const done = useRef<{ count: unknown; work: () => void } | null>(null);
+  // after every commit, doing the work only when its counter or the work itself changed since it was last done
+  useEffect(() => {
+    if (done.current && Object.is(done.current.count, count) && done.current.work === work) return;
+    done.current = { count, work };
+    work();
+  });
+}
+
+/** The cache's change counter for `topics` (the change hub's, coalesced): a ChangeCounter for the two hooks above. */
+export function useCacheChanges(topics: readonly CacheTopic[]): ChangeCounter {
+  const { hub } = useDeps();
+  const key = topics.join('\n');
+  return useMemo(() => {
+    const list = key.split('\n');
+    return { subscribe: hub.subscribe, snapshot: () => hub.version(list) };
+  }, [hub, key]);
+}
