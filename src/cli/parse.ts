@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from 'commander';
 import { parseDateOrInstant } from '../domain/city-time.js';
+import { InvalidArgumentError } from './commander.js';
 
 export function parsePort(value: string): number {
   const port = Number(value);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import type { Command as CommandType } from 'commander';
+import { Command, CommanderError } from './commander.js';
 import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
 import { monitorCommand } from './commands/monitor.js';
@@ -12,7 +13,7 @@ import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js'
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
-function buildProgram(typed: readonly string[] = []): Command {
+function buildProgram(typed: readonly string[] = []): CommandType {
   const program = new Command('svc-monitor')
     .description('a terminal monitor for weather-market traders, and the reference service it watches')
     .version(pkg.version)
@@ -44,7 +45,7 @@ function buildProgram(typed: readonly string[] = []): Command {
  * A commander complaint (`error: unknown option '--x'`, then maybe `(Did you mean --y?)` on a line of its own) as
  * one line without commander's `error:`: DESIGN 3's one line, after `svc-monitor: ` like every other error.
  */
-function oneLine(text: string, command: Command): string {
+function oneLine(text: string, command: CommandType): string {
   const said = redactUsage(text)
     .replace(/^error: /, '')
     .replace(/\n\(Did you mean /, ' (did you mean ')
@@ -55,9 +56,9 @@ function oneLine(text: string, command: Command): string {
   return said.includes('(did you mean ') ? said : `${said} (see ${commandPath(command)} --help)`;
 }
 
-function commandPath(command: Command): string {
+function commandPath(command: CommandType): string {
   const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  for (let c: CommandType | null = command; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 
@@ -76,7 +77,7 @@ function withDefaultCommand(argv: readonly string[]): string[] {
   return monitor ? [...argv.slice(0, 2), 'monitor', ...args] : [...argv];
 }
 
-function everyCommand(command: Command, visit: (command: Command) => void): void {
+function everyCommand(command: CommandType, visit: (command: CommandType) => void): void {
   visit(command);
   for (const sub of command.commands) everyCommand(sub, visit);
 }

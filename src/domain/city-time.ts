@@ -1,4 +1,15 @@
-import { DateTime } from 'luxon';
+import { createRequire } from 'node:module';
+
+type Luxon = typeof import('luxon');
+let luxon: Luxon | undefined;
+/**
+ * luxon, loaded at the first zone or date asked about: it is one large module, and `export cities`, `--version` and
+ * every usage error never ask (a short command's start is most of its time). Synchronous, as its callers are.
+ */
+function lx(): Luxon {
+  luxon ??= createRequire(import.meta.url)('luxon') as Luxon;
+  return luxon;
+}
 
 /** Instants are epoch milliseconds; the API writes them as whole-second UTC strings, fixed width so they sort. */
 export function isoUtc(ms: number): string {
@@ -26,7 +37,7 @@ export function zoneOffsetMs(tz: string, ms: number): number {
   const slot = Math.floor(ms / (HOUR / 2));
   let offset = zone.get(slot);
   if (offset === undefined) {
-    offset = DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000;
+    offset = lx().DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000;
     zone.set(slot, offset);
   }
   return offset;
@@ -71,7 +82,7 @@ export function dayOfYear(date: string): number {
 }
 
 export function isValidZone(tz: string): boolean {
-  return DateTime.local().setZone(tz).isValid;
+  return lx().DateTime.local().setZone(tz).isValid;
 }
 
 /**
@@ -84,7 +95,7 @@ export function isValidZone(tz: string): boolean {
 export function parseDateOrInstant(text: string): { kind: 'date' | 'instant'; ms: number; date: string } | null {
   const form = DATE_OR_INSTANT.exec(text);
   if (!form) return null;
-  const t = DateTime.fromISO(text, { zone: 'utc' });
+  const t = lx().DateTime.fromISO(text, { zone: 'utc' });
   if (!t.isValid) return null;
   return { kind: form[1] === undefined ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
 }
@@ -93,5 +104,5 @@ const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)
 
 /** `november-21-2026`, the date part of a venue's event slug. */
 export function slugDate(date: string): string {
-  return (DateTime.fromISO(date, { zone: 'UTC' }).toFormat('LLLL-d-yyyy') as string).toLowerCase();
+  return (lx().DateTime.fromISO(date, { zone: 'UTC' }).toFormat('LLLL-d-yyyy') as string).toLowerCase();
 }

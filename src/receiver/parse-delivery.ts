@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { IANAZone } from 'luxon';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { InboxEntry } from '../cache/index.js';
@@ -13,6 +12,7 @@ import {
   TestEvent,
   type WebhookEvent,
 } from '../contract/events.js';
+import { isValidZone } from '../domain/city-time.js';
 import { isEdgeEvent, replayKey } from './identity.js';
 
 export type ParsedDelivery = { ok: true; entry: InboxEntry } | { ok: false; reason: string };
@@ -35,7 +35,7 @@ const zones = new Map<string, boolean>();
 function knownZone(tz: string): boolean {
   let known = zones.get(tz);
   if (known === undefined) {
-    known = IANAZone.isValidZone(tz);
+    known = isValidZone(tz);
     if (zones.size < 1000) zones.set(tz, known);
   }
   return known;
