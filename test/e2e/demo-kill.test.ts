@@ -83,11 +83,11 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   );
   expect(call).toContain('critical');
 
-  // in Alerts: counted on the tab bar and in the pane's header, listed with its city
+  // in Alerts: counted on the tab bar and in the pane's header, listed with its city by name
   tui.press('4');
   await tui.waitFor(/!! KILL x\d+/);
   await tui.waitFor(/!! \d+ KILLS? to act on/);
-  await tui.waitFor(new RegExp(`!! KILL .*KILL ${kill.city}`));
+  await tui.waitFor(new RegExp(`!! KILL .*KILL ${name}`));
 
   // on the board: the killed pick's city-day flagged in words
   tui.press('1');
