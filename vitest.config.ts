@@ -12,13 +12,20 @@ export default defineConfig({
   test: {
     // better-sqlite3 is native: separate processes keep each file's handles apart
     pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // much of a world test's time is waiting on another process (a server, the CLI, a pseudo-terminal) or a file:
+    // two files at a time keep 2 cores busy (vitest's default, cores - 1, ran them one by one, 86% of one core's
+    // time used); three overloaded them (docs/benchmarks.md, the suite)
+    maxWorkers: 2,
+    // tests wait for states, not times: these bounds only end a test that hangs. A world fill is 20 s on a quiet
+    // machine and over 100 s beside other jobs, and a bound of a minute failed it there
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     // Ink renders nothing until unmount when is-in-ci says CI: the TUI tests (and the CLI children they start)
     // must see the interactive Ink a trader's terminal gets, in CI as on a laptop
     env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
+      // pure modules: one process for all of them, so each import is paid once
+      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
       {
         extends: true,
         test: {

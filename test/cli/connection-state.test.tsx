@@ -90,7 +90,7 @@ describe('the status bar’s connection', () => {
       app.unmount();
       await session.close();
     }
-  }, 60_000);
+  });
 
   it('says the key was rejected, never showing it', async () => {
     const session = await openSession('live', liveConnection('not-the-key-0042'), { notify: false });
@@ -104,7 +104,7 @@ describe('the status bar’s connection', () => {
       app.unmount();
       await session.close();
     }
-  }, 60_000);
+  });
 });
 
 /** A pass's outcomes, stream by stream, as the engine reports them. */

@@ -146,7 +146,7 @@ describe('the demo’s history fill', () => {
       app.unmount();
       await session.close();
     }
-  }, 180_000);
+  });
 
   it('on a later start only catches up: from the newest row stored minus the lookback', async () => {
     const session = await openSession('demo', connection, { notify: false });
@@ -163,5 +163,5 @@ describe('the demo’s history fill', () => {
     } finally {
       await session.close();
     }
-  }, 180_000);
+  });
 });

@@ -155,4 +155,4 @@ it('SIGKILL of sync in the middle of a live stream drain, then a rerun: no gap a
   } finally {
     db.close();
   }
-}, 300_000);
+});

@@ -41,7 +41,7 @@ it('lets one of two servers started at the same instant on one data dir run; the
 
   holder.child.kill('SIGTERM');
   expect(await holder.exited).toBe(0);
-}, 60_000);
+});
 
 it('refuses a second server while the first runs, still runs admin commands, and starts again after a SIGKILL', async () => {
   const dataDir = templateCopy('staggered');
@@ -71,4 +71,4 @@ it('refuses a second server while the first runs, still runs admin commands, and
   expect(fourth.output.stderr).toBe(refusal(dataDir, third.child.pid));
   third.child.kill('SIGTERM');
   expect(await third.exited).toBe(0);
-}, 60_000);
+});

@@ -96,4 +96,4 @@ it('resumes a first 30-day fill killed half way to the instant it aimed at, in a
   } finally {
     if (second?.child.exitCode === null) second.child.kill('SIGKILL');
   }
-}, 300_000);
+});

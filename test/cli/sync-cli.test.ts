@@ -64,7 +64,7 @@ describe('svc-monitor sync and export', () => {
       env,
     );
     expect(unreachable.code).toBe(4);
-  }, 90_000);
+  });
 
   it('reads the service from the environment, and --save writes a config file only its owner can read', async () => {
     const fromEnv = await runCli(['sync', '--once', '--db', db], {

@@ -94,7 +94,7 @@ describe('svc-monitor sync without --once', () => {
     } finally {
       daemon.child.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 
   it('on SIGTERM while a request waits for its answer, exits 0 at once with every committed page kept', async () => {
     const db = join(root, 'daemon-hung.db');
@@ -118,7 +118,7 @@ describe('svc-monitor sync without --once', () => {
     } finally {
       daemon.child.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 
   it('SIGINT during --once stops after the committed pages: exit 1, saying it was interrupted', async () => {
     const db = join(root, 'once-interrupted.db');
@@ -144,5 +144,5 @@ describe('svc-monitor sync without --once', () => {
       release();
       child.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 });

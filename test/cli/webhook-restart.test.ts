@@ -61,4 +61,4 @@ it('delivers every queued event after the server is killed with SIGKILL mid-deli
   } finally {
     await receiver.close();
   }
-}, 90_000);
+});

@@ -53,4 +53,4 @@ it("shows the demo service's account pages and its admin token file in the help,
 
   tui.press('q');
   expect((await tui.exited).exitCode).toBe(0);
-}, 120_000);
+});

@@ -112,4 +112,4 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   } finally {
     cache.close();
   }
-}, 300_000);
+});

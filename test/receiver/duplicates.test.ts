@@ -193,7 +193,7 @@ it('stores exactly the unique events under concurrent duplicates and replays, in
   // concurrent deliveries shared commits
   expect(l.listener.commits.largest).toBeGreaterThan(1);
   expect(l.listener.commits.commits).toBeLessThan(2_000 - MISMATCHED);
-}, 60_000);
+});
 
 it('treats ids that differ only in letter case as one event', async () => {
   const own = await startTempListener();

@@ -143,7 +143,7 @@ it('shows a kill whose listener was SIGKILLed before its notification returned, 
   expect(fake.titles()).toEqual(['Kill · chicago', 'Kill · chicago', 'Kill · denver']);
   expect(killAlerts(dbFile)[0]).toEqual(marked);
   await stop(third);
-}, 60_000);
+});
 
 it('never shows later the kills from before the upgrade, nor those taken in under --no-notify', async () => {
   const dbFile = join(root, 'upgrade', 'cache.db');
@@ -183,7 +183,7 @@ it('never shows later the kills from before the upgrade, nor those taken in unde
   // the upgrade counts the old kill as shown when it arrived
   expect(alerts[0]?.notified_at).toBe('2026-11-21T15:00:00.000Z');
   await stop(loud);
-}, 60_000);
+});
 
 it('records a notification that failed (no daemon) as run: logged, the alert kept, not retried at every start', async () => {
   const l = await startTempListener({

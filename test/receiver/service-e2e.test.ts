@@ -182,4 +182,4 @@ it('stores every event the service delivered exactly once, of every type, and no
   }
   const output = started.output();
   expect(output.stdout + output.stderr).not.toContain(secret);
-}, 150_000);
+});

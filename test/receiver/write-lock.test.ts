@@ -99,7 +99,7 @@ it('answers what needs no write while the lock is held, holds the signed deliver
   child.child.kill('SIGTERM');
   expect(await child.exited).toBe(0);
   expect(storedIds(dbFile).sort()).toEqual(events.map((d) => d.eventId).sort());
-}, 60_000);
+});
 
 it('answers 503 when the lock outlasts its wait, never before it, stores nothing half-done, and takes the retries', async () => {
   // the wait ends 1 s before the service gives the delivery up (spec 6.2's 8 s): a clear refusal it retries
@@ -125,4 +125,4 @@ it('answers 503 when the lock outlasts its wait, never before it, stores nothing
   child.child.kill('SIGTERM');
   expect(await child.exited).toBe(0);
   expect(storedIds(dbFile).sort()).toEqual(events.map((d) => d.eventId).sort());
-}, 60_000);
+});

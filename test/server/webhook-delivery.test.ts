@@ -188,7 +188,7 @@ describe('webhook delivery', () => {
     // never given up early (a loaded machine can only make it later)
     expect(attempt?.duration_ms).toBeGreaterThanOrEqual(7_900);
     expect(store.get(id)?.consecutive_failures).toBe(1);
-  }, 60_000);
+  });
 
   it('counts a redirect as a failure and does not follow it', async () => {
     const target = await startReceiver();
