@@ -96,6 +96,14 @@ describe('time travel on every pane', () => {
     expect(page).toContain('local Fri 12:30 · forecast for 2026-11-20');
     expect(page).toContain('METAR high so far 12°C');
 
+    // Enter on the board's row opens the city on Forecasts; Esc steps back to the board, still replaying, then to now
+    await pane(app, '1', 'Board');
+    await app.press(KEYS.enter);
+    await app.until((f) => f.includes('[5 Forecasts]') && f.includes('Paris (paris)'), 'Paris opened');
+    await app.press(KEYS.escape);
+    const back = await app.until((f) => f.includes('[1 Board]'), 'back on the board');
+    expect(back).toContain(`REPLAY ${REPLAY_DAY} 12:30 `);
+
     // Esc: now; Alerts lists what is stored, the live pass's edge alert among it, and no alert worked out again
     await app.press(KEYS.escape);
     await app.until((f) => !f.includes('REPLAY'), 'live again');
