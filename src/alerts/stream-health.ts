@@ -14,11 +14,16 @@ export interface StreamHealth {
 
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 
+/**
+ * A stream's health at `nowMs`. `polling` false (offline review: no sync runs, none is expected): its age is only how
+ * old the cache is, never stale or dead; a pass that failed before is still said.
+ */
 export function streamHealth(
   state: StreamState | undefined,
   stream: string,
   nowMs: number,
   intervalMs: number,
+  polling = true,
 ): StreamHealth {
   const success = ms(state?.last_success_at ?? null);
   const failed = ms(state?.last_error_at ?? null);
@@ -26,7 +31,7 @@ export function streamHealth(
   const error = state?.last_error ?? null;
   if (failed !== null && (success === null || failed > success)) return { stream, health: 'failing', ageMs, error };
   if (ageMs === null) return { stream, health: 'never', ageMs, error: null };
-  const health = ageMs > 5 * intervalMs ? 'dead' : ageMs > 2 * intervalMs ? 'stale' : 'ok';
+  const health = !polling ? 'ok' : ageMs > 5 * intervalMs ? 'dead' : ageMs > 2 * intervalMs ? 'stale' : 'ok';
   return { stream, health, ageMs, error: null };
 }
 
@@ -37,6 +42,7 @@ export function allStreamHealth(
   states: readonly StreamState[],
   nowMs: number,
   intervals: Readonly<Record<string, number>>,
+  polling = true,
 ): StreamHealth[] {
   const names: string[] = [...POLLED_STREAMS];
   for (const s of states) if (!names.includes(s.stream)) names.push(s.stream);
@@ -46,6 +52,7 @@ export function allStreamHealth(
       name,
       nowMs,
       intervals[name] ?? DEFAULTS[name] ?? 300_000,
+      polling,
     ),
   );
 }

@@ -232,6 +232,21 @@ describe('the Board (pane 1)', () => {
     expect(lines(app.frame())[0]).toContain('[1 Board]');
     app.unmount();
   });
+  it('u switches °F/°C for the other panes and says the board keeps each market in its own unit', async () => {
+    const { app } = await board();
+    await app.press('u');
+    const frame = await app.until((f) => f.includes('°F/°C switched'), 'the notice');
+    expect(frame).toContain(
+      '°F/°C switched on Forecasts and History; the board shows each market in the unit it settles in',
+    );
+    // New York's row still in °F
+    expect(rowOf(frame, 'New York City')).toContain('68.0');
+    // Forecasts now shows New York in °C
+    await app.press(KEYS.enter);
+    await app.until((f) => f.includes('New York City (nyc)') && f.includes('showing °C (u)'), 'Forecasts in °C');
+    app.unmount();
+  });
+
   it('z on a row snoozes its city for alerts.snooze_minutes (60 by default), kept in the cache', async () => {
     const { app, cache } = await board();
     // the cursor starts on the first row, New York

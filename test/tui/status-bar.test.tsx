@@ -158,4 +158,38 @@ describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
       c.close();
     }
   });
+  it('offline: no stream is stale however old the cache, and the bar says how old it is', async () => {
+    const c = cache();
+    // the newest good pass 3 h 20 min before now (the others 12 s before, as above, then older than that)
+    for (const st of [...STREAMS, ...HISTORY])
+      c.streams.recordSuccess(st, new Date(NOW - 5 * 3_600_000).toISOString(), 1);
+    c.streams.recordSuccess('current', new Date(NOW - 200 * 60_000).toISOString(), 1);
+    const offline: MonitorStatus = {
+      mode: 'offline',
+      host: null,
+      connection: { state: 'offline' },
+      listener: { state: 'off', accepted: 0, duplicates: 0, rejected: 0 },
+    };
+    const source = { getStatus: () => offline, subscribe: () => () => {} };
+    const app = render(<MonitorApp cache={c} source={source} now={() => new Date(NOW)} noColor tickMs={50} />);
+    try {
+      Object.defineProperty(app.stdout, 'columns', { value: 250, configurable: true });
+      Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
+      app.stdout.emit('resize');
+      let frame = '';
+      for (let i = 0; i < 400 && !frame.includes('cache synced'); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        frame = app.lastFrame() ?? '';
+      }
+      const bar = frame.split('\n').slice(-2).join('\n');
+      // current 3 h 20 min (3h), every other stream 5 h: live they would be dead, marked !
+      expect(bar).toContain('no network (offline) · cache synced 3h ago');
+      expect(bar).toContain('sync cty 5h cur 3h fc 5h n24 5h yes 5h max 5h lock 5h');
+      expect(bar).toContain('hist mtr 5h mka 5h mkb 5h day 5h');
+      expect(bar).not.toMatch(/\d[smhd][!*]/);
+    } finally {
+      app.unmount();
+      c.close();
+    }
+  });
 });

@@ -84,8 +84,17 @@ describe('time travel on every pane', () => {
     // (each line's start: the messages in full are test/tui/state/replay-trader-alerts.unit.test.ts's)
     const shown = alerts.filter((l) => /^[› ] +!/.test(l)).map((l) => l.slice(2));
     expect(shown.map((l, i) => l.slice(0, EXPECTED[i]?.length))).toEqual(EXPECTED);
-    // the kill and nothing else counted then (the stored edge alert is left out with the trader kinds)
-    expect(alerts[2]).toMatch(/^1 unacknowledged {2}!! 1 KILL to act on/);
+    // unacknowledged then: the kill and the three trader alerts the rules raised by then (the stored edge alert is
+    // left out with the trader kinds: it is worked out again)
+    expect(alerts[2]).toMatch(/^4 unacknowledged {2}!! 1 KILL to act on/);
+    // a worked-out alert's detail says when it was raised
+    await app.press(KEYS.down, KEYS.enter);
+    const detail = await app.until((f) => f.includes('worked out again for the replay'), 'the alert in full');
+    expect(detail).toContain(`raised   ${REPLAY_DAY}T11:00:00Z`);
+    expect(detail).toContain('city     Paris (paris)');
+    await app.press(KEYS.escape);
+    await app.until((f) => !f.includes('worked out again for the replay'), 'the detail closed');
+    expect(app.frame()).toContain(`REPLAY ${REPLAY_DAY} 12:30 `);
     // acknowledging is of now, not of the past: refused, and nothing written
     await app.press('a');
     await app.until((f) => f.includes('replaying: alerts are acknowledged now, not in the past'), 'the refusal');
@@ -95,6 +104,14 @@ describe('time travel on every pane', () => {
     const page = await pane(app, '5', 'Forecasts');
     expect(page).toContain('local Fri 12:30 · forecast for 2026-11-20');
     expect(page).toContain('METAR high so far 12°C');
+
+    // Enter on the board's row opens the city on Forecasts; Esc steps back to the board, still replaying, then to now
+    await pane(app, '1', 'Board');
+    await app.press(KEYS.enter);
+    await app.until((f) => f.includes('[5 Forecasts]') && f.includes('Paris (paris)'), 'Paris opened');
+    await app.press(KEYS.escape);
+    const back = await app.until((f) => f.includes('[1 Board]'), 'back on the board');
+    expect(back).toContain(`REPLAY ${REPLAY_DAY} 12:30 `);
 
     // Esc: now; Alerts lists what is stored, the live pass's edge alert among it, and no alert worked out again
     await app.press(KEYS.escape);

@@ -8,7 +8,8 @@ const K = KEYS.travel;
 
 /**
  * Time travel's keys. `t` is a global key (a pane or a prompt may keep it first). While replaying, the others are
- * heard before the pane's: ← → step, Space plays, + - change the speed, Esc goes back to now.
+ * heard before the pane's: ← → step, Space plays, + - change the speed. Esc goes back one step (DESIGN 3): a pane's
+ * own step back first (Forecasts opened from a board row returns to the board, still replaying), back to now last.
  */
 export function ReplayKeys() {
   const replay = useReplay();
@@ -27,8 +28,16 @@ export function ReplayKeys() {
       else if (K.play.match(input, key)) actions.play();
       else if (K.faster.match(input, key)) actions.speed(1);
       else if (K.slower.match(input, key)) actions.speed(-1);
-      else if (K.live.match(input, key)) actions.live();
       else return false;
+      return true;
+    },
+    replay !== null,
+  );
+  useKeypress(
+    PRIORITY.replayExit,
+    (input, key) => {
+      if (!K.live.match(input, key)) return false;
+      actions.live();
       return true;
     },
     replay !== null,

@@ -22,7 +22,7 @@ export function ReplayableDetail({
   const target = overlay.replay;
   const run = () => {
     if (!target) return;
-    replay.start(target.atMs, target.date);
+    replay.start(target.atMs, target.date, true);
     ui.chooseCity(target.cityId);
     ui.showPane('board');
   };

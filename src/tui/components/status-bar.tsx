@@ -1,3 +1,4 @@
+import type { StreamHealth } from '../../alerts/stream-health.js';
 import type { City } from '../../contract/cities.js';
 import { SHOWN_CLOCK_OFFSET_MS, signedDuration } from '../../domain/clock-offset.js';
 import { LIVE_HISTORY_TABLES } from '../../domain/streams.js';
@@ -69,6 +70,8 @@ export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   const groups: StatusGroup[] = [];
   groups.push({ line: [MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')], rank: RANK.mode });
   groups.push(...connectionGroups(status.connection));
+  // offline: how old the cache is, the newest good sync of any stream (no stream polls, so none is stale)
+  if (status.mode === 'offline') groups.push({ line: [cacheAge(health)], rank: RANK.connection });
   const fill = fillGroup(status.fill);
   if (fill) groups.push({ line: fill, rank: RANK.fill });
   // the live history streams in a group of their own, last
@@ -112,6 +115,14 @@ export function useStatusLines(width: number, cities: readonly City[]): Line[] {
 /** The bottom of the screen: the lines of useStatusLines. */
 export function StatusBar({ lines, width }: { lines: readonly Line[]; width: number }) {
   return <LineView lines={lines} width={width} height={lines.length} />;
+}
+
+/** Offline review: the age of the newest good sync the cache holds. */
+function cacheAge(health: readonly StreamHealth[]): Segment {
+  const ages = health.flatMap((h) => (h.ageMs === null ? [] : [h.ageMs]));
+  return ages.length === 0
+    ? seg('cache never synced', 'muted')
+    : seg(`cache synced ${age(Math.max(0, Math.min(...ages)))} ago`, 'muted');
 }
 
 /** The demo's history fill while it runs (or why it stopped); nothing once it is done. */

@@ -17,7 +17,8 @@ export function useReplayState(
   const [replay, dispatch] = useReducer(replayReducer, undefined, initial);
   const actions = useMemo<ReplayActions>(
     () => ({
-      start: (atMs, date) => dispatch({ type: 'start', atMs, date, firstMs: cache.history.span()?.firstMs ?? atMs }),
+      start: (atMs, date, day = false) =>
+        dispatch({ type: 'start', atMs, date, firstMs: cache.history.span()?.firstMs ?? atMs, day }),
       step: (by) => dispatch({ type: 'step', by, nowMs: now().getTime() }),
       play: () => dispatch({ type: 'play' }),
       speed: (by) => dispatch({ type: 'speed', by }),

@@ -4,7 +4,8 @@ import type { ReplayState } from './replay.js';
 /** What time travel's keys and History's Enter do to the replay (use-replay.ts); stable for the app's life. */
 export interface ReplayActions {
   /** Go to an instant, its market day `date` pinned in every city. */
-  start(atMs: number, date: string): void;
+  /** `day`: a day chosen to replay (History's Enter) starts at x60; `t` keeps the speed the replay had. */
+  start(atMs: number, date: string, day?: boolean): void;
   step(by: 1 | -1): void;
   play(): void;
   speed(by: 1 | -1): void;

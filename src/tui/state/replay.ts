@@ -25,8 +25,11 @@ export const SPEEDS = [15, 30, 60, 120, 300, 600, 1800, 3600] as const;
 export const FIRST_SPEED = 60;
 
 export type ReplayAction =
-  /** `t`, History's Enter, `--at`: go to an instant and pin its day; paused, at the speed it had. */
-  | { type: 'start'; atMs: number; date: string; firstMs: number }
+  /**
+   * `t`, History's Enter, `--at`: go to an instant and pin its day; paused, at the speed it had for `t` (a jump within
+   * a review), at x60 for a day chosen to replay (`day`: History's Enter), as for the first replay.
+   */
+  | { type: 'start'; atMs: number; date: string; firstMs: number; day?: boolean }
   /** `←` / `→`: half an hour earlier or later, within the cache's span and not past now. */
   | { type: 'step'; by: 1 | -1; nowMs: number }
   /** `Space`. */
@@ -43,7 +46,8 @@ const within = (r: Replay, atMs: number, nowMs: number) => Math.max(r.firstMs, M
 export function replayReducer(state: ReplayState, action: ReplayAction): ReplayState {
   if (action.type === 'start') {
     const { atMs, date, firstMs } = action;
-    return { atMs, date, firstMs, speed: state?.speed ?? FIRST_SPEED, playing: false };
+    const speed = action.day || !state ? FIRST_SPEED : state.speed;
+    return { atMs, date, firstMs, speed, playing: false };
   }
   if (action.type === 'live' || state === null) return null;
   switch (action.type) {

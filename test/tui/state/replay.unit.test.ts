@@ -16,7 +16,7 @@ const paused = (hhmm: string): Replay => ({
 });
 
 describe('time travel’s state', () => {
-  it('starts paused at x60 on the instant and the day given; a new start keeps the speed and pauses', () => {
+  it('starts paused at x60 on the instant and the day given; a new start keeps the speed and pauses, a day from History starts at x60', () => {
     const started = replayReducer(null, { type: 'start', atMs: at('08:30'), date: '2026-11-20', firstMs: FIRST });
     expect(started).toEqual(paused('08:30'));
     const fast = { ...paused('08:30'), speed: 600, playing: true };
@@ -25,6 +25,10 @@ describe('time travel’s state', () => {
       date: '2026-11-19',
       speed: 600,
     });
+    // a day chosen to replay from History starts over, at x60 (it kept x3600 from the last review)
+    const fastest = { ...paused('08:30'), speed: 3600, playing: true };
+    const day = { type: 'start', atMs: at('10:00'), date: '2026-11-19', firstMs: FIRST, day: true } as const;
+    expect(replayReducer(fastest, day)).toEqual({ ...paused('10:00'), date: '2026-11-19' });
   });
 
   it('steps half an hour either way, never before the cache’s first row nor past now', () => {

@@ -41,6 +41,11 @@ export function alertDetail(item: AlertItem, width: number, name: CityName): Lin
     if (a.ref) out.push(line(seg('ref      ', 'muted'), a.ref));
     const open = `unacknowledged (${KEYS.alerts.acknowledge.label})`;
     out.push(line(seg('status   ', 'muted'), a.acknowledged_at ? `acknowledged ${a.acknowledged_at}` : open));
+  } else if (item.when) {
+    // time travel's trader alert: the rules worked it out again as of the instant; it was never stored
+    out.push(line(seg('raised   ', 'muted'), item.when));
+    if (item.city) out.push(line(seg('city     ', 'muted'), `${name(item.city)} (${item.city})`));
+    out.push(line(seg('status   ', 'muted'), 'unacknowledged then: worked out again for the replay, not stored'));
   } else out.push(line(seg('a live condition: it clears itself once fixed', 'muted')));
   out.push([]);
   for (const text of wrap(namedMessage(item, name), Math.max(20, width - 2))) out.push(line(text));

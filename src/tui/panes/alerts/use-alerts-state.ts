@@ -69,7 +69,12 @@ export function useAlertsState(listHeight: number): AlertsState {
     () => ({ subscribe: hub.subscribe, snapshot: () => `${hub.version(['alerts'])}|${liveSignature.current}` }),
     [hub],
   );
-  const counts = useAlertCounts();
+  // replaying: the trader alerts the rules raised by then were unacknowledged then; they count with the stored ones
+  const stored = useAlertCounts();
+  const counts = useMemo(
+    () => ({ unacknowledged: stored.unacknowledged + rules.length, kills: stored.kills }),
+    [stored, rules.length],
+  );
   const list = useKeysetWindow(source, listHeight, changes);
   // offline review may run on a cache this user cannot write: that is a notice, not the end of the monitor
   const acknowledge = useCallback(

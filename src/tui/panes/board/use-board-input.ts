@@ -8,7 +8,8 @@ import type { BoardState } from './use-board-state.js';
 
 /**
  * The list keys move the cursor; `o` changes the order; Enter opens the city on Forecasts, with payoff by outcome;
- * `z` snoozes the row's city (the same snooze as the Alerts pane's).
+ * `z` snoozes the row's city (the same snooze as the Alerts pane's). `u` switches °F/°C for the other panes, as
+ * everywhere, and says so: the board keeps each market in the unit it settles in (its buckets are in that unit).
  */
 export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: BoardState): void {
   const actions = useUiActions();
@@ -25,6 +26,9 @@ export function useBoardInput({ rows, cursor, bodyHeight, scroll, nextSort }: Bo
       const row = rows[cursor];
       if (!row) return false;
       actions.openCity(row.cityId);
+    } else if (KEYS.everywhere.unit.match(input, key)) {
+      actions.toggleUnit();
+      actions.notice('°F/°C switched on Forecasts and History; the board shows each market in the unit it settles in');
     } else return false;
     return true;
   });

@@ -4,17 +4,23 @@ import { scrollStep } from '../../hooks/use-scroll-state.js';
 import { KEYS, listMove } from '../../keys.js';
 import { PRIORITY } from '../../state/keypress-context.js';
 import { useUiActions } from '../../state/monitor-context.js';
+import { positionAt } from './position-cursor.js';
 import type { PositionsState } from './use-positions-state.js';
 
-/** The list keys move the cursor line by line; Enter shows the position under it as stored. */
-export function usePositionsInput({ lines, cursor, bodyHeight, scroll }: PositionsState): void {
+/** The list keys move the cursor from position to position (headers passed over); Enter shows it as stored. */
+export function usePositionsInput({ lines, cursor, scrolledTo, bodyHeight, scroll }: PositionsState): void {
   const actions = useUiActions();
   useKeypress(PRIORITY.pane, (input, key) => {
     const move = listMove(input, key);
     if (move) {
       const by = scrollStep(move, bodyHeight);
       if (by === null) scroll.home();
-      else scroll.move(by, lines.length, bodyHeight);
+      else {
+        // a line at a time passes over headers: the next position that way, from the one the cursor is on
+        const dir = by < 0 ? -1 : 1;
+        const target = Math.max(0, Math.min(lines.length - 1, cursor + by));
+        scroll.move(positionAt(lines, target, dir) - scrolledTo, lines.length, bodyHeight);
+      }
     } else if (KEYS.lists.detail.match(input, key)) {
       const detail = lines[cursor]?.detail;
       if (!detail) return false;

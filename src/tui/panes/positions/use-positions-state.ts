@@ -7,6 +7,7 @@ import { useMinute } from '../../hooks/use-now.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
+import { positionAt } from './position-cursor.js';
 import { type PositionLine, positionLines } from './position-lines.js';
 import { type PricedBook, positionsAsk, positionsKept, QUOTE_TOPICS } from './positions-model.js';
 
@@ -28,6 +29,8 @@ export interface PositionsState {
   lines: PositionLine[];
   /** The selected line and the first one shown, clamped to the lines there are now. */
   cursor: number;
+  /** Where the scroll state has its cursor (the selected line is the position nearest it). */
+  scrolledTo: number;
   offset: number;
   /** Lines below the pane's header. */
   bodyHeight: number;
@@ -47,6 +50,9 @@ export function usePositionsState(cities: readonly City[], width: number, height
   const name = useMemo(() => cityNames(cities), [cities]);
   const lines = useMemo(() => linesOf(book, width, name), [book, width, name]);
   const bodyHeight = Math.max(1, height - 1);
-  const { cursor, offset } = clampScroll(scroll, lines.length, bodyHeight);
-  return { lines, cursor, offset, bodyHeight, scroll: scrollActions };
+  const at = clampScroll(scroll, lines.length, bodyHeight);
+  // the cursor rests on a line Enter opens, never a header (the first position when the pane opens)
+  const cursor = positionAt(lines, at.cursor, 1);
+  const offset = Math.min(Math.max(at.offset, cursor - bodyHeight + 1), cursor);
+  return { lines, cursor, scrolledTo: at.cursor, offset, bodyHeight, scroll: scrollActions };
 }
