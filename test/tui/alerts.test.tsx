@@ -49,6 +49,33 @@ describe('Alerts pane', () => {
     app.unmount();
   });
 
+  it('keeps the selection on its alert when a new one arrives above it', async () => {
+    const cache = scene();
+    const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />);
+    await app.pane('4');
+    // down to the older kill (Paris 11-19), the second row
+    await app.press(KEYS.down);
+    let frame = await app.until((f) => selected(f).includes('KILL Paris'), 'the Paris kill selected');
+    // a kill arrives, newest: it is listed first, and the selection stays on Paris's, now the third row
+    cache.alerts.add({
+      severity: 'high',
+      kind: 'kill',
+      ref: 'kill-new',
+      city_id: 'rome',
+      created_at: '2026-11-20T16:00:00Z',
+      message: 'KILL rome 2026-11-20: SELL AT MARKET: legs A 15°C, B 16°C.',
+    });
+    frame = await app.until((f) => markers(f).filter((m) => m === '!! KILL').length === 3, 'the third kill');
+    expect(lines(frame).filter((l) => /^[› ] !! KILL/.test(l))[0]).toContain('KILL rome 2026-11-20'); // a city the cache does not list keeps its id
+    expect(selected(frame)).toContain('KILL Paris');
+    // and a acknowledges that one, not the row now where it was
+    await app.press('a');
+    await app.until((f) => f.includes('3 unacknowledged'), 'one acknowledged');
+    expect(unacknowledged(cache).map((a) => a.city_id)).toEqual(expect.arrayContaining(['london', 'rome']));
+    expect(unacknowledged(cache).some((a) => a.city_id === 'paris' && a.kind === 'kill')).toBe(false);
+    app.unmount();
+  });
+
   it('shows a rejected key, an unreachable service and a listener that went down, as the CLI reports them', async () => {
     const cache = scene();
     const source = statusSource();

@@ -12,13 +12,36 @@ export interface KeysetSource<Row, Key> {
 
 /**
  * Where a keyset-windowed list stands: `above` is the key of the row just above the window (null: the window starts
- * at the list's first row), `selected` the selected row's place in the window. `owner` is the source the key
- * belongs to: a key of one table means nothing to another, so a new source starts at the top.
+ * at the list's first row), `selected` the selected row's place in the window and `selectedKey` its key (null until
+ * a key moved the cursor): a row that arrives above it (a new alert, a new signal) or a re-order moves the row, and
+ * the selection goes with it, so Enter, `a` and `z` act on the row the trader chose. `owner` is the source the keys
+ * belong to: a key of one table means nothing to another, so a new source starts at the top.
  */
 export interface KeysetWindowState<Key> {
   owner: unknown;
   above: Key | null;
   selected: number;
+  selectedKey: Key | null;
+}
+
+/** Keys are values (an id, a timestamp and an id, a segment and an id), compared by what they hold. */
+const sameKey = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The selected row's place in `rows` (a window of `source`): its key's row while it is in the window, else the place
+ * it had (its row left: the one now there), 0 for a new source.
+ */
+export function selectedIndex<Row, Key>(
+  source: KeysetSource<Row, Key>,
+  rows: readonly Row[],
+  state: KeysetWindowState<Key>,
+): number {
+  if (state.owner !== source) return 0;
+  if (state.selectedKey !== null) {
+    const at = rows.findIndex((row) => sameKey(source.keyOf(row), state.selectedKey));
+    if (at >= 0) return at;
+  }
+  return Math.max(0, Math.min(state.selected, rows.length - 1));
 }
 
 /** The rows of a window: those shown, and whether more follow below. */
@@ -50,17 +73,18 @@ type Action<Row, Key> = {
 
 function reducer<Row, Key>(state: KeysetWindowState<Key>, action: Action<Row, Key>): KeysetWindowState<Key> {
   const { source, height, shown } = action;
-  if (action.type === 'home') return { owner: source, above: null, selected: 0 };
-  const above = state.owner === source ? state.above : null;
+  const above = state.owner === source && action.type !== 'home' ? state.above : null;
   const { rows, moreBelow } =
     shown.owner === source && shown.above === above ? shown.window : readWindow(source, above, height);
-  const selected = Math.max(0, Math.min(state.owner === source ? state.selected : 0, rows.length - 1));
+  const selected = selectedIndex(source, rows, state);
   const keyAt = (i: number) => keyOrNull(source, rows[i]);
-  const at = (nextAbove: Key | null, nextSelected: number): KeysetWindowState<Key> => ({
-    owner: source,
-    above: nextAbove,
-    selected: nextSelected,
-  });
+  // the row the cursor lands on, read from the window it lands in (the one in hand when the window stays)
+  const at = (nextAbove: Key | null, nextSelected: number): KeysetWindowState<Key> => {
+    const landed = nextAbove === above ? rows : readWindow(source, nextAbove, height).rows;
+    const key = keyOrNull(source, landed[Math.max(0, Math.min(nextSelected, landed.length - 1))]);
+    return { owner: source, above: nextAbove, selected: nextSelected, selectedKey: key };
+  };
+  if (action.type === 'home') return at(null, 0);
   if (action.type === 'move') {
     if (action.delta > 0) {
       if (selected < rows.length - 1) return at(above, selected + 1);
@@ -87,7 +111,12 @@ export interface KeysetWindowActions<Row, Key> {
 }
 
 export function useKeysetWindowState<Row, Key>(): [KeysetWindowState<Key>, KeysetWindowActions<Row, Key>] {
-  const [state, dispatch] = useReducer(reducer<Row, Key>, { owner: undefined, above: null, selected: 0 });
+  const [state, dispatch] = useReducer(reducer<Row, Key>, {
+    owner: undefined,
+    above: null,
+    selected: 0,
+    selectedKey: null,
+  });
   const actions = useMemo<KeysetWindowActions<Row, Key>>(
     () => ({
       move: (delta, source, height, shown) => dispatch({ type: 'move', delta, source, height, shown }),

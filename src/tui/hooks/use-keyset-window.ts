@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { type KeysetSource, readWindow, useKeysetWindowState } from './use-keyset-window-state.js';
+import { type KeysetSource, readWindow, selectedIndex, useKeysetWindowState } from './use-keyset-window-state.js';
 import { type ChangeCounter, useReread } from './use-reread.js';
 
 export type { KeysetSource } from './use-keyset-window-state.js';
@@ -30,7 +30,7 @@ export function useKeysetWindow<Row, Key>(
   const read = useCallback(() => readWindow(source, above, height), [source, above, height]);
   const window = useReread(changes, read);
   const { rows } = window;
-  const selected = Math.max(0, Math.min(state.owner === source ? state.selected : 0, rows.length - 1));
+  const selected = selectedIndex(source, rows, state);
   const shown = { owner: source, above, window };
   return {
     rows,
