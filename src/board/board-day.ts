@@ -6,6 +6,7 @@ import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
 import type { MarketDay } from './market-day.js';
 import { type PricedDay, priceDay, pricingOf } from './priced-day.js';
+import { dayOutcome, settleDay } from './settled-day.js';
 
 /** A city's market day as the board shows it, worked out from what the cache holds of it (market-day.ts). */
 export interface BoardDay extends PricedDay {
@@ -27,6 +28,11 @@ export interface BoardDay extends PricedDay {
   /** The warmest model's Tmax in the market's unit, and whether the running high is above it. */
   modelsMax: number | null;
   breakthrough: boolean;
+  /**
+   * The whole degree (market unit) the day settled at, once it is over (settled-day.ts): then its buckets show the
+   * outcome, not the forecast. Null while it runs, or when the cache holds neither its lock's nor its METAR's high.
+   */
+  settled: number | null;
 }
 
 const MINUTE = 60_000;
@@ -40,11 +46,14 @@ export function localClockOf(atMs: number, tz: string): { text: string; minutes:
   return { text: `${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`, minutes };
 }
 
-/** A market day's buckets priced, its phase, running high, `next` and flags' grounds: one computation for every reader. */
+/**
+ * A market day's buckets priced (settled, once the day is over), its phase, running high, `next` and flags' grounds:
+ * one computation for every reader.
+ */
 export function boardDay(day: MarketDay): BoardDay {
   const { city, market, primary, range } = day;
   const unit = market.unit;
-  const priced = priceDay(
+  const forecast = priceDay(
     pricingOf({
       market,
       desk: primary,
@@ -54,6 +63,9 @@ export function boardDay(day: MarketDay): BoardDay {
       modelKnownUntilMs: day.modelKnownUntilMs,
     }),
   );
+  // a day over shows its outcome (settled-day.ts)
+  const settled = dayOutcome(day);
+  const priced = settled === null ? forecast : settleDay(forecast, settled);
   const { runningHighC } = priced;
   const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
   const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
@@ -79,5 +91,6 @@ export function boardDay(day: MarketDay): BoardDay {
     runningHigh,
     modelsMax,
     breakthrough: isBreakthrough(runningHigh, modelsMax),
+    settled,
   };
 }

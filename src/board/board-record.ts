@@ -156,9 +156,45 @@ export function recordTotals(trades: readonly BoardRecordTrade[]): RecordTotals 
   };
 }
 
+/**
+ * How a record spreads over its city-days (issue 32: a record whose P&L is one lucky day says little): how many
+ * positions, on how many city-days, and the city-day that made most of the P&L, with its share of it: of a gain the
+ * day that gained most, of a loss the day that lost most, its P&L / the whole P&L (over 1 when the other days went the
+ * other way). A P&L of 0 has no share: then the day largest in size, share null.
+ */
+export interface RecordSpread {
+  positions: number;
+  cityDays: number;
+  largestDay: { city_id: string; local_date: string; pnl: number; share: number | null } | null;
+}
+
+export function recordSpread(trades: readonly BoardRecordTrade[]): RecordSpread {
+  const days = new Map<string, { city_id: string; local_date: string; pnl: number }>();
+  for (const t of trades) {
+    const key = `${t.city_id}|${t.local_date}`;
+    const day = days.get(key) ?? { city_id: t.city_id, local_date: t.local_date, pnl: 0 };
+    day.pnl += t.pnl;
+    days.set(key, day);
+  }
+  const total = round(trades.reduce((s, t) => s + t.pnl, 0));
+  let largest: RecordSpread['largestDay'] = null;
+  // in city and date order, so of two days the same size the first is named
+  const order = (a: { city_id: string; local_date: string }, b: { city_id: string; local_date: string }) =>
+    a.city_id < b.city_id ? -1 : a.city_id > b.city_id ? 1 : a.local_date < b.local_date ? -1 : 1;
+  const sign = Math.sign(total);
+  const size = (pnl: number) => (sign === 0 ? Math.abs(pnl) : pnl * sign);
+  for (const d of [...days.values()].sort(order)) {
+    const pnl = round(d.pnl);
+    if (largest === null || size(pnl) > size(largest.pnl))
+      largest = { ...d, pnl, share: sign === 0 ? null : pnl / total };
+  }
+  return { positions: trades.length, cityDays: days.size, largestDay: largest };
+}
+
 /** The record in groups (DESIGN 4): in all, by city, venue, local hour and edge band, each in its natural order. */
 export interface RecordSummary {
   all: RecordTotals;
+  spread: RecordSpread;
   byCity: { city_id: string; totals: RecordTotals }[];
   byVenue: { venue: Venue; totals: RecordTotals }[];
   byHour: { hour: number; totals: RecordTotals }[];
@@ -183,6 +219,7 @@ export function recordSummary(trades: readonly BoardRecordTrade[]): RecordSummar
   const bands = grouped(trades, (t) => edgeBand(t.edge));
   return {
     all: recordTotals(trades),
+    spread: recordSpread(trades),
     byCity: sorted(grouped(trades, (t) => t.city_id)).map(([city_id, list]) => ({
       city_id,
       totals: recordTotals(list),

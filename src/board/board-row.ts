@@ -7,11 +7,13 @@ import {
   type PickPosition,
   type PricedPick,
   pricePositions,
+  type Quotes,
   type TradePosition,
 } from '../domain/position-pnl.js';
 import { round } from '../domain/units.js';
 import type { BoardDay } from './board-day.js';
 import type { PricedBucket } from './priced-day.js';
+import { settledQuotes } from './settled-day.js';
 
 /**
  * A row's flags in words: `CHECK` (the running high is far outside the forecast, board-day's `check`: it takes the
@@ -29,9 +31,12 @@ export interface LadderCell {
 /** A city's row of the board: its market day, its ladder, its open book and its flags. */
 export interface BoardRow extends BoardDay {
   ladder: LadderCell[];
-  /** The buckets an open position holds (of `buckets`). */
+  /** The buckets an open position holds (of `buckets`); on a day over, one held through its end. */
   held: ReadonlySet<PricedBucket>;
-  /** The city-day's open positions: how many, what they staked, and their unrealised P&L at the newest mkta quote. */
+  /**
+   * The city-day's open positions: how many, what they staked, and their unrealised P&L at the newest mkta quote; on
+   * a day over, those held through its end and their P&L settled at its outcome (settled-day.ts).
+   */
   positions: number;
   exposure: number;
   pnl: number | null;
@@ -53,14 +58,10 @@ export function dayBook<P extends PickPosition, T extends TradePosition>(
   };
 }
 
-/** Stake and unrealised P&L of a city-day's book, marked to the day's newest mkta quotes (position-pnl.ts). */
-function dayMarks(
-  book: OpenBook<PickPosition, TradePosition>,
-  date: string,
-  mkta: readonly DayQuote[],
-): { n: number; stake: number; pnl: number | null } {
+/** The day's newest mkta quotes, as the book is marked while the day runs. */
+function mktaQuotes(date: string, mkta: readonly DayQuote[]): Quotes {
   // a side the venue did not quote stays null: pricing reads it as unquoted (position-pnl's sidePrice), never 0
-  const quotes = new QuoteBook(
+  return new QuoteBook(
     mkta.map((q) => ({
       local_date: date,
       bucket_slug: q.bucket_slug ?? '',
@@ -70,6 +71,16 @@ function dayMarks(
       snapshot_at: q.snapshot_at ?? '',
     })),
   );
+}
+
+/**
+ * Stake and P&L of a city-day's book (position-pnl.ts): unrealised at the day's newest mkta quotes while it runs,
+ * settled at its outcome once it is over (settled-day.ts).
+ */
+function dayMarks(
+  book: OpenBook<PickPosition, TradePosition>,
+  quotes: Quotes,
+): { n: number; stake: number; pnl: number | null } {
   const priced = pricePositions(book, () => quotes);
   const pickMarks = (p: PricedPick<PickPosition>): Mark[] => [p.mark, ...p.addons.flatMap(pickMarks)];
   const marks = [
@@ -110,12 +121,16 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
     held: held.has(r),
   }));
   const mkta = day.buckets.flatMap((r) => (r.mkta ? [r.mkta] : []));
-  const marks = dayMarks(book, day.date, mkta);
+  const marks = dayMarks(
+    book,
+    day.settled === null ? mktaQuotes(day.date, mkta) : settledQuotes(holdings, day.market, day.settled),
+  );
   const flags: BoardFlag[] = [];
   if (day.check) flags.push('CHECK');
   else {
     if (day.breakthrough) flags.push('BREAKTHROUGH');
-    if (dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
+    // a settled day's losers are in its P&L: nothing is dying any more
+    if (day.settled === null && dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
   }
   if (killed) flags.push('KILL');
   return { ...day, ladder, held, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags };

@@ -7,6 +7,7 @@ import { boardDay } from './board-day.js';
 import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
 import { type MarketDay, readMarketDay } from './market-day.js';
 import { snapshotMsOf } from './same-instant.js';
+import { dayEnded, dayEndMs } from './settled-day.js';
 
 /** The rows of the last read by city, with the inputs they were worked out from: an unchanged city is not redone. */
 export type BoardMemo = Map<string, { key: string; row: BoardRow }>;
@@ -85,7 +86,10 @@ export function readBoardRow(
 ): BoardRow {
   const id = city.city_id;
   const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
-  const book = dayBook(shared.open, id, day.date);
+  // a day over: what was held through its end (settled at its outcome by board-row.ts), not what is open at the instant
+  const book = dayEnded(day)
+    ? cache.positions.openOfDay(id, day.date, POSITION_LIMIT, dayEndMs(city, day.date) - 1)
+    : dayBook(shared.open, id, day.date);
   const held: DayBook = {
     book,
     holdings: holdingsOf(book, id, day.date),

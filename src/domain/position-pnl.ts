@@ -1,6 +1,8 @@
 import type { InsuranceLeg } from '../contract/events.js';
 import type { FusionLock } from '../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../contract/strategies.js';
+import type { Bucket } from './buckets.js';
+import { sideWon } from './paper-trade.js';
 import { round } from './units.js';
 
 /** Where a current price came from: the mkta quotes of the cache (`m`), or the record's own mark (`r`). */
@@ -35,6 +37,15 @@ export interface Priced<T> {
 export interface Quote {
   yes_price: number | null;
   no_price: number | null;
+}
+
+/**
+ * A bucket's quote once its day settled at `settled` (a whole degree of the market's unit): a share pays 1 USD if its
+ * side won, so the winning side is worth 1 and the other 0 (YES wins inside the bucket, NO outside it).
+ */
+export function settledQuote(bucket: Pick<Bucket, 'low' | 'high'>, settled: number): Quote {
+  const won = sideWon('YES', bucket, settled);
+  return { yes_price: won ? 1 : 0, no_price: won ? 0 : 1 };
 }
 
 /** The price of one side of a quote, or null when the quote or that side's price is missing. */

@@ -33,6 +33,17 @@ export function settledValue(metarHighC: number, unit: MarketUnit): number {
 }
 
 /**
+ * The whole degree a day settled at in the market's unit, from its high in °C (a whole-°C METAR high, converted and
+ * rounded as the venue settles) or, without it, in °F (a resolved fusion lock's `actual_tmax_*`, a day's score's
+ * `actual_max`); null without either.
+ */
+export function settledValueOf(unit: MarketUnit, highC: number | null, highF: number | null): number | null {
+  if (highC !== null && Number.isFinite(highC)) return settledValue(roundHalfUp(highC), unit);
+  if (highF === null || !Number.isFinite(highF)) return null;
+  return unit === 'F' ? roundHalfUp(highF) : roundHalfUp(fToC(highF));
+}
+
+/**
  * The whole degrees C of METAR that settle in a bucket, as [lowest, highest] (null: an open end). A 2 °F bucket spans
  * 1.1 °C, so most hold one whole degree C and about one in nine holds two; lowest > highest when it holds none.
  */

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exportBoardRecord, readBoardRecord, recordSummary, recordTrades } from '../../src/board/board-record.js';
+import {
+  type BoardRecordTrade,
+  exportBoardRecord,
+  readBoardRecord,
+  recordSpread,
+  recordSummary,
+  recordTrades,
+} from '../../src/board/board-record.js';
 import { type Cache, type DayQuote, openCache, type RecordDay, type RecordHour } from '../../src/cache/index.js';
 import { fillAsOfDay } from '../cache/as-of-day.js';
 
@@ -165,6 +172,48 @@ describe('the board’s record', () => {
 
   it('with no trade, says so rather than dividing by nothing', () => {
     expect(recordSummary([]).all).toEqual({ n: 0, wins: 0, hitRate: null, staked: 0, pnl: 0, roi: null, brier: null });
+    expect(recordSummary([]).spread).toEqual({ positions: 0, cityDays: 0, largestDay: null });
+  });
+
+  it('says how it spreads: positions, the city-days they are on, and the largest day’s share of the P&L', () => {
+    // the day above: 3 positions on 1 city-day, which made all of the +232.05
+    expect(recordSummary(trades).spread).toEqual({
+      positions: 3,
+      cityDays: 1,
+      largestDay: { city_id: 'paris', local_date: '2026-11-10', pnl: 232.05, share: 1 },
+    });
+    const t = (city_id: string, local_date: string, pnl: number): BoardRecordTrade => ({
+      ...(trades[0] as BoardRecordTrade),
+      city_id,
+      local_date,
+      pnl,
+    });
+    // a gain: atlanta 11-16 +30 +15 = +45, atlanta 11-17 -10, paris 11-16 -10 +5 = -5: +30 on 3 city-days (a city's
+    // days apart, one date's cities apart); atlanta 11-16 made 45 / 30 = 150% of it, the others lost 15
+    const gain = [
+      t('atlanta', '2026-11-16', 30),
+      t('atlanta', '2026-11-16', 15),
+      t('atlanta', '2026-11-17', -10),
+      t('paris', '2026-11-16', -10),
+      t('paris', '2026-11-16', 5),
+    ];
+    expect(recordSpread(gain)).toEqual({
+      positions: 5,
+      cityDays: 3,
+      largestDay: { city_id: 'atlanta', local_date: '2026-11-16', pnl: 45, share: 1.5 },
+    });
+    // a loss: +45, -10 and paris 11-16 -40: -5 in all; the day that lost most lost 8 times that (-40 / -5), though
+    // atlanta 11-16's +45 is larger in size
+    const loss = [...gain.slice(0, 3), t('paris', '2026-11-16', -40)];
+    expect(recordSpread(loss).largestDay).toEqual({ city_id: 'paris', local_date: '2026-11-16', pnl: -40, share: 8 });
+    // a P&L of 0 has no share: the day largest in size, the first of two the same size
+    const even = [t('paris', '2026-11-16', -10), t('atlanta', '2026-11-17', 10)];
+    expect(recordSpread(even).largestDay).toEqual({
+      city_id: 'atlanta',
+      local_date: '2026-11-17',
+      pnl: 10,
+      share: null,
+    });
   });
 });
 
@@ -205,6 +254,12 @@ describe('the board’s record from a cache', () => {
     // -10 + 5.38 + 12.22 = 7.60 on 30
     expect([record.all.all.n, record.all.all.wins, record.all.all.pnl, record.all.all.staked]).toEqual([3, 2, 7.6, 30]);
     expect(record.city?.summary.all).toEqual(record.all.all);
+    // the 3 positions are on one city-day, which made all of the +7.60
+    expect(record.all.spread).toEqual({
+      positions: 3,
+      cityDays: 1,
+      largestDay: { city_id: 'nyc', local_date: '2026-11-24', pnl: 7.6, share: 1 },
+    });
     expect(readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'paris' }).city?.summary.all.n).toBe(0);
     // kept while History is open: a second read costs the settled days' list (the lock, the city), nothing more
     const known = new Map<string, RecordDay>();

@@ -74,9 +74,10 @@ describe('calibration in History’s summaries', () => {
   });
 
   it('follows the filter: one city, and a date range', async () => {
+    // tall enough for the board's record of the whole cache and of the city, each with its spread, above the calibration
     const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, {
       columns: 120,
-      rows: 60,
+      rows: 70,
     });
     await app.press(HISTORY_KEY, '/', ...'berlin 2026-11-02..2026-11-03'.split(''), '\r', 's');
     const frame = await app.until((f) => f.includes('RUNNING HIGH ALREADY'), 'the summaries');

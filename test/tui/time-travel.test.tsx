@@ -154,7 +154,7 @@ describe("History's BOARD'S RECORD", () => {
     //   YES 13°C  0.349594 - 0.25 - 0.01 = 0.089594 >= 0.08: taken at .25; won, 10 / 0.25 - 10 = +30
     //   NO 11°C 1 - 0.97 - 0.01 = 0.02, NO 10°C or below 1 - 0.99 - 0.01 = 0, NO 14°C+ 0.903383 - 0.90 - 0.01 < 0
     // all: 2 trades, 1 win (50.0%), 20.00 staked, +20.00 (ROI +100.0%); Brier of the side's p: 0.553790^2 = 0.306683
-    // (lost), (1 - 0.349594)^2 = 0.423028 (won): mean 0.364856
+    // (lost), (1 - 0.349594)^2 = 0.423028 (won): mean 0.364856. 2 positions on the one city-day, which made all of it
     h.quotes('mktb', PARIS, REPLAY_DAY, `${REPLAY_DAY}T11:00:00Z`, [
       ['10°C or below', 0.02, 0.99],
       ['11°C', 0.05, 0.97],
@@ -170,8 +170,10 @@ describe("History's BOARD'S RECORD", () => {
     await app.press('s');
     const text = lines(await app.until((f) => f.includes("BOARD'S RECORD"), 'the record'));
     const from = text.findIndex((l) => l.startsWith("BOARD'S RECORD"));
-    expect(text.slice(from + 3, from + 11)).toEqual([
+    expect(text.slice(from + 3, from + 13)).toEqual([
       '  the whole cache',
+      '  2 positions on 1 city-day',
+      '  largest day paris 2026-11-20: +20.00 of +20.00 P&L (100%)',
       '  group            trades  wins    hit    staked       P&L     ROI  Brier',
       '  all                   2     1  50.0%     20.00    +20.00 +100.0%  0.365',
       '  edge min-0.10         1     1 100.0%     10.00    +30.00 +300.0%  0.423',
@@ -185,8 +187,10 @@ describe("History's BOARD'S RECORD", () => {
     await app.press('/', ...'paris'.split(''), KEYS.enter);
     const city = lines(await app.until((f) => f.includes('▸  city paris'), 'the city'));
     const block = city.indexOf('  city paris');
-    expect(city.slice(block, block + 3)).toEqual([
+    expect(city.slice(block, block + 5)).toEqual([
       '  city paris',
+      '  2 positions on 1 city-day',
+      '  largest day paris 2026-11-20: +20.00 of +20.00 P&L (100%)',
       '  group            trades  wins    hit    staked       P&L     ROI  Brier',
       '  all                   2     1  50.0%     20.00    +20.00 +100.0%  0.365',
     ]);

@@ -1,8 +1,8 @@
 import type { MarketUnit } from '../../contract/common.js';
 import type { HistoricalTable } from '../../contract/historical.js';
 import { localDay } from '../../domain/city-time.js';
-import { roundHalfUp, settledValue } from '../../domain/settlement.js';
-import { fToC, marketUnitOf } from '../../domain/units.js';
+import { settledValueOf } from '../../domain/settlement.js';
+import { marketUnitOf } from '../../domain/units.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
@@ -115,16 +115,6 @@ export function placesOf(q: CountedQueries, cityId?: string): Map<string, Place>
 }
 
 /**
- * The whole degree a day settled at in the market's unit, from its high in °C (a whole-°C METAR high, converted and
- * rounded as the venue settles, DESIGN 4) or, without it, in °F.
- */
-function settledOf(unit: MarketUnit, c: number | null, f: number | null): number | null {
-  if (c !== null) return settledValue(roundHalfUp(c), unit);
-  if (f === null) return null;
-  return unit === 'F' ? roundHalfUp(f) : roundHalfUp(fToC(f));
-}
-
-/**
  * The settled city-days the filter matches and the whole degree each settled at: a resolved fusion lock's
  * `actual_tmax` (spec 2.6: filled when the market resolves), its °C METAR high settled as the venue settles;
  * else the day's `forecast_accuracy_daily.actual_max` (in °C, or in °F in a °F market). `newestDates`: without a
@@ -151,7 +141,7 @@ export function settledCityDays(
     const value =
       unit === undefined || (r.unit !== 'C' && r.unit !== unit)
         ? null
-        : settledOf(unit, r.unit === 'C' ? actual : null, r.unit === 'F' ? actual : null);
+        : settledValueOf(unit, r.unit === 'C' ? actual : null, r.unit === 'F' ? actual : null);
     if (value !== null && typeof r.local_date === 'string')
       settled.set(`${r.city_id}|${r.local_date}`, { city_id: r.city_id, date: r.local_date, value });
   }
@@ -164,7 +154,7 @@ export function settledCityDays(
   );
   for (const r of resolved) {
     const unit = places.get(r.city_id)?.unit;
-    const value = unit === undefined ? null : settledOf(unit, num(r.c), num(r.f));
+    const value = unit === undefined ? null : settledValueOf(unit, num(r.c), num(r.f));
     if (value !== null) settled.set(`${r.city_id}|${r.local_date}`, { city_id: r.city_id, date: r.local_date, value });
   }
   let list = [...settled.values()].filter((s) => places.has(s.city_id));

@@ -49,6 +49,23 @@ function summaryLines(s: RecordSummary, cities: boolean): Line[] {
   return out;
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * How the summary spreads over city-days: its positions and the city-days they are on, then the largest day's P&L
+ * beside the whole P&L, and its share of it where that says something (board-record.ts `recordSpread`).
+ */
+function spreadLines(s: RecordSummary): Line[] {
+  const { positions, cityDays, largestDay: day } = s.spread;
+  const out = [line(seg(`  ${plural(positions, 'position')} on ${plural(cityDays, 'city-day')}`))];
+  if (day) {
+    const share = day.share === null ? '' : ` (${percent(day.share)})`;
+    const text = `  largest day ${day.city_id} ${day.local_date}: ${signedUsd(day.pnl)} of ${signedUsd(s.all.pnl)} P&L${share}`;
+    out.push(line(seg(text)));
+  }
+  return out;
+}
+
 const titles: Line = line(seg(`  ${titleCells([...GROUP, PNL, ...TAIL]).join('')}`, 'muted'));
 
 /**
@@ -78,11 +95,16 @@ export function boardRecordLines(record: BoardRecordSection, edgeMin: number): L
     );
     return out;
   }
-  out.push(line(seg('  the whole cache', undefined, true)), titles, ...summaryLines(record.all, true));
+  out.push(
+    line(seg('  the whole cache', undefined, true)),
+    ...spreadLines(record.all),
+    titles,
+    ...summaryLines(record.all, true),
+  );
   if (record.city) {
-    out.push([], line(seg(`  city ${record.city.city_id}`, undefined, true)), titles);
-    if (record.city.summary.all.n === 0) out.push(line(seg('  no trade in this city', 'muted')));
-    else out.push(...summaryLines(record.city.summary, false));
+    out.push([], line(seg(`  city ${record.city.city_id}`, undefined, true)));
+    if (record.city.summary.all.n === 0) out.push(titles, line(seg('  no trade in this city', 'muted')));
+    else out.push(...spreadLines(record.city.summary), titles, ...summaryLines(record.city.summary, false));
   }
   return out;
 }
