@@ -1,7 +1,7 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
-import type { ForecastRow } from '../resources.js';
+import type { CurrentRow, ForecastRow } from '../resources.js';
 import { forecastsAsOf } from './day-forecasts.js';
 import { dayLock } from './day-lock.js';
 import {
@@ -17,6 +17,7 @@ import {
 } from './day-reads.js';
 import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
+import { readingsAsOf } from './readings-as-of.js';
 
 export type { MetarPoint };
 
@@ -95,5 +96,10 @@ export class MarketRepository {
   /** The newest row of each forecast layer of a city (day-forecasts.ts). */
   forecasts(cityId: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
     return forecastsAsOf(this.q, cityId, atMs);
+  }
+
+  /** What each of the four current sources read for a city, of its polls and its history (readings-as-of.ts). */
+  readings(cityId: string, atMs = NOW_UNBOUNDED): CurrentRow[] {
+    return readingsAsOf(this.q, cityId, atMs);
   }
 }

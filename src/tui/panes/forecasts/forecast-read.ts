@@ -19,6 +19,11 @@ const FORECAST_TOPICS: readonly CacheTopic[] = [
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',
+  // what the page stands on as of a past instant (a backfill's): the desk's runs, the readings
+  'historical/forecast_history',
+  'historical/wxa_history',
+  'historical/wxb_history',
+  'historical/pws_observations_history',
   // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
   'streams',
 ];
@@ -63,7 +68,7 @@ function* forecastData(
     primary: market.primary ?? undefined,
     ensemble: market.ensemble ?? undefined,
     range: market.range ?? undefined,
-    current: cache.resources.latestCurrent(city.city_id, asOf),
+    current: cache.market.readings(city.city_id, asOf),
     metar: metar.points,
     day: boardDay(market),
     // payoff by outcome: what is open on this market
