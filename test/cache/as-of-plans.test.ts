@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountedQueries } from '../../src/cache/db/counted-queries.js';
 import { type Cache, openCache } from '../../src/cache/index.js';
+import { DAY_AHEAD_SQL } from '../../src/cache/market/day-ahead.js';
 import { FORECAST_HISTORY_AS_OF_SQL } from '../../src/cache/market/day-forecasts.js';
 import { quotedAfterSql, quoteStartSql, quoteWalkStart } from '../../src/cache/market/day-reads.js';
 import { SNAPSHOT_PAGE } from '../../src/cache/market/newest-snapshot.js';
@@ -71,6 +72,12 @@ describe('the as-of reads’ plans', () => {
       expect(plan(readingHistorySql(table as 'wxa_history'), 0, 1, 'nyc')).toEqual([
         `SEARCH h_${table} USING INDEX h_${table}_t (t>? AND t<?)`,
       ]);
+  });
+
+  it('read a day’s model forecasts by its date on the time index, in id order with no sort', () => {
+    expect(plan(DAY_AHEAD_SQL, '2026-11-26', 'nyc')).toEqual([
+      'SEARCH h_model_forecasts_daily USING INDEX h_model_forecasts_daily_t (t=?)',
+    ]);
   });
 });
 

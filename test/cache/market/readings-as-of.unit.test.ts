@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../../src/cache/index.js';
 import type { HistoricalRow } from '../../../src/contract/historical.js';
+import { localDay } from '../../../src/domain/city-time.js';
 import { cToF, HandCache, NYC } from '../../helpers/cache-builder.js';
 
 /**
- * What the four sources read as of an instant, from the polls and the history tables. Every row is this file's own: New York, 2026-11-26 (05:00Z to 05:00Z the next day).
+ * What the four sources read and what the models forecast of a day, as of an instant, from the polls and the history
+ * tables. Every row is this file's own: New York, 2026-11-26 (05:00Z to 05:00Z the next day).
  */
 const DAY = '2026-11-26';
 const at = (hhmm: string, date = DAY) => `${date}T${hhmm}:00Z`;
@@ -66,5 +68,43 @@ describe('the four sources as of an instant', () => {
     cache.resources.upsertHistorical('wxa_history', [reading(1, '06:00', 9)]);
     expect(read(ms('12:00'))).toEqual([['wxa_current', 48.2, '06:00']]);
     expect(read(ms('12:01'))).toEqual([]);
+  });
+});
+
+describe("the models' forecasts of a day", () => {
+  const row = (id: number, date: string, model: string, c: number): HistoricalRow =>
+    ({
+      id,
+      city_id: 'nyc',
+      local_date: date,
+      model,
+      unit: 'F',
+      predicted_max_c: c,
+      predicted_max_f: cToF(c),
+      predicted_bucket_slug: '50-51f',
+      actual_max_c: 15,
+      actual_max_f: 59,
+      actual_bucket_slug: '58-59f',
+      exact_hit: false,
+    }) as HistoricalRow;
+  const span = localDay(DAY, NYC.tz);
+
+  it('each product’s newest row of the day in the order written, its prediction only, once the day has begun', () => {
+    cache.resources.upsertHistorical('model_forecasts_daily', [
+      row(1, DAY, 'gfs', 11),
+      row(2, DAY, 'icon', 9),
+      row(3, DAY, 'edge_ensemble', 10.2),
+      // gfs again, later: the newest row wins
+      row(4, DAY, 'gfs', 11.5),
+      row(5, '2026-11-27', 'gfs', 20),
+    ]);
+    expect(cache.market.dayAhead('nyc', span, ms('12:00'))).toEqual([
+      { model: 'icon', predicted_max_c: 9, predicted_max_f: 48.2 },
+      { model: 'edge_ensemble', predicted_max_c: 10.2, predicted_max_f: 50.4 },
+      { model: 'gfs', predicted_max_c: 11.5, predicted_max_f: 52.7 },
+    ]);
+    // the day begins at 05:00Z (its local midnight): before it the day's row does not exist
+    expect(cache.market.dayAhead('nyc', span, ms('04:59'))).toEqual([]);
+    expect(cache.market.dayAhead('nyc', span, ms('05:00'))).toHaveLength(3);
   });
 });
