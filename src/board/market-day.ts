@@ -1,10 +1,11 @@
-import type { Cache, DayQuote, MetarDay } from '../cache/index.js';
+import type { Cache, DayAheadForecast, DayQuote, MetarDay } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
 import type { FusionLock } from '../contract/fusion-locks.js';
 import { cityMarket } from '../domain/city-market.js';
 import { localDate, localDay } from '../domain/city-time.js';
+import { modelRangeOf } from '../domain/model-range.js';
 import type { Market } from '../domain/settlement.js';
 import { modelKnownUntil } from './same-instant.js';
 
@@ -24,7 +25,18 @@ export interface MarketDay {
   /** The forecast layers of this date; null when none was fetched for it by then. */
   primary: SvcProForecast | null;
   ensemble: EdgeEnsembleDaily | null;
+  /**
+   * The models' Tmax of the day: the polled `model_tmax_range` of this date, else the one worked out from each model's
+   * forecast of the day in `model_forecasts_daily` (`dayAhead`; domain/model-range.ts), as in a replay of a backfilled
+   * cache, whose polls are all of later days. `rangeFrom` says which; null: neither is cached.
+   */
   range: ModelTmaxRange | null;
+  rangeFrom: 'model_tmax_range' | 'model_forecasts_daily' | null;
+  /**
+   * Each product's forecast of the day from `model_forecasts_daily` (its models and blends), read only when a polled
+   * layer of the day (the ensemble or the models' range) is missing, and only once the day has begun; else empty.
+   */
+  dayAhead: DayAheadForecast[];
   metar: MetarDay;
   mkta: DayQuote[];
   mktb: DayQuote[];
@@ -64,14 +76,21 @@ export function readMarketDay(
   // a layer of another day (yesterday's, before the service rolled over) says nothing about this market
   const layer = <T>(name: string) => (layers.find((r) => r.layer === name && r.local_date === day) ?? null) as T | null;
   const span = localDay(day, city.tz);
+  const ensemble = layer<EdgeEnsembleDaily>('edge_ensemble_daily');
+  const polledRange = layer<ModelTmaxRange>('model_tmax_range');
+  // the live day has both layers polled: the daily table is read only for what they leave out
+  const dayAhead = ensemble && polledRange ? [] : cache.market.dayAhead(id, span, atMs);
+  const range = polledRange ?? modelRangeOf(dayAhead, { city_id: id, local_date: day, station_code: city.icao });
   return {
     city,
     market: cityMarket(city, settlement),
     date: day,
     atMs,
     primary: layer<SvcProForecast>('svc_pro_forecast'),
-    ensemble: layer<EdgeEnsembleDaily>('edge_ensemble_daily'),
-    range: layer<ModelTmaxRange>('model_tmax_range'),
+    ensemble,
+    range,
+    rangeFrom: polledRange ? 'model_tmax_range' : range ? 'model_forecasts_daily' : null,
+    dayAhead,
     metar: cache.market.metarDay(id, span, atMs),
     mkta: cache.market.newestSnapshot('mkta', id, day, atMs),
     mktb: cache.market.newestSnapshot('mktb', id, day, atMs),

@@ -24,6 +24,8 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
     day.date,
     day.market,
     [day.primary, day.ensemble, day.range].map((f) => f && [f.local_date, (f as { fetched_at?: string }).fetched_at]),
+    // a range worked out from the daily table has no fetched_at: what the row shows of it
+    day.range && [day.rangeFrom, day.range.spread_f, day.range.tmax_max_f],
     day.metar.high,
     day.mkta.map((q) => q.id),
     day.mktb.map((q) => q.id),

@@ -46,6 +46,7 @@ export type {
   StoredKill,
 } from './inbox/inbox-entry.js';
 export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
+export type { DayAheadForecast } from './market/day-ahead.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export type { MetarPoint } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';

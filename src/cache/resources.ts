@@ -173,17 +173,6 @@ export class ResourceRepository {
     return this.prepared('SELECT city_id FROM cities ORDER BY city_id').pluck().all() as string[];
   }
 
-  /**
-   * The newest snapshot of each source of a city fetched at or before an instant (now by default): one seek a source
-   * down the primary key `(city_id, source, fetched_ms)`, as cheap for a past instant as for now.
-   */
-  latestCurrent(cityId: string, atMs = Number.MAX_SAFE_INTEGER): CurrentRow[] {
-    const newest = this.prepared(
-      'SELECT json FROM current_obs WHERE city_id = ? AND source = ? AND fetched_ms <= ? ORDER BY fetched_ms DESC LIMIT 1',
-    ).pluck();
-    return parseAll(CURRENT_SOURCES.flatMap((source) => newest.get(cityId, source, atMs) ?? []));
-  }
-
   /** The newest snapshot of each forecast layer of a city. */
   latestForecasts(cityId: string): ForecastRow[] {
     return parseAll(this.latest('forecasts', 'layer', cityId));

@@ -62,6 +62,17 @@ async function expectedCity(city: {
   >[];
   const lock = locks.find((l) => l.local_date === date && Date.parse(l.locked_at) <= AT);
   const phase = hour < 10 ? 'early' : !lock || hour < lock.peak_hour + 2 ? 'peak' : 'passed';
+  // the models' range is polled (the sync's, after the instant): as of it, each model's own forecast of the day in
+  // model_forecasts_daily (its newest row a model; the blends are not models), highest minus lowest in °F
+  const blends = ['svc_pro', 'edge_ensemble', 'model_mean'];
+  const dayRows = (await world.history('model_forecasts_daily', city.city_id, date)).filter(
+    (m) => m.local_date === date && !blends.includes(m.model),
+  );
+  const models = new Map<string, number>();
+  for (const m of dayRows.sort((a, b) => b.id - a.id)) if (!models.has(m.model)) models.set(m.model, m.predicted_max_f);
+  const highs = [...models.values()];
+  const spreadF = highs.length ? Math.max(...highs) - Math.min(...highs) : null;
+  const spread = spreadF === null ? null : expect.closeTo(unit === 'F' ? spreadF : (spreadF * 5) / 9, 6);
 
   const labels = new Map<string, string>();
   for (const q of [...(snapshots.mkta ?? []), ...(snapshots.mktb ?? [])]) labels.set(q.bucket_slug, q.bucket_label);
@@ -105,8 +116,7 @@ async function expectedCity(city: {
     sigma_c: desk?.sigma ?? null,
     mu: shown?.mu ?? null,
     sigma: shown?.sigma ?? null,
-    // the models' range is polled (the sync's, after the instant): none as of it
-    spread: null,
+    spread,
     running_high_c: r,
     next: r === null ? null : expect.any(Number),
     buckets,

@@ -80,6 +80,8 @@ export function marketDay(o: DayOptions = {}): MarketDay {
     primary: o.forecast === undefined ? primary(12.5, 1) : o.forecast,
     ensemble: null,
     range: o.range ?? null,
+    rangeFrom: o.range ? 'model_tmax_range' : null,
+    dayAhead: [],
     metar: {
       points: high === null ? [] : [{ ms: AT - 3_600_000, temp_f: f as number, temp_c: high }],
       high: high === null ? null : { f: f as number, c: high, since: AT - 3_600_000 },

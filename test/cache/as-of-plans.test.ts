@@ -5,9 +5,11 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountedQueries } from '../../src/cache/db/counted-queries.js';
 import { type Cache, openCache } from '../../src/cache/index.js';
+import { DAY_AHEAD_SQL } from '../../src/cache/market/day-ahead.js';
 import { FORECAST_HISTORY_AS_OF_SQL } from '../../src/cache/market/day-forecasts.js';
 import { quotedAfterSql, quoteStartSql, quoteWalkStart } from '../../src/cache/market/day-reads.js';
 import { SNAPSHOT_PAGE } from '../../src/cache/market/newest-snapshot.js';
+import { POLLED_READING_SQL, readingHistorySql } from '../../src/cache/market/readings-as-of.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
 import { statementCache } from '../../src/sqlite/statement-cache.js';
 import { readCacheFile } from '../helpers/cache-rows.js';
@@ -59,6 +61,22 @@ describe('the as-of reads’ plans', () => {
   it('seek the desk’s newest history row by time, within its lookback', () => {
     expect(plan(FORECAST_HISTORY_AS_OF_SQL, 0, 1, 'nyc')).toEqual([
       'SEARCH h_forecast_history USING INDEX h_forecast_history_t (t>? AND t<?)',
+    ]);
+  });
+
+  it('seek each source’s newest poll by its key and its newest history row by time, within its lookback', () => {
+    expect(plan(POLLED_READING_SQL, 'nyc', 'wxa_current', 0)).toEqual([
+      'SEARCH current_obs USING INDEX sqlite_autoindex_current_obs_1 (city_id=? AND source=? AND fetched_ms<?)',
+    ]);
+    for (const table of ['wxa_history', 'wxb_history', 'pws_observations_history', 'metar_observations_history'])
+      expect(plan(readingHistorySql(table as 'wxa_history'), 0, 1, 'nyc')).toEqual([
+        `SEARCH h_${table} USING INDEX h_${table}_t (t>? AND t<?)`,
+      ]);
+  });
+
+  it('read a day’s model forecasts by its date on the time index, in id order with no sort', () => {
+    expect(plan(DAY_AHEAD_SQL, '2026-11-26', 'nyc')).toEqual([
+      'SEARCH h_model_forecasts_daily USING INDEX h_model_forecasts_daily_t (t=?)',
     ]);
   });
 });

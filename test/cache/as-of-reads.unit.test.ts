@@ -88,9 +88,12 @@ describe('market reads as of an instant', () => {
     expect(cache.market.dayLock('nyc', SPAN, at('05:00', '2026-11-25'))).toEqual(LOCK);
   });
 
-  it('the current sources as fetched by the instant', () => {
-    expect(cache.resources.latestCurrent('nyc', at('18:29'))).toEqual([]);
-    expect(cache.resources.latestCurrent('nyc', at('18:30')).map((r) => [r.source, r.temp_f])).toEqual([
+  it('the current sources as fetched or observed by the instant', () => {
+    // 18:29Z: no poll yet; the METAR history's 17:00Z reading (12 °C, 53.6 °F)
+    expect(cache.market.readings('nyc', at('18:29')).map((r) => [r.source, r.temp_f])).toEqual([
+      ['metar_observations', 53.6],
+    ]);
+    expect(cache.market.readings('nyc', at('18:30')).map((r) => [r.source, r.temp_f])).toEqual([
       ['wxa_current', 50],
       ['wxb_current', 51],
       ['metar_observations', 54.3],

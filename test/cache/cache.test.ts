@@ -246,7 +246,7 @@ describe('writes', () => {
       { source: 'wxa_current', fetched_at: '2026-11-22T20:00:30Z', temp_f: 1 },
       { source: 'wxa_current', fetched_at: '2026-11-23T09:00:00Z', temp_f: 48.2 },
     ]);
-    expect(cache.resources.latestCurrent(one.city_id)).toHaveLength(4);
+    expect(cache.market.readings(one.city_id)).toHaveLength(4);
   });
 
   it('forecasts: every distinct fetched_at of every layer is kept; content revised under one fetched_at updates', () => {

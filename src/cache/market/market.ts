@@ -1,7 +1,8 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
-import type { ForecastRow } from '../resources.js';
+import type { CurrentRow, ForecastRow } from '../resources.js';
+import { type DayAheadForecast, dayAheadForecasts } from './day-ahead.js';
 import { forecastsAsOf } from './day-forecasts.js';
 import { dayLock } from './day-lock.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from './day-reads.js';
 import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
+import { readingsAsOf } from './readings-as-of.js';
 
 export type { MetarPoint };
 
@@ -95,5 +97,15 @@ export class MarketRepository {
   /** The newest row of each forecast layer of a city (day-forecasts.ts). */
   forecasts(cityId: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
     return forecastsAsOf(this.q, cityId, atMs);
+  }
+
+  /** Each product's forecast of a city-day from `model_forecasts_daily`, once the day has begun (day-ahead.ts). */
+  dayAhead(cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): DayAheadForecast[] {
+    return dayAheadForecasts(this.q, cityId, day, atMs);
+  }
+
+  /** What each of the four current sources read for a city, of its polls and its history (readings-as-of.ts). */
+  readings(cityId: string, atMs = NOW_UNBOUNDED): CurrentRow[] {
+    return readingsAsOf(this.q, cityId, atMs);
   }
 }

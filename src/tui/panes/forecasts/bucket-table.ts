@@ -78,12 +78,11 @@ export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
   if (v.runningHighC !== null) {
     const settles = settledValue(v.runningHighC, u);
     const high = u === 'F' ? `${v.runningHighC}°C, ${cToF(v.runningHighC).toFixed(1)}°F` : `${v.runningHighC}°C`;
-    out.push(
-      line(
-        seg(`  METAR high so far ${high} (settles at ${settles}°${u} or more):`, 'muted'),
-        seg(` buckets below ${settles}°${u} are dead`, 'muted'),
-      ),
-    );
+    const sofar = `  METAR high so far ${high} (settles at ${settles}°${u} or more):`;
+    const dead = `buckets below ${settles}°${u} are dead`;
+    // on a line of its own where the two do not fit the width (a half of the two-column page)
+    if (sofar.length + 1 + dead.length <= width) out.push(line(seg(`${sofar} ${dead}`, 'muted')));
+    else out.push(line(seg(sofar, 'muted')), line(seg(`  ${dead}`, 'muted')));
   }
   out.push(
     line(

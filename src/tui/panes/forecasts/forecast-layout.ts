@@ -1,14 +1,12 @@
 import { fitLine, type Line, seg } from '../../theme.js';
+import { ensembleLines, modelRangeLines, primaryLines } from './desk-sections.js';
 import {
   bucketLines,
   currentLines,
-  ensembleLines,
   type ForecastView,
   headerLines,
   hourlyLines,
-  modelRangeLines,
   payoffSection,
-  primaryLines,
 } from './forecast-sections.js';
 
 /** Two columns from this width on; below it the sections stack. */

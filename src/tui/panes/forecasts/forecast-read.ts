@@ -19,6 +19,12 @@ const FORECAST_TOPICS: readonly CacheTopic[] = [
   'historical/mkta_buckets_history',
   'historical/mktb_buckets_history',
   'historical/metar_observations_history',
+  // what the page stands on as of a past instant (a backfill's): the desk's runs, the models' day, the readings
+  'historical/forecast_history',
+  'historical/model_forecasts_daily',
+  'historical/wxa_history',
+  'historical/wxb_history',
+  'historical/pws_observations_history',
   // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
   'streams',
 ];
@@ -41,7 +47,9 @@ export type ForecastData = Omit<ForecastView, 'unit'>;
 /**
  * One city's forecast, readings and quotes from the cache: the market day of its newest forecast as the board works
  * it out (board/), the four sources now and today's METAR for the chart, what is open on that market (payoff by
- * outcome). A few milliseconds: the market day, then the rest.
+ * outcome). Replaying, all of it as of the instant: each layer, model and source its newest row at or before it, of
+ * the polls or the history tables (a backfilled cache holds only these for a past day). A few milliseconds: the
+ * market day, then the rest.
  */
 function* forecastData(
   cache: Cache,
@@ -63,7 +71,10 @@ function* forecastData(
     primary: market.primary ?? undefined,
     ensemble: market.ensemble ?? undefined,
     range: market.range ?? undefined,
-    current: cache.resources.latestCurrent(city.city_id, asOf),
+    rangeFrom: market.rangeFrom,
+    dayAhead: market.dayAhead,
+    asOfMs: asOf,
+    current: cache.market.readings(city.city_id, asOf),
     metar: metar.points,
     day: boardDay(market),
     // payoff by outcome: what is open on this market

@@ -1,18 +1,19 @@
 import type { BoardDay } from '../../../board/board-day.js';
+import type { MarketDay } from '../../../board/market-day.js';
 import type { CurrentRow, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
 import { localHour } from '../../../domain/city-time.js';
-import { forecastIn } from '../../../domain/desk-forecast.js';
 import type { Holding } from '../../../domain/held-buckets.js';
-import { bar, hourlyChart } from '../../format/charts.js';
-import { convert, temp, tempDelta } from '../../format/numbers.js';
-import { cell, wrap } from '../../format/text.js';
+import { hourlyChart } from '../../format/charts.js';
+import { convert, temp } from '../../format/numbers.js';
+import { cell } from '../../format/text.js';
 import { localDayClock, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
 import { bucketTableLines, bucketTableNote } from './bucket-table.js';
 import { payoffLines } from './payoff-table.js';
+import { title, titleLines } from './section-title.js';
 
 export interface ForecastView {
   city: City;
@@ -21,7 +22,14 @@ export interface ForecastView {
   nowMs: number;
   primary?: SvcProForecast;
   ensemble?: EdgeEnsembleDaily;
+  /** The models' Tmax and where it is from (board/market-day.ts). */
   range?: ModelTmaxRange;
+  rangeFrom: MarketDay['rangeFrom'];
+  /** Each product's forecast of the day from `model_forecasts_daily`, when a polled layer of it is missing. */
+  dayAhead: MarketDay['dayAhead'];
+  /** Time travel's instant, which every read of the page is as of; undefined: live. */
+  asOfMs?: number;
+  /** Each source's newest reading (polled or from its history table). */
   current: CurrentRow[];
   /** Every METAR reading of the city's local day. */
   metar: MetarPoint[];
@@ -31,7 +39,8 @@ export interface ForecastView {
   holdings: Holding[];
 }
 
-const title = (text: string, note = ''): Line => line(seg(text, 'accent', true), seg(note ? `  ${note}` : '', 'muted'));
+/** Whether the desk's run shown is a `forecast_history` row (cache/market/day-forecasts.ts): no lists, text or curve. */
+export const fromHistory = (v: ForecastView): boolean => v.primary?.pacing_source === 'forecast_history';
 
 export function headerLines(v: ForecastView): Line[] {
   const c = v.city;
@@ -45,62 +54,6 @@ export function headerLines(v: ForecastView): Line[] {
       ` · ${c.icao} · market in °${v.marketUnit}${shown} · local ${localDayClock(v.nowMs, c.tz)}${target}`,
     ),
   ];
-}
-
-export function primaryLines(v: ForecastView, width: number): Line[] {
-  const p = v.primary;
-  if (!p) return [title('PRIMARY', 'no forecast cached for this city yet')];
-  // the published alias of the unit shown: the same numbers the board and the bucket table use
-  const shown = forecastIn(p, v.unit);
-  const mu = temp(shown?.mu, v.unit, v.unit);
-  const sigma = tempDelta(shown?.sigma, v.unit, v.unit);
-  const pacing = `${p.pacing_delta >= 0 ? '+' : ''}${p.pacing_delta.toFixed(1)}°C`;
-  const out: Line[] = [
-    title('PRIMARY', 'svc_pro_forecast'),
-    line('  ', seg(`${mu} ± ${sigma}`, undefined, true), `   pacing ${pacing} (${p.pacing_source})`),
-    line(seg(`  hottest model ${p.hottest_model} · ${p.models_used.length} models used`, 'muted')),
-  ];
-  for (const text of wrap(p.reasoning, Math.max(20, width - 4))) out.push(line(seg(`  ${text}`, 'muted')));
-  return out;
-}
-
-export function ensembleLines(v: ForecastView, width: number): Line[] {
-  const e = v.ensemble;
-  if (!e) return [title('ENSEMBLE', 'not cached')];
-  const out: Line[] = [
-    title('ENSEMBLE', 'edge_ensemble_daily'),
-    line(
-      '  ',
-      seg(`${temp(e.fc_mean_c, 'C', v.unit)} ± ${tempDelta(e.sigma_c, 'C', v.unit)}`, undefined, true),
-      ` · ${e.n_models} models`,
-    ),
-  ];
-  const weights = e.models.map((m) => `${m.model} ${m.weight.toFixed(2)}`);
-  for (const text of wrap(`weights: ${weights.join(', ')}`, Math.max(20, width - 4)))
-    out.push(line(seg(`  ${text}`, 'muted')));
-  return out;
-}
-
-/** Each model's Tmax as a bar between the coldest and the warmest member. */
-export function modelRangeLines(v: ForecastView, width: number): Line[] {
-  const r = v.range;
-  if (!r || r.models.length === 0) return [title('MODELS', 'model_tmax_range not cached')];
-  const values = r.models.map((m) => convert(m.tmax, 'F', v.unit));
-  const lo = Math.min(...values) - 0.5;
-  const hi = Math.max(...values) + 0.5;
-  const barWidth = Math.max(6, Math.min(40, width - 26));
-  const summary = `min ${temp(r.tmax_min_f, 'F', v.unit)} · mean ${temp(r.tmax_mean_f, 'F', v.unit)} · max ${temp(r.tmax_max_f, 'F', v.unit)} · spread ${tempDelta(r.spread_f, 'F', v.unit)}`;
-  const out: Line[] = [title('MODELS Tmax', 'model_tmax_range'), line(seg(`  ${summary}`, 'muted'))];
-  r.models.forEach((m, i) => {
-    const value = values[i] as number;
-    out.push(
-      line(
-        `  ${cell(m.model, 12)}${cell(`${value.toFixed(1)}°${v.unit}`, 8, 'right')} `,
-        seg(bar((value - lo) / (hi - lo), barWidth), 'accent'),
-      ),
-    );
-  });
-  return out;
 }
 
 export function currentLines(v: ForecastView, width: number): Line[] {
@@ -117,7 +70,8 @@ export function currentLines(v: ForecastView, width: number): Line[] {
     return `${names[source]} ${value}${at}`;
   });
   const perLine = width >= 4 * 24 ? 4 : 2;
-  const out: Line[] = [title('NOW', 'four sources, side by side')];
+  const note = v.asOfMs === undefined ? 'four sources, side by side' : `four sources, each as of ${utcStamp(v.asOfMs)}`;
+  const out: Line[] = [title('NOW', note)];
   for (let i = 0; i < cells.length; i += perLine)
     out.push(
       line(
@@ -140,8 +94,13 @@ export function hourlyLines(v: ForecastView, width: number, height: number): Lin
     hour: localHour(m.ms, tz),
     value: m.temp_c !== null && v.unit === 'C' ? m.temp_c : convert(m.temp_f, 'F', v.unit),
   }));
+  const axis = `^ now (local time, °${v.unit})`;
+  const why = !v.primary ? 'cached' : fromHistory(v) ? 'in forecast_history' : 'in this run';
+  const legend = forecast.length
+    ? `· forecast  ● METAR so far today  ◉ both  ${axis}`
+    : `no hourly forecast ${why} · ● METAR so far today  ${axis}`;
   return [
-    title('HOURLY', `· forecast  ● METAR so far today  ◉ both  ^ now (local time, °${v.unit})`),
+    ...titleLines('HOURLY', legend, width),
     ...hourlyChart(forecast, metar, localHour(v.nowMs, tz), width - 2, height, `°${v.unit}`).map((l) => [
       seg(' '),
       ...l,
@@ -155,7 +114,7 @@ export function hourlyLines(v: ForecastView, width: number, height: number): Lin
  */
 export function bucketLines(v: ForecastView, width: number): Line[] {
   if (v.day.buckets.length === 0) return [title('MARKET BUCKETS', 'no forecast to price them with')];
-  return [title('MARKET BUCKETS', bucketTableNote(v.day)), ...bucketTableLines(v.day, width)];
+  return [...titleLines('MARKET BUCKETS', bucketTableNote(v.day), width), ...bucketTableLines(v.day, width)];
 }
 
 /**

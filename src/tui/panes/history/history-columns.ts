@@ -16,8 +16,9 @@ const col = (title: string, width: number, value: (row: Row) => string, align?: 
   value,
   align,
 });
+/** A field of the row under its own name: never narrower than the name, so the header says it whole. */
 const field = (name: string, width: number, format: (v: unknown) => string = str, align?: 'right') =>
-  col(name, width, (row) => format(row[name]), align);
+  col(name, Math.max(width, name.length), (row) => format(row[name]), align);
 
 const ID = field('id', 8, str, 'right');
 const CITY = field('city_id', 10);

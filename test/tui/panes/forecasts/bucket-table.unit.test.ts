@@ -16,8 +16,13 @@ const day = boardDay({ ...NEW_YORK, mktb: [...NEW_YORK.mktb, { ...quote(null, nu
 
 describe('the Forecasts buckets table', () => {
   it('shows which whole °C each °F bucket holds, the board’s p and both venues, with the larger edge', () => {
-    const [high, ...lines] = bucketTableLines(day, 80).map(text);
+    const [high, ...lines] = bucketTableLines(day, 90).map(text);
     expect(high).toBe('  METAR high so far 12°C, 53.6°F (settles at 54°F or more): buckets below 54°F are dead');
+    // narrower than that line (86), its second half goes on below it, not past the width
+    expect(bucketTableLines(day, 80).map(text).slice(0, 2)).toEqual([
+      '  METAR high so far 12°C, 53.6°F (settles at 54°F or more):',
+      '  buckets below 54°F are dead',
+    ]);
     expect(lines[0]).toMatch(/bucket +holds +model +mkta +mktb +edge/);
     // 47°F or below holds 8 °C and under (8 °C = 46.4; 9 °C = 48.2)
     // 51°F or below holds 10 °C and under (10 °C = 50.0; 11 °C = 51.8 -> 52): dead, its NO 1 - 0.99 - 0.01 = 0
