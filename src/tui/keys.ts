@@ -155,7 +155,12 @@ const TRAVEL = {
     match: char('+'),
   },
   slower: { label: '-', match: char('-') },
-  live: { label: 'Esc', hint: 'now', help: ['Esc', 'replaying: back to now (live)'], match: (_, key) => key.escape },
+  live: {
+    label: 'Esc',
+    hint: 'now',
+    help: ['Esc', 'replaying: back one step (out of an opened city first), then to now (live)'],
+    match: (_, key) => key.escape,
+  },
   replayDay: {
     label: 'Enter',
     hint: 'replay this day',
