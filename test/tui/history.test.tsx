@@ -91,11 +91,13 @@ describe('History pane', () => {
   it('/ filters by city and dates and keeps paging by keyset inside the filter', async () => {
     const h = caches.open();
     const cache = monitorScene(h);
-    // 3,000 rows: 200 snapshots back from 11-21 14:00Z, so 11-17 10:30Z to 11-21 14:00Z; nyc's of 11-20 (UTC) are
-    // 48 snapshots x 5 buckets, newest (highest id) first
+    // 3,000 rows: 200 snapshots back from 11-21 14:00Z, so 11-17 10:30Z to 11-21 14:00Z; nyc's of its 11-20 market
+    // day (New York's midnights, 11-20 05:00Z to 11-21 05:00Z, not the UTC day) are 48 snapshots x 5 buckets, newest
+    // (highest id) first
     const written = quoteVolume(h, 3000, 1_000_001);
+    const inDay = (at: string) => at >= '2026-11-20T05:00:00Z' && at < '2026-11-21T05:00:00Z';
     const expected = written
-      .filter((r) => r.city_id === 'nyc' && String(r.snapshot_at).startsWith('2026-11-20'))
+      .filter((r) => r.city_id === 'nyc' && inDay(String(r.snapshot_at)))
       .map((r) => r.id)
       .reverse();
     expect(expected).toHaveLength(240);
@@ -107,7 +109,7 @@ describe('History pane', () => {
     const shown = ids(frame);
     expect(shown).toEqual(expected.slice(0, shown.length));
     for (const row of lines(frame).filter((l) => /^[› ] +\d+ /.test(l)))
-      expect(row).toMatch(/ nyc +\S+ 11-20 \d\d:\d\dZ/);
+      expect(row).toMatch(/ nyc +\S+ (11-20 (0[5-9]|1\d|2\d)|11-21 0[0-4]):\d\dZ/);
     await app.press(KEYS.pageDown);
     await app.until((f) => ids(f)[0] === expected[shown.length], 'the second page');
     await app.press(KEYS.pageDown);

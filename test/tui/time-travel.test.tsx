@@ -105,6 +105,10 @@ describe('time travel on every pane', () => {
     expect(page).toContain('local Fri 12:30 · forecast for 2026-11-20');
     expect(page).toContain('METAR high so far 12°C');
 
+    // History is the whole cache, and says so; its tables turn with [ ] (← → step time)
+    const history = lines(await pane(app, '6', 'History'));
+    expect(history.find((l) => l.includes('◂'))).toMatch(/the whole cache, not as of the replay +\[ \] table · /);
+
     // Enter on the board's row opens the city on Forecasts; Esc steps back to the board, still replaying, then to now
     await pane(app, '1', 'Board');
     await app.press(KEYS.enter);

@@ -1,5 +1,7 @@
 import type { BrowseFilter } from '../../../cache/index.js';
-import { parseDateOrInstant } from '../../../domain/city-time.js';
+import type { City } from '../../../contract/cities.js';
+import { HISTORICAL_TIME_COLUMN } from '../../../contract/names.js';
+import { isoUtc, localDay, parseDateOrInstant } from '../../../domain/city-time.js';
 import { TimeBoundsError, timeBounds } from '../../../domain/time-bounds.js';
 
 /**
@@ -39,6 +41,25 @@ function inOrder(since: string, until: string): boolean {
     if (error instanceof TimeBoundsError) return false;
     throw error;
   }
+}
+
+/**
+ * The filter as the cache reads it for `table`: with a city, a date bounds that city's market day, its local midnight
+ * to the next (a trader's `paris 2026-11-27` means Paris's 11-27 market, not the UTC day, whose last hours are the
+ * 11-28 market's), on the tables whose rows carry an instant; the daily tables and the strategy records already carry
+ * the market day. An instant typed stays that instant.
+ */
+export function marketDayFilter(filter: BrowseFilter, table: string, cities: readonly City[]): BrowseFilter {
+  const tz = cities.find((c) => c.city_id === filter.cityId)?.tz;
+  const kind = (HISTORICAL_TIME_COLUMN as Record<string, { kind: string } | undefined>)[table]?.kind;
+  if (tz === undefined || kind !== 'instant') return filter;
+  const isDate = (d: string | undefined): d is string => d !== undefined && parseDateOrInstant(d)?.kind === 'date';
+  return {
+    ...filter,
+    ...(isDate(filter.since) ? { since: isoUtc(localDay(filter.since, tz).startMs) } : {}),
+    // inclusive, to the whole second: the last second before the next day's midnight
+    ...(isDate(filter.until) ? { until: isoUtc(localDay(filter.until, tz).endMs - 1000) } : {}),
+  };
 }
 
 export function describeFilter(filter: BrowseFilter): string {

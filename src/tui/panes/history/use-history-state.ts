@@ -22,7 +22,7 @@ import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.j
 import type { Line } from '../../theme.js';
 import { boardRecordLines } from './board-record-lines.js';
 import { calibrationLines } from './calibration-lines.js';
-import { parseHistoryFilter } from './history-filter.js';
+import { marketDayFilter, parseHistoryFilter } from './history-filter.js';
 import { summaryLines } from './history-summary-lines.js';
 
 /** What the summaries are computed from. */
@@ -77,14 +77,15 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
   const [summaryOffset, setSummaryOffset] = useState(0);
   const changes = useCacheChanges([topicOf(table)]);
 
-  const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(
-    () => ({
-      older: (after, limit) => cache.history.older(table, filter, after, limit),
-      newer: (before, limit) => cache.history.newer(table, filter, before, limit),
+  // a date with a city is that city's market day (history-filter.ts)
+  const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(() => {
+    const rows = marketDayFilter(filter, table, cities);
+    return {
+      older: (after, limit) => cache.history.older(table, rows, after, limit),
+      newer: (before, limit) => cache.history.newer(table, rows, before, limit),
       keyOf: (r) => r.key,
-    }),
-    [cache, table, filter],
-  );
+    };
+  }, [cache, table, filter, cities]);
   const listHeight = Math.max(1, height - 3);
   const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
   // computed on demand: the summaries scan every settled row that matches
