@@ -2,12 +2,10 @@ import type { PositionLine } from './position-lines.js';
 
 /**
  * The line a cursor at `from` rests on: the nearest that Enter opens (a position, a leg, a lock), looking the way it
- * moved (`dir`) first, then back; section and column headers are passed over. A book with nothing to open keeps
- * `from`, so the keys still scroll it.
+ * moved (`dir`); section and column headers are passed over. With none that way (past the last position: the
+ * totals; a book with nothing to open) it stays on `from`, so the keys still scroll to the lines there.
  */
 export function positionAt(lines: readonly PositionLine[], from: number, dir: 1 | -1): number {
-  const opens = (i: number) => lines[i]?.detail != null;
-  for (let i = from; i >= 0 && i < lines.length; i += dir) if (opens(i)) return i;
-  for (let i = from - dir; i >= 0 && i < lines.length; i -= dir) if (opens(i)) return i;
+  for (let i = from; i >= 0 && i < lines.length; i += dir) if (lines[i]?.detail != null) return i;
   return from;
 }

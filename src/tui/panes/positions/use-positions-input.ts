@@ -19,7 +19,10 @@ export function usePositionsInput({ lines, cursor, scrolledTo, bodyHeight, scrol
         // a line at a time passes over headers: the next position that way, from the one the cursor is on
         const dir = by < 0 ? -1 : 1;
         const target = Math.max(0, Math.min(lines.length - 1, cursor + by));
-        scroll.move(positionAt(lines, target, dir) - scrolledTo, lines.length, bodyHeight);
+        const landed = positionAt(lines, target, dir);
+        // up with nothing above that opens (the headers over the first position): it stays where it is
+        const next = dir < 0 && lines[landed]?.detail == null ? cursor : landed;
+        scroll.move(next - scrolledTo, lines.length, bodyHeight);
       }
     } else if (KEYS.lists.detail.match(input, key)) {
       const detail = lines[cursor]?.detail;
