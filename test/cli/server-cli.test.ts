@@ -77,7 +77,7 @@ describe('svc-monitor command line', () => {
     expect((await fetch(`${base}/cities`, { headers: { 'x-api-key': secret } })).status).toBe(200);
 
     const created = await runCli(['server', 'keys', 'create', '--json', '--data-dir', dataDir], env);
-    expect(created.code).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     const { id, key } = JSON.parse(created.stdout);
     expect((await fetch(`${base}/cities`, { headers: { 'x-api-key': key } })).status).toBe(200);
 

@@ -29,7 +29,10 @@ export function openStore(dataDir: string): Db {
     const db = openDatabase(
       path,
       { applicationId: STORE_APPLICATION_ID, migrations: MIGRATIONS, identify: storeSchemaState },
-      { wal: true, pragmas: ['foreign_keys = ON', 'synchronous = NORMAL'] },
+      // an admin command (`server keys create`) writes beside a running server, whose world catch-up holds the write
+      // lock for a slice at a time: seconds on a loaded machine, past SQLite's default 5 s wait. A minute, so the
+      // command waits for its turn instead of failing (exit 1); the server's own writes never wait on themselves
+      { wal: true, pragmas: ['foreign_keys = ON', 'synchronous = NORMAL', 'busy_timeout = 60000'] },
     );
     narrowToOwner([path, `${path}-wal`, `${path}-shm`]);
     return db;
