@@ -190,18 +190,20 @@ describe('the Board (pane 1)', () => {
 
   it('coming back from an opened city keeps the order and the cursor on that city', async () => {
     const { app } = await board();
-    // by local time: Paris, New York City, Seattle; the cursor stays on New York City (first by best edge), as the
-    // order changes under it
+    // by best edge New York City, Paris, Seattle: j to Paris; by local time Paris, New York City, Seattle, and the
+    // cursor stays on Paris, now the first row, as the order changes under it (not on New York, now the second)
+    await app.press('j');
+    await app.until((f) => rowOf(f, 'Paris').startsWith('›'), 'the cursor on Paris');
     await app.press('o');
     let frame = await app.until((f) => f.includes('by local time'), 'the board by local time');
     expect(cityOrder(frame)).toEqual(['Paris', 'New York City', 'Seattle']);
-    expect(rowOf(frame, 'New York City').startsWith('›')).toBe(true);
+    expect(rowOf(frame, 'Paris').startsWith('›')).toBe(true);
     await app.press(KEYS.enter);
-    await app.until((f) => f.includes('New York City (nyc)'), 'New York on Forecasts');
+    await app.until((f) => f.includes('Paris (paris)'), 'Paris on Forecasts');
     await app.press('1');
-    frame = await app.until((f) => rowOf(f, 'New York City').startsWith('›'), 'the cursor on New York');
+    frame = await app.until((f) => rowOf(f, 'Paris').startsWith('›'), 'the cursor on Paris');
     expect(frame).toContain('by local time');
-    expect(rowOf(frame, 'Paris').startsWith(' ')).toBe(true);
+    expect(rowOf(frame, 'New York City').startsWith(' ')).toBe(true);
     app.unmount();
   });
 

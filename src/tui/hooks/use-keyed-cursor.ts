@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer } from 'react';
+import { useMemo, useReducer } from 'react';
 
 /** The cursor of a list that re-orders: the key of the row it is on, where that row was last, the first row shown. */
 interface KeyedCursorState {
@@ -26,12 +26,10 @@ export function placeCursor(
 
 type Action =
   | { type: 'move'; by: number; keys: readonly string[]; height: number }
-  | { type: 'home'; keys: readonly string[] }
-  | { type: 'pin'; key: string };
+  | { type: 'home'; keys: readonly string[] };
 
 function reducer(state: KeyedCursorState, action: Action): KeyedCursorState {
   if (action.type === 'home') return { key: action.keys[0] ?? null, cursor: 0, offset: 0 };
-  if (action.type === 'pin') return state.key === null ? { ...state, key: action.key } : state;
   const { keys, height } = action;
   const at = placeCursor(state, keys, height);
   const cursor = Math.max(0, Math.min(keys.length - 1, at.cursor + action.by));
@@ -53,11 +51,8 @@ export interface KeyedCursor {
  */
 export function useKeyedCursor(keys: readonly string[], height: number, initialKey: string | null = null): KeyedCursor {
   const [state, dispatch] = useReducer(reducer, { key: initialKey, cursor: 0, offset: 0 });
-  const { cursor, offset, key } = placeCursor(state, keys, height);
-  // the row the cursor first lands on is its key from then on: a re-order before any key press keeps it
-  useEffect(() => {
-    if (state.key === null && key !== null) dispatch({ type: 'pin', key });
-  }, [state.key, key]);
+  // until the trader moves it (or a city was chosen), the cursor stays on the top row as the order changes
+  const { cursor, offset } = placeCursor(state, keys, height);
   // the actions read the list as drawn, so a key pressed before the next render moves from what is on screen
   const actions = useMemo(
     () => ({
