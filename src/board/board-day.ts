@@ -17,6 +17,11 @@ export interface BoardDay extends PricedDay {
   /** `HH:MM` in the city at the instant, and the minutes since its midnight (to sort by). */
   localTime: string;
   localMinutes: number;
+  /**
+   * The city's date at the instant less the market day, in days: -1 the evening before a day that has not begun (a
+   * US day while Europe trades), +1 after its midnight (a replay pinned to the day), 0 on the day itself.
+   */
+  dayOffset: number;
   phase: DayPhase;
   unit: MarketUnit;
   /** `svc_pro_forecast`'s mean and sigma in the market's unit, for the eye (priced on the `_c` aliases). */
@@ -38,12 +43,13 @@ export interface BoardDay extends PricedDay {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** The wall clock of a zone at an instant: `HH:MM`, and minutes since midnight. */
-export function localClockOf(atMs: number, tz: string): { text: string; minutes: number } {
+/** The wall clock of a zone at an instant: `HH:MM`, minutes since midnight, and the local date (as its UTC midnight). */
+export function localClockOf(atMs: number, tz: string): { text: string; minutes: number; dateMs: number } {
   const local = atMs + zoneOffsetMs(tz, atMs);
-  const minutes = Math.floor((((local % DAY) + DAY) % DAY) / MINUTE);
+  const dateMs = Math.floor(local / DAY) * DAY;
+  const minutes = Math.floor((local - dateMs) / MINUTE);
   const two = (n: number) => String(n).padStart(2, '0');
-  return { text: `${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`, minutes };
+  return { text: `${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`, minutes, dateMs };
 }
 
 /**
@@ -78,6 +84,7 @@ export function boardDay(day: MarketDay): BoardDay {
     date: day.date,
     localTime: clock.text,
     localMinutes: clock.minutes,
+    dayOffset: Math.round((clock.dateMs - Date.parse(`${day.date}T00:00:00Z`)) / DAY),
     phase: dayPhase(
       day.atMs,
       city.tz,

@@ -72,6 +72,14 @@ export function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardR
 }
 
 /**
+ * A day over: what was held through its end (settled at its outcome by board-row.ts), not what is open at the instant
+ * (nothing, once the day settled). The board row and Forecasts' payoff by outcome read a past day's book here.
+ */
+export function heldThroughDay(cache: Cache, city: City, date: string): OpenPositions {
+  return cache.positions.openOfDay(city.city_id, date, POSITION_LIMIT, dayEndMs(city, date) - 1);
+}
+
+/**
  * One city's row of the board as of `atMs`, for its own local day then or for `date` (time travel's chosen day): its
  * market day read by the city-day and the instant (market-day.ts), its book from `shared`. `memo` keeps the row of
  * the last read: an unchanged city is not redone. A board read a city at a time (the TUI's, between keys) gives the
@@ -88,10 +96,7 @@ export function readBoardRow(
 ): BoardRow {
   const id = city.city_id;
   const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
-  // a day over: what was held through its end (settled at its outcome by board-row.ts), not what is open at the instant
-  const book = dayEnded(day)
-    ? cache.positions.openOfDay(id, day.date, POSITION_LIMIT, dayEndMs(city, day.date) - 1)
-    : dayBook(shared.open, id, day.date);
+  const book = dayEnded(day) ? heldThroughDay(cache, city, day.date) : dayBook(shared.open, id, day.date);
   const held: DayBook = {
     book,
     holdings: holdingsOf(book, id, day.date),

@@ -3,6 +3,8 @@ import { exportBoard } from '../../src/board/board-export.js';
 import { readBoard } from '../../src/board/read-board.js';
 import { openCache } from '../../src/cache/index.js';
 import { boardColumns, boardLine } from '../../src/tui/panes/board/board-columns.js';
+import { forecastData } from '../../src/tui/panes/forecasts/forecast-read.js';
+import { payoffSection } from '../../src/tui/panes/forecasts/forecast-sections.js';
 import { fusionLock, HandCache, NYC, no24, svcMaxPick } from '../helpers/cache-builder.js';
 
 /*
@@ -123,7 +125,8 @@ describe('a settled day on the board (board/settled-day.ts)', () => {
       .map((s) => s.text)
       .join('')
       .replace(/ +/g, ' ');
-    expect(line).toBe('New York City 01:00 settled 54.5±1.8°F 3.6 55.4 — xx[*][x]x — 25.00 -9.00 ');
+    // 01:00 the day after its midnight: +1d
+    expect(line).toBe('New York City +1d 01:00 settled 54.5±1.8°F 3.6 55.4 — xx[*][x]x — 25.00 -9.00 ');
 
     // export board reads the same row: the same outcome, fields and figures
     const [city] = exportBoard(hand.cache, { atMs: AFTER, replay: true, date: DAY, cities: [NYC] });
@@ -163,5 +166,33 @@ describe('a settled day on the board (board/settled-day.ts)', () => {
     expect(row?.buckets.map((b) => b.p)).toEqual([0, 0, 1, 0, 0]);
     expect([row?.phase, row?.next, row?.settled]).toEqual(['passed', null, 55]);
     expect([row?.positions, row?.exposure, row?.pnl]).toEqual([3, 25, -9]);
+  });
+});
+
+describe("a settled day's payoff by outcome (Forecasts)", () => {
+  it('lists what was held through the day, the bucket it settled in the one alive', () => {
+    fill(true);
+    const read = forecastData(hand.cache, { city: NYC, nowMs: AFTER, settlement: {}, date: DAY });
+    let step = read.next();
+    while (!step.done) step = read.next();
+    const view = step.value;
+    expect(view?.holdings).toHaveLength(3);
+    const text = payoffSection({ ...(view as NonNullable<typeof view>), unit: 'F' }).map((l) =>
+      l
+        .map((s) => s.text)
+        .join('')
+        .replace(/ +/g, ' ')
+        .trim(),
+    );
+    // settled at 55: the NO on 54-55 pays 12.5 wherever 54-55 loses, the YES 16 where it wins, the lock 20 on 56-57
+    expect(text).toEqual([
+      'PAYOFF BY OUTCOME 3 held through the day, 25.00 USD staked: it settled at 55°F',
+      'bucket held pays P&L',
+      '51°F or below 12.50 -12.50 dead',
+      '52-53°F 12.50 -12.50 dead',
+      '54-55°F 2 NO+YES 16.00 -9.00 settled here',
+      '56-57°F YES 32.50 +7.50 dead',
+      '58°F or higher 12.50 -12.50 dead',
+    ]);
   });
 });

@@ -79,7 +79,15 @@ export const LADDER_MAX = 17;
 
 const COLUMNS: BoardColumn[] = [
   { id: 'city', title: 'city', width: 13, priority: 0, text: (r) => r.name },
-  { id: 'local', title: 'local', width: 5, priority: 8, text: (r) => r.localTime },
+  {
+    id: 'local',
+    title: 'local',
+    width: 5,
+    align: 'right',
+    priority: 8,
+    // `-1d 19:00`: the evening before the market day (a US day while Europe trades), `+1d` past its midnight
+    text: (r) => (r.dayOffset ? `${r.dayOffset > 0 ? '+' : ''}${r.dayOffset}d ${r.localTime}` : r.localTime),
+  },
   { id: 'phase', title: 'phase', width: 7, priority: 5, text: (r) => r.phase },
   {
     id: 'forecast',
@@ -183,9 +191,17 @@ function placeColumns(columns: readonly BoardColumn[], width: number, widthOf: (
  */
 export function boardColumns(rows: readonly BoardRow[], width: number): BoardColumn[] {
   const flagsWidth = Math.max(5, ...rows.map((r) => r.flags.join(' ').length));
+  // the local time widens to `-1d 19:00` only while a row is off its market day
+  const localWidth = rows.some((r) => r.dayOffset) ? 9 : 5;
   const ladderFull = Math.min(LADDER_MAX, Math.max(LADDER_MIN, ...rows.map((r) => ladderText(r.ladder, 99).length)));
   const sized = COLUMNS.map((c) =>
-    c.id === 'flags' ? { ...c, width: flagsWidth } : c.id === 'ladder' ? { ...c, width: ladderFull } : c,
+    c.id === 'flags'
+      ? { ...c, width: flagsWidth }
+      : c.id === 'ladder'
+        ? { ...c, width: ladderFull }
+        : c.id === 'local'
+          ? { ...c, width: localWidth }
+          : c,
   );
   const full = placeColumns(sized, width, (c) => c.width);
   const narrow = placeColumns(sized, width, (c) => c.min ?? c.width);

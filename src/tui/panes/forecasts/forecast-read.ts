@@ -1,5 +1,7 @@
 import { boardDay } from '../../../board/board-day.js';
 import { readMarketDay } from '../../../board/market-day.js';
+import { heldThroughDay } from '../../../board/read-board.js';
+import { dayEnded } from '../../../board/settled-day.js';
 import type { Cache } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
@@ -51,7 +53,7 @@ export type ForecastData = Omit<ForecastView, 'unit'>;
  * the polls or the history tables (a backfilled cache holds only these for a past day). A few milliseconds: the
  * market day, then the rest.
  */
-function* forecastData(
+export function* forecastData(
   cache: Cache,
   { city, nowMs, settlement, date }: ForecastParams,
 ): SlicedRead<ForecastData | null> {
@@ -77,9 +79,11 @@ function* forecastData(
     current: cache.market.readings(city.city_id, asOf),
     metar: metar.points,
     day: boardDay(market),
-    // payoff by outcome: what is open on this market
+    // payoff by outcome: what is open on this market, or what was held through its end once it is over (as the board)
     holdings: holdingsOf(
-      cache.positions.openOfDay(city.city_id, market.date, undefined, asOf),
+      dayEnded(market)
+        ? heldThroughDay(cache, city, market.date)
+        : cache.positions.openOfDay(city.city_id, market.date, undefined, asOf),
       city.city_id,
       market.date,
     ),

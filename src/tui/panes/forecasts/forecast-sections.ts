@@ -128,7 +128,7 @@ export function payoffSection(v: ForecastView): Line[] {
   const kept = payoffs.get(v.holdings);
   if (kept?.day === v.day) return kept.lines;
   const outcomes = v.day.buckets.flatMap((r) => (r.bucket ? [r.bucket] : []));
-  const lines = payoffLines(v.holdings, outcomes, v.day.market, v.day.runningHighC);
+  const lines = payoffLines(v.holdings, outcomes, v.day.market, v.day.runningHighC, v.day.settled);
   payoffs.set(v.holdings, { day: v.day, lines });
   return lines;
 }

@@ -15,6 +15,8 @@ export function payoffLines(
   outcomes: readonly Bucket[],
   market: Market,
   runningHighC: number | null,
+  /** The whole degree a day over settled at (board/settled-day.ts): every other outcome is dead. */
+  settled: number | null = null,
 ): Line[] {
   const mine = holdings.filter((h) => h.bucket.unit === market.unit);
   const title = (note: string) => line(seg('PAYOFF BY OUTCOME', 'accent', true), seg(`  ${note}`, 'muted'));
@@ -22,12 +24,19 @@ export function payoffLines(
   const rows = payoffByOutcome(mine, outcomes, market, runningHighC);
   const stake = rows[0]?.stake ?? mine.reduce((n, h) => n + h.stake, 0);
   const out: Line[] = [
-    title(`${mine.length} holdings, ${usd(stake)} USD staked: if the day settles in`),
+    title(
+      settled === null
+        ? `${mine.length} holdings, ${usd(stake)} USD staked: if the day settles in`
+        : `${mine.length} held through the day, ${usd(stake)} USD staked: it settled at ${settled}°${market.unit}`,
+    ),
     line(
       seg(`  ${cell('bucket', 16)}${cell('held', 10)}${cell('pays', 9, 'right')}${cell('P&L', 10, 'right')}`, 'muted'),
     ),
   ];
-  for (const r of rows) {
+  for (const row of rows) {
+    // a day over: the bucket it settled in is the one outcome left
+    const won = settled !== null && settled >= row.bucket.low && settled <= row.bucket.high;
+    const r = settled === null ? row : { ...row, dead: !won };
     const on = mine.filter((h) => h.bucket.low === r.bucket.low && h.bucket.high === r.bucket.high);
     const sides = [...new Set(on.map((h) => h.side))].join('+');
     const held = on.length > 1 ? `${on.length} ${sides}` : sides;
@@ -36,7 +45,7 @@ export function payoffLines(
       line(
         `  ${cell(r.bucket.label, 16)}${cell(held, 10)}${cell(usd(r.payout), 9, 'right')}`,
         seg(cell(signedUsd(r.pnl), 10, 'right'), tone, !r.dead),
-        seg(r.dead ? '  dead' : '', 'muted'),
+        seg(r.dead ? '  dead' : won ? '  settled here' : '', 'muted'),
       ),
     );
   }
