@@ -19,12 +19,31 @@ export function namedMessage(item: AlertItem, name: CityName): string {
     : message;
 }
 
-/** One row of the pane: marker, when (`now` for a live condition), message (muted once acknowledged). */
-export function alertLine(item: AlertItem, name: CityName): Line {
+/**
+ * A message in `width` columns, read from its start: whole when it fits; else its closing parenthesis (who held the
+ * bucket, the model's figure) gives way to `(…)`, then it ends at a word with `…`. Enter shows it whole.
+ */
+export function fitMessage(text: string, width: number): string {
+  if (text.length <= width) return text;
+  const bare = text.replace(/ \([^()]*\)$/, ' (…)');
+  if (bare.length <= width) return bare;
+  const cut = bare.slice(0, Math.max(0, width - 1));
+  const space = cut.lastIndexOf(' ');
+  return `${space > width / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The columns before an alert's message: the cursor, the marker and the time. */
+const BEFORE_MESSAGE = 2 + 13 + 13;
+
+/**
+ * One row of the pane, `width` wide: marker, when (`now` for a live condition), message (muted once acknowledged),
+ * fitted to the row (fitMessage).
+ */
+export function alertLine(item: AlertItem, name: CityName, width: number): Line {
   return [
     seg(cell(item.marker, 13), item.tone, true),
     seg(cell(item.when ? utcStamp(Date.parse(item.when)) : 'now', 13), 'muted'),
-    seg(namedMessage(item, name), item.stored?.acknowledged_at ? 'muted' : undefined),
+    seg(fitMessage(namedMessage(item, name), width - BEFORE_MESSAGE), item.stored?.acknowledged_at ? 'muted' : undefined),
   ];
 }
 

@@ -35,7 +35,7 @@ export function AlertsPane({ width, height, cities }: { width: number; height: n
   }
   if (list.rows.length === 0) lines.push(line(seg('  Nothing to report.', 'good')));
   list.rows.forEach((item, i) => {
-    lines.push(selectLine(alertLine(item, name), i === list.selected));
+    lines.push(selectLine(alertLine(item, name, width), i === list.selected));
   });
   return <LineView lines={lines} width={width} height={height} />;
 }
