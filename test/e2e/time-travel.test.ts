@@ -103,7 +103,8 @@ describe('time travel in a pseudo-terminal', () => {
     await tui.waitFor('REPLAY 2026-11-21 00:00');
     tui.press(RIGHT);
     await tui.waitFor('REPLAY 2026-11-21 00:30  Paris UTC+1 · market day 2026-11-20');
-    await parisRow(tui, /00:30 settled /);
+    // 00:30 the day after: the local time says +1d
+    await parisRow(tui, /\+1d 00:30 settled /);
 
     // Esc: now again (12:00Z and a little on the CLI's clock: 13:0x in Paris), a day the cache holds nothing of
     tui.press(ESC);
