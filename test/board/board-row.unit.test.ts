@@ -23,7 +23,11 @@ describe('a row of the board (board/board-row.ts)', () => {
     expect(day.runningHigh).toBeCloseTo(53.6, 10);
     expect(day.breakthrough).toBe(false);
     // Paris at 18:00 (UTC+1)
-    expect(localClockOf(AT, PARIS.tz)).toEqual({ text: '18:00', minutes: 1080, dateMs: Date.parse('2026-11-24T00:00:00Z') });
+    expect(localClockOf(AT, PARIS.tz)).toEqual({
+      text: '18:00',
+      minutes: 1080,
+      dateMs: Date.parse('2026-11-24T00:00:00Z'),
+    });
   });
 
   it('draws the ladder, marks the book at mkta and flags a dead held YES', () => {

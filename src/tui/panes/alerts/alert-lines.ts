@@ -43,7 +43,10 @@ export function alertLine(item: AlertItem, name: CityName, width: number): Line 
   return [
     seg(cell(item.marker, 13), item.tone, true),
     seg(cell(item.when ? utcStamp(Date.parse(item.when)) : 'now', 13), 'muted'),
-    seg(fitMessage(namedMessage(item, name), width - BEFORE_MESSAGE), item.stored?.acknowledged_at ? 'muted' : undefined),
+    seg(
+      fitMessage(namedMessage(item, name), width - BEFORE_MESSAGE),
+      item.stored?.acknowledged_at ? 'muted' : undefined,
+    ),
   ];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertLine, fitMessage } from '../../../../src/tui/panes/alerts/alert-lines.js';
 import type { AlertItem } from '../../../../src/tui/panes/alerts/alert-items.js';
+import { alertLine, fitMessage } from '../../../../src/tui/panes/alerts/alert-lines.js';
 
 // the dying-bucket alert the rules write (alerts/market-alerts.ts), for a bucket held by two records
 const DYING =
