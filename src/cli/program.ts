@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command as CommandType } from 'commander';
+import { packageFile } from '../package-root.js';
 import { Command, CommanderError } from './commander.js';
 import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
@@ -10,7 +11,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { setThroughputHeap } from './heap-policy.js';
 import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
 
 /** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
 function buildProgram(typed: readonly string[] = []): CommandType {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
 import { CitiesAsset, type CityAsset } from '../../contract/assets.js';
 import type { City } from '../../contract/cities.js';
 import { isValidZone } from '../../domain/city-time.js';
 import type { Market } from '../../domain/settlement.js';
+import { packageFile } from '../../package-root.js';
 
-const ASSET = fileURLToPath(new URL('../../../assets/cities.json', import.meta.url));
+const ASSET = packageFile('assets/cities.json');
 
 /** Loads and checks the city list; a broken asset is a clear startup error, not a half-working world. */
 export function loadCities(path = ASSET): CityAsset[] {
