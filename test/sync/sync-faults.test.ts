@@ -29,6 +29,12 @@ const HOUR = 3_600_000;
 /** The service's own tick never comes during a test: the world moves only when a test advances it. */
 const FROZEN = { tickMs: 24 * HOUR };
 const FAST_RETRY = { attempts: 3, baseMs: 5, capMs: 20, maxRetryAfterMs: 1500 };
+/**
+ * How long the client waits for an answer before it counts the request hung: what each `hang` fault costs. Not less:
+ * the service and the proxy answer from this test's own thread, which stores pages between requests, and on a loaded
+ * machine an answer that is on its way took over 300 ms; the client then took a forced bad row for a hung request.
+ */
+const HANG_TIMEOUT_MS = 1_500;
 const PAGE = 500;
 const STRATEGY_SQL: Record<StrategyFamily, string> = {
   no24: 's_no24',
@@ -212,7 +218,7 @@ describe('lock pages cut through locks that share one locked_at', () => {
       const roll = random();
       return roll < 0.1 ? '503' : roll < 0.2 ? 'hang' : 'pass';
     });
-    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: 300, retry: FAST_RETRY });
+    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: HANG_TIMEOUT_MS, retry: FAST_RETRY });
     try {
       const sameInstant = serverChain(svc, shared);
       expect(sameInstant.length).toBe(own + 30); // the 30 added and the real locks they share locked_at with
@@ -392,7 +398,7 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
     });
 
     const cache = freshCache();
-    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: 300, retry: FAST_RETRY });
+    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: HANG_TIMEOUT_MS, retry: FAST_RETRY });
     const engine = new SyncEngine({ client, cache });
 
     // every kind of fault at least once, at places that matter; then seeded random faults on ~25% of requests
