@@ -10,6 +10,7 @@ import { HISTORICAL_TABLES } from '../../src/contract/historical.js';
 import { PANES } from '../../src/tui/hooks/use-monitor-state.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import type { MonitorStatus } from '../../src/tui/types.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { lines, renderTui } from '../tui/fixtures.js';
 
 // The demo in-process, as `npm start` runs it, over a copy of the test template world (so the world's own 30-day
@@ -44,7 +45,10 @@ type Fill = NonNullable<MonitorStatus['fill']>;
 async function fillStates(status: { getStatus(): MonitorStatus; subscribe(f: () => void): () => void }) {
   const seen: Fill[] = [];
   await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the fill never ended: ${JSON.stringify(seen.at(-1))}`)), 120_000);
+    const timer = setTimeout(
+      () => fail(new Error(`the fill never ended: ${JSON.stringify(seen.at(-1))}`)),
+      PATIENCE_MS,
+    );
     const look = () => {
       const fill = status.getStatus().fill;
       if (fill && fill !== seen.at(-1)) seen.push(fill);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -46,7 +47,10 @@ export function startCli(
   exited: Promise<number | null>;
 }> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s; stderr: ${started.output.stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`not ready in ${PATIENCE_MS / 1000} s; stderr: ${started.output.stderr}`)),
+      PATIENCE_MS,
+    );
     const started = spawnCli(args, env, (stdout) => {
       const match = stdout.match(ready);
       if (match) {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { insertExtraLocks } from '../helpers/sync-fixtures.js';
 import { type GateProxy, startGateProxy } from '../sync/gate-proxy.js';
@@ -104,12 +105,12 @@ describe('svc-monitor sync without --once', () => {
       await gate.waitFor(isLocks, before + 2);
       const stored = JSON.parse((await runCli(['export', 'fusion-locks', '--db', db], env)).stdout).length;
       expect(stored).toBeGreaterThan(0);
-      // the next poll of the locks gets no answer until long after the signal
+      // the next poll of the locks gets no answer until after the daemon exited: it must not wait for it
       const release = gate.hold(isLocks);
       const held = gate.count(isLocks);
       await gate.waitFor(isLocks, held + 1);
       daemon.child.kill('SIGTERM');
-      const code = await Promise.race([daemon.exited, sleep(5_000).then(() => 'still running')]);
+      const code = await Promise.race([daemon.exited, sleep(PATIENCE_MS).then(() => 'still running')]);
       release();
       expect(code, daemon.output.stderr).toBe(0);
       const after = await runCli(['export', 'fusion-locks', '--db', db], env);

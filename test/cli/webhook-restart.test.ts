@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, inject, it } from 'vitest';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { runCli, startCli } from './run-cli.js';
 
@@ -47,7 +48,7 @@ it('delivers every queued event after the server is killed with SIGKILL mid-deli
 
     const second = await startCli(args, /listening on/);
     const db = new Database(join(dataDir, 'server.db'), { readonly: true });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + PATIENCE_MS;
     const delivered = () =>
       db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'").pluck().get() as number;
     while (delivered() < 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -51,7 +51,7 @@ describe('the monitor on a damaged cache, in a pseudo-terminal', () => {
     running.push(tui);
     const { exitCode } = await tui.exited;
     // the pty may deliver the last bytes after the exit: wait for the line rather than reading at once
-    const screen = await tui.waitFor('svc-monitor:', 5_000);
+    const screen = await tui.waitFor('svc-monitor:');
     expect(exitCode).toBe(2);
     expect(screenLines(screen)).toEqual([
       `svc-monitor: ${db} is damaged (database disk image is malformed): nothing is written to it; export what can still be read, then move it away`,
@@ -69,7 +69,7 @@ describe('the monitor on a damaged cache, in a pseudo-terminal', () => {
     const tui = startTui(['--offline', '--db', typo], env, { cols: 200, rows: 20 });
     running.push(tui);
     const { exitCode } = await tui.exited;
-    const screen = await tui.waitFor('svc-monitor:', 5_000);
+    const screen = await tui.waitFor('svc-monitor:');
     expect(exitCode).toBe(2);
     expect(screen).toContain(`svc-monitor: no cache at ${typo}`);
     expect(existsSync(join(root, 'tpyo'))).toBe(false);

@@ -6,6 +6,7 @@ import { afterAll, expect, inject, it } from 'vitest';
 import { storePath } from '../../src/server/store/open-store.js';
 import { loadCities } from '../../src/server/world/cities.js';
 import { fakeNotifySend, waitUntil } from '../helpers/listener-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { TEMPLATE_START } from '../helpers/world-template.js';
 import { startTui, type TuiProcess } from './terminal.js';
 
@@ -68,16 +69,16 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   await tui.waitFor('DEMO');
 
   // the world's clock runs from the template's instant; its first kill is due within 20 simulated hours
-  const kill = await waitUntil('a kill from the demo world', () => firstKill(serverDir), (20 * HOUR) / SPEED + 60_000);
+  const kill = await waitUntil(
+    'a kill from the demo world',
+    () => firstKill(serverDir),
+    (20 * HOUR) / SPEED + PATIENCE_MS,
+  );
   expect(Date.parse(kill.created_at) - TEMPLATE_START).toBeLessThanOrEqual(20 * HOUR);
 
   // on the desktop: what happened and the city's name in the title, what to do first and the day below, critical
   const name = loadCities().find((c) => c.city_id === kill.city)?.city_name as string;
-  const call = await waitUntil(
-    'the kill on the desktop',
-    () => notify.calls().find((c) => c[0] === `Kill · ${name}`),
-    60_000,
-  );
+  const call = await waitUntil('the kill on the desktop', () => notify.calls().find((c) => c[0] === `Kill · ${name}`));
   expect(call?.[1]).toMatch(
     new RegExp(`^SELL AT MARKET: legs A .+, B .+\\. .*: every leg loses, sell at market \\(${kill.date}\\)$`),
   );
@@ -92,7 +93,7 @@ it('the demo world kills a pick within its first 20 simulated hours, and the mon
   // on the board: the killed pick's city-day flagged in words
   tui.press('1');
   await tui.waitFor('[1 Board]');
-  await tui.waitFor(new RegExp(`${name} .* KILL`), 60_000);
+  await tui.waitFor(new RegExp(`${name} .* KILL`));
 
   tui.press('q');
   expect((await tui.exited).exitCode).toBe(0);

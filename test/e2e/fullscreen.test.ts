@@ -26,7 +26,7 @@ beforeAll(() => {
     const n = String(i).padStart(2, '0');
     cache.alerts.add({
       severity: 'warning',
-      kind: 'note',
+      kind: 'listener-down',
       message: `alert ${n}`,
       created_at: `2026-03-02T10:${n}:00Z`,
     });
@@ -58,7 +58,7 @@ const at = (tui: ShellTui, text: string) => tui.output().indexOf(text);
 
 /** The monitor entered the alternate screen before its first frame, left it after its last, the cursor shown. */
 async function expectLeftCleanly(tui: ShellTui, rows: number) {
-  await tui.waitFor(() => !tui.onAlternateScreen(), 'back on the shell screen', 10_000);
+  await tui.waitFor(() => !tui.onAlternateScreen(), 'back on the shell screen');
   const out = tui.output();
   expect(at(tui, ENTER)).toBeGreaterThan(-1);
   expect(at(tui, ENTER)).toBeLessThan(at(tui, '[1 Board]'));
@@ -108,7 +108,7 @@ process.stdout.write = (chunk, ...rest) => {
     await firstFrame(tui);
     const { exitCode } = await tui.exited;
     expect(exitCode).toBe(1);
-    await tui.waitFor(() => tui.screen().includes('planted failure 7Q'), 'the error on the shell screen', 10_000);
+    await tui.waitFor(() => tui.screen().includes('planted failure 7Q'), 'the error on the shell screen');
     expect(tui.onAlternateScreen()).toBe(false);
     expect(tui.output().lastIndexOf(LEAVE)).toBeLessThan(tui.output().indexOf('planted failure 7Q'));
     // the shell's lines are still there, above the error
@@ -136,7 +136,7 @@ process.stdout.write = (chunk, ...rest) => {
     damagePage(damaged, 'cities');
     const tui = start(undefined, {}, damaged);
     expect((await tui.exited).exitCode).toBe(2);
-    await tui.waitFor(() => tui.screen().includes('is damaged'), 'the error line', 10_000);
+    await tui.waitFor(() => tui.screen().includes('is damaged'), 'the error line');
     expect(tui.onAlternateScreen()).toBe(false);
     expect(at(tui, ENTER)).toBeGreaterThan(-1);
     expect(tui.output().lastIndexOf(LEAVE)).toBeLessThan(tui.output().indexOf('is damaged'));
@@ -154,7 +154,7 @@ process.stdout.write = (chunk, ...rest) => {
     await tui.waitFor(() => !Number.isNaN(seconds()), 'the UTC clock');
     const from = { chunk: tui.chunks.length, second: seconds() };
     // 15 seconds of the monitor's own clock (it ticks each second), however loaded the machine is
-    await tui.waitFor(() => seconds() - from.second >= 15, '15 clock seconds', 60_000);
+    await tui.waitFor(() => seconds() - from.second >= 15, '15 clock seconds');
     const idle = tui.chunks
       .slice(from.chunk)
       .map((c) => c.data)

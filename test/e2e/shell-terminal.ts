@@ -1,6 +1,7 @@
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { CLI } from '../cli/run-cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 /** One chunk the program wrote, with when it came (ms, performance.now()). */
 export interface Chunk {
@@ -58,7 +59,7 @@ export function startAfterShellLines(
     onAlternateScreen: () => terminal.buffer.active.type === 'alternate',
     chunks,
     output: () => chunks.map((c) => c.data).join(''),
-    async waitFor(check, what, ms = 30_000) {
+    async waitFor(check, what, ms = PATIENCE_MS) {
       const deadline = Date.now() + ms;
       while (Date.now() < deadline) {
         // xterm parses written data asynchronously: a turn before each look

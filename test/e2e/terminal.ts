@@ -2,6 +2,7 @@ import type { Terminal } from '@xterm/headless';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
 import { CLI } from '../cli/run-cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 export interface TuiProcess {
   /** The visible screen as text, one line a row, trailing spaces trimmed. */
@@ -63,9 +64,9 @@ export function startTui(
   return {
     screen,
     output: () => raw,
-    waitFor: (what, ms = 30_000) =>
+    waitFor: (what, ms = PATIENCE_MS) =>
       until(() => (typeof what === 'string' ? screen().includes(what) : what.test(screen())), ms, `on screen: ${what}`),
-    waitForGone: (what, ms = 10_000) => until(() => !screen().includes(what), ms, `gone from the screen: ${what}`),
+    waitForGone: (what, ms = PATIENCE_MS) => until(() => !screen().includes(what), ms, `gone from the screen: ${what}`),
     press: (keys) => child.write(keys),
     resize(cols, rows) {
       child.resize(cols, rows);

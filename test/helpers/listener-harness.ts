@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { type Cache, openCache } from '../../src/cache/index.js';
 import { type ListenerOptions, startListener, type WebhookListener } from '../../src/receiver/listener.js';
+import { PATIENCE_MS } from './patience.js';
 import { type Delivery, PRIMARY_SECRET } from './webhook-events.js';
 
 /** The receiver's tables a delivery can leave a row in. */
@@ -278,7 +279,7 @@ export function fakeNotifySend(root: string): { bin: string; log: string; calls(
 }
 
 /** Polls `check` until it returns a value other than undefined, or throws `what` after `timeoutMs`. */
-export async function waitUntil<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function waitUntil<T>(what: string, check: () => T | undefined, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();

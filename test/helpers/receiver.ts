@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PATIENCE_MS } from './patience.js';
 
 export interface Received {
   /** the request's headers, plus `x-svc-path`: the path it was sent to */
@@ -40,7 +41,7 @@ export async function startReceiver(responder: Responder = answer(200)) {
       respond = next;
     },
     /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
-    async waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
+    async waitFor(count: number, timeoutMs = PATIENCE_MS): Promise<Received[]> {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`only ${received.length} of ${count} requests arrived`);
