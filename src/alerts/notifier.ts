@@ -1,4 +1,5 @@
 import notifier from 'node-notifier';
+import { isTraderAlertKind, type TraderAlertKind } from '../contract/alert-kinds.js';
 import type { CityName } from '../domain/city-names.js';
 import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 import { withoutControls } from '../domain/without-controls.js';
@@ -33,12 +34,12 @@ export function killNotification(signal: KillSignal, name: CityName): DesktopNot
 }
 
 /** The words a notification gives each trader alert kind. */
-const WHAT: Record<string, string> = {
+const WHAT = {
   'dying-bucket': 'Dying bucket',
   edge: 'Edge',
   breakthrough: 'Breakthrough',
-};
-const whatOf = (kind: string) => WHAT[kind] ?? kind;
+} satisfies Record<TraderAlertKind, string>;
+const whatOf = (kind: string): string => (isTraderAlertKind(kind) ? WHAT[kind] : kind);
 
 /**
  * A stored trader alert's message (alerts/market-alerts.ts) is `CITY DATE: what`; an edge's what is `edge +8.7

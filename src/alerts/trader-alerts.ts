@@ -1,4 +1,5 @@
 import type { AlertRow, Cache, NewAlert } from '../cache/index.js';
+import { type AlertKind, isAlertKind } from '../contract/alert-kinds.js';
 import type { NotifyKind, SettlementConfig } from '../contract/config.js';
 import { cityNames } from '../domain/city-names.js';
 import type { AlertSettings } from './alert-settings.js';
@@ -12,16 +13,22 @@ import {
 } from './notifier.js';
 import { type AlertMessage, NotifyCommand } from './notify-command.js';
 
-/** The stored kind of each alert `alerts.notify` can switch on. */
-const NOTIFY_KIND_OF: Record<string, NotifyKind> = {
+/**
+ * The switch in `alerts.notify` of each kind; null: it never notifies (a notify command's failure: a broken command
+ * would loop; the listener and rejected webhooks are the Alerts pane's).
+ */
+const NOTIFY_KIND_OF = {
   kill: 'kill',
   'dying-bucket': 'dying_bucket',
   edge: 'edge',
   breakthrough: 'breakthrough',
-};
+  'notify-command-failed': null,
+  'listener-down': null,
+  'webhook-rejected': null,
+} as const satisfies Record<AlertKind, NotifyKind | null>;
 
-/** The kind of alert a notify command's failure is stored as; it never notifies (a broken command would loop). */
-const COMMAND_FAILED = 'notify-command-failed';
+/** The kind of alert a notify command's failure is stored as. */
+const COMMAND_FAILED: AlertKind = 'notify-command-failed';
 
 /**
  * Whether an alert notifies (a desktop notification and the notify command): its kind switched on in
@@ -33,8 +40,8 @@ export function notifies(
   settings: AlertSettings,
   snoozed: ReadonlySet<string>,
 ): boolean {
-  const kind = NOTIFY_KIND_OF[alert.kind];
-  if (kind === undefined || !settings.notify[kind]) return false;
+  const kind = isAlertKind(alert.kind) ? NOTIFY_KIND_OF[alert.kind] : null;
+  if (kind === null || !settings.notify[kind]) return false;
   if (kind === 'kill') return true;
   const city = alert.city_id;
   if (city === null) return true;

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { type AlertKind, sqlKind } from '../contract/alert-kinds.js';
 import type { SqliteDb } from '../sqlite/open-database.js';
 import { CacheError } from './db/cache-error.js';
 import type { ChangeEvents } from './db/change-events.js';
@@ -10,7 +11,7 @@ export type AlertSeverity = 'info' | 'warning' | 'high';
 /** An alert to store; which alert a fact raises is decided in alerts/, the cache only keeps the rows. */
 export interface NewAlert {
   severity: AlertSeverity;
-  kind: string;
+  kind: AlertKind;
   message: string;
   ref?: string;
   /** Optional addition: the city the alert concerns, so `export alerts --city` can filter. */
@@ -21,6 +22,7 @@ export interface NewAlert {
 export interface AlertRow {
   id: number;
   severity: string;
+  /** An `AlertKind` when this version wrote it; a cache file may hold a newer version's (`isAlertKind`). */
   kind: string;
   message: string;
   ref: string | null;
@@ -38,10 +40,12 @@ export const ALERT_COLUMNS = 'id, severity, kind, message, ref, city_id, created
 const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
 export type AlertSegment = (typeof ALERT_SEGMENTS)[number];
 
+const KILL = sqlKind('kill');
+const REJECTED = sqlKind('webhook-rejected');
 const SEGMENT_KIND: Record<AlertSegment, string> = {
-  kill: "kind = 'kill'",
-  rejected: "kind = 'webhook-rejected'",
-  other: "kind NOT IN ('kill', 'webhook-rejected')",
+  kill: `kind = ${KILL}`,
+  rejected: `kind = ${REJECTED}`,
+  other: `kind NOT IN (${KILL}, ${REJECTED})`,
   acknowledged: '1',
 };
 
@@ -70,7 +74,7 @@ function asOf(atMs: number, a = ''): { acknowledged: string; unacknowledged: str
 }
 
 /** Kinds of alert left out of a read (time travel works the trader alerts out again rather than read them). */
-function without(kinds: readonly string[]): { sql: string; args: unknown[] } {
+function without(kinds: readonly AlertKind[]): { sql: string; args: unknown[] } {
   return kinds.length === 0
     ? { sql: '', args: [] }
     : { sql: ` AND kind NOT IN (${kinds.map(() => '?').join(', ')})`, args: [...kinds] };
@@ -80,7 +84,7 @@ function without(kinds: readonly string[]): { sql: string; args: unknown[] } {
 function segmentWhere(
   segment: AlertSegment,
   atMs: number,
-  except: readonly string[],
+  except: readonly AlertKind[],
 ): { sql: string; args: unknown[] } {
   const state = asOf(atMs);
   const acked = segment === 'acknowledged' ? state.acknowledged : state.unacknowledged;
@@ -126,7 +130,7 @@ export class AlertRows {
   }
 
   /** Whether an alert of this kind about this ref was raised already. */
-  raised(kind: string, ref: string): boolean {
+  raised(kind: AlertKind, ref: string): boolean {
     return this.prepared('SELECT 1 FROM alerts WHERE kind = ? AND ref = ? LIMIT 1').get(kind, ref) !== undefined;
   }
 
@@ -137,7 +141,7 @@ export class AlertRows {
   unnotifiedKills(refs?: readonly string[]): { id: number; ref: string; created_at: string }[] {
     const about = refs ? ' AND ref IN (SELECT value FROM json_each(?))' : '';
     return this.prepared(
-      `SELECT id, ref, created_at FROM alerts WHERE kind = 'kill' AND notified_at IS NULL${about} ORDER BY id`,
+      `SELECT id, ref, created_at FROM alerts WHERE kind = ${KILL} AND notified_at IS NULL${about} ORDER BY id`,
     ).all(...(refs ? [JSON.stringify(refs)] : [])) as { id: number; ref: string; created_at: string }[];
   }
 }
@@ -256,7 +260,7 @@ export class AlertRepository {
     afterId: number | null,
     limit: number,
     atMs = NOW_UNBOUNDED,
-    except: readonly string[] = [],
+    except: readonly AlertKind[] = [],
   ): AlertRow[] {
     if (limit <= 0) return [];
     const where = segmentWhere(segment, atMs, except);
@@ -274,7 +278,7 @@ export class AlertRepository {
     beforeId: number | null,
     limit: number,
     atMs = NOW_UNBOUNDED,
-    except: readonly string[] = [],
+    except: readonly AlertKind[] = [],
   ): AlertRow[] {
     if (limit <= 0) return [];
     const where = segmentWhere(segment, atMs, except);
@@ -290,11 +294,11 @@ export class AlertRepository {
    * Alerts unacknowledged at `atMs` and how many of them are kills (now: the partial index holds only these; as of a
    * past instant, the alerts raised by then are counted), but for the kinds `except`.
    */
-  counts(atMs = NOW_UNBOUNDED, except: readonly string[] = []): { unacknowledged: number; kills: number } {
+  counts(atMs = NOW_UNBOUNDED, except: readonly AlertKind[] = []): { unacknowledged: number; kills: number } {
     const state = asOf(atMs);
     const left = without(except);
     const row = this.q.get<{ n: number; kills: number }>(
-      `SELECT count(*) AS n, coalesce(sum(kind = 'kill'), 0) AS kills FROM alerts WHERE ${state.unacknowledged}${left.sql}`,
+      `SELECT count(*) AS n, coalesce(sum(kind = ${KILL}), 0) AS kills FROM alerts WHERE ${state.unacknowledged}${left.sql}`,
       ...state.args,
       ...left.args,
     );
@@ -313,7 +317,7 @@ export class AlertRepository {
     return this.q.all<{ city_id: string; market_date: string }>(
       `SELECT DISTINCT p.city_id, p.market_date FROM alerts AS a INDEXED BY ${index}
        JOIN insurance_picks AS p ON p.pick_id = a.ref
-       WHERE ${state.unacknowledged} AND a.kind = 'kill' LIMIT ?`,
+       WHERE ${state.unacknowledged} AND a.kind = ${KILL} LIMIT ?`,
       ...state.args,
       limit,
     );

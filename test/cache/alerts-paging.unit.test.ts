@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type AlertRow, type Cache, type NewAlert, openCache } from '../../src/cache/index.js';
+import type { AlertKind } from '../../src/contract/alert-kinds.js';
 import { walkNewer, walkOlder } from './keyset.js';
 
-const alert = (kind: string, minute: number): NewAlert => ({
+const alert = (kind: AlertKind, minute: number): NewAlert => ({
   severity: kind === 'kill' ? 'high' : 'warning',
   kind,
   message: `${kind} at minute ${minute}`,
@@ -13,7 +14,17 @@ const alert = (kind: string, minute: number): NewAlert => ({
 /** Alerts of every segment, interleaved; ids 1..9 in this order. */
 function filledCache(): Cache {
   const cache = openCache(':memory:');
-  const kinds = ['stale', 'kill', 'stale', 'webhook-rejected', 'listener-down', 'kill', 'stale', 'stale', 'kill'];
+  const kinds: AlertKind[] = [
+    'edge',
+    'kill',
+    'edge',
+    'webhook-rejected',
+    'listener-down',
+    'kill',
+    'edge',
+    'edge',
+    'kill',
+  ];
   for (const [i, kind] of kinds.entries()) cache.alerts.add(alert(kind, i));
   cache.alerts.acknowledge(3, '2026-11-21T13:00:00Z');
   cache.alerts.acknowledge(6, '2026-11-21T13:00:00Z');

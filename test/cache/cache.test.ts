@@ -487,20 +487,20 @@ describe('stream state, checkpoints and alerts', () => {
     const cache = fresh();
     const a = cache.alerts.add({
       severity: 'info',
-      kind: 'sync',
+      kind: 'listener-down',
       message: 'first sync',
       created_at: '2026-11-21T10:00:00Z',
     });
     const b = cache.alerts.add({
       severity: 'high',
-      kind: 'insurance.pick.killed',
+      kind: 'dying-bucket',
       message: 'pick killed',
       ref: 'pick-1',
       city_id: 'nyc',
       created_at: '2026-11-21T11:00:00Z',
     });
     expect(storedAlerts(cache).map((x) => x.id)).toEqual([b, a]);
-    expect(storedAlerts(cache).some((x) => x.kind === 'insurance.pick.killed' && x.ref === 'pick-1')).toBe(true);
+    expect(storedAlerts(cache).some((x) => x.kind === 'dying-bucket' && x.ref === 'pick-1')).toBe(true);
     expect(cache.alerts.acknowledge(a, '2026-11-21T12:00:00Z')).toBe(true);
     expect(cache.alerts.acknowledge(a, '2026-11-21T13:00:00Z')).toBe(false);
     expect(cache.alerts.acknowledge(999, '2026-11-21T13:00:00Z')).toBe(false);
@@ -508,7 +508,7 @@ describe('stream state, checkpoints and alerts', () => {
       {
         id: b,
         severity: 'high',
-        kind: 'insurance.pick.killed',
+        kind: 'dying-bucket',
         message: 'pick killed',
         ref: 'pick-1',
         city_id: 'nyc',
@@ -519,7 +519,7 @@ describe('stream state, checkpoints and alerts', () => {
     expect(storedAlerts(cache).find((x) => x.id === a)?.acknowledged_at).toBe('2026-11-21T12:00:00Z');
     expect(cache.export.rows('alerts', { cityId: 'nyc' })).toHaveLength(1);
     expect(cache.export.rows('alerts', { until: '2026-11-21T10:30:00Z' }).map((t) => JSON.parse(t).id)).toEqual([a]);
-    expect(() => cache.alerts.add({ severity: 'info', kind: 'k', message: 'm', created_at: 'yesterday' })).toThrow(
+    expect(() => cache.alerts.add({ severity: 'info', kind: 'edge', message: 'm', created_at: 'yesterday' })).toThrow(
       CacheError,
     );
   });
@@ -537,7 +537,12 @@ describe('export', () => {
       cache.resources.upsertFusionLocks(s.locks);
     }
     for (const [table, served] of historical) for (const page of served) cache.resources.upsertHistorical(table, page);
-    cache.alerts.add({ severity: 'warning', kind: 'stale', message: 'stale', created_at: '2026-11-21T12:00:00Z' });
+    cache.alerts.add({
+      severity: 'warning',
+      kind: 'listener-down',
+      message: 'stale',
+      created_at: '2026-11-21T12:00:00Z',
+    });
   });
   afterAll(() => cache.close());
 

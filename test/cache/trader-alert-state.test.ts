@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/cache/db/migrations.js';
 import { openCache } from '../../src/cache/index.js';
+import type { AlertKind } from '../../src/contract/alert-kinds.js';
 import { CACHE_APPLICATION_ID } from '../../src/sqlite/application-ids.js';
 import { storedAlerts } from '../helpers/cache-rows.js';
 
@@ -14,13 +15,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const AT = '2026-11-24T15:00:00.000Z';
 const edge = (ref: string) => ({
   severity: 'info' as const,
-  kind: 'edge',
+  kind: 'edge' as const,
   ref,
   city_id: 'nyc',
   created_at: AT,
   message: `edge on ${ref}`,
 });
-const once = (kind: string, ref: string) => ({ ...edge(ref), kind, once: true });
+const once = (kind: AlertKind, ref: string) => ({ ...edge(ref), kind, once: true });
 
 describe('the trader alerts’ state in the cache', () => {
   it('stores a once-alert once, keeps fired edges and snoozes across a reopen, and forgets edges', () => {

@@ -27,7 +27,7 @@ const ALERTS = [
 beforeAll(() => {
   const cache = openCache(db);
   for (const createdAt of ALERTS) {
-    cache.alerts.add({ severity: 'info', kind: 'note', message: `at ${createdAt}`, created_at: createdAt });
+    cache.alerts.add({ severity: 'info', kind: 'listener-down', message: `at ${createdAt}`, created_at: createdAt });
   }
   cache.close();
 });
@@ -169,7 +169,7 @@ describe('a reader that stops early', () => {
     for (let i = 0; i < 4_000; i++) {
       cache.alerts.add({
         severity: 'info',
-        kind: 'note',
+        kind: 'listener-down',
         message: `alert ${i} ${'x'.repeat(60)}`,
         created_at: '2026-11-19T10:30:00.000Z',
       });

@@ -94,7 +94,7 @@ describe('a cache this user cannot write, reviewed offline', () => {
     const writer = openCache(file);
     writer.alerts.add({
       severity: 'warning',
-      kind: 'stale',
+      kind: 'listener-down',
       message: 'stale stream',
       created_at: '2026-11-21T10:00:00Z',
     });

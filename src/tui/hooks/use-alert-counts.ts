@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { Cache } from '../../cache/index.js';
+import { TRADER_ALERT_KINDS } from '../../contract/alert-kinds.js';
 import { useReplayInstant } from '../state/replay-context.js';
-import { TRADER_ALERT_KINDS } from '../state/replay-trader-alerts.js';
 import { useCacheQuery } from './use-cache-query.js';
 
 /**

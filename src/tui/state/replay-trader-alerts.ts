@@ -8,9 +8,6 @@ import { isoUtc, localDay } from '../../domain/city-time.js';
 import { holdingsOf } from '../../domain/held-buckets.js';
 import { STEP_MS } from './replay.js';
 
-/** The kinds the trader alert rules raise (alerts/market-alerts.ts): stored ones are not shown while replaying. */
-export const TRADER_ALERT_KINDS: readonly string[] = ['edge', 'dying-bucket', 'breakthrough'];
-
 /** A trader alert as time travel works it out: what the rules give at an instant, never stored nor notified. */
 export interface ReplayAlert extends RuleAlert {
   createdMs: number;

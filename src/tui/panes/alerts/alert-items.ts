@@ -1,5 +1,6 @@
 import type { LiveCondition } from '../../../alerts/live-conditions.js';
 import type { AlertRow, AlertSegment, Cache, NewAlert } from '../../../cache/index.js';
+import { type AlertKind, isAlertKind } from '../../../contract/alert-kinds.js';
 import { HEALTH_WORD, STREAM_SHORT } from '../../format/health-marks.js';
 import { age } from '../../format/time.js';
 import type { KeysetSource } from '../../hooks/use-keyset-window.js';
@@ -58,7 +59,7 @@ export const liveItems = (live: { connection: LiveCondition[]; sync: LiveConditi
 
 /** A trader alert time travel worked out, as the pane shows a stored one of its kind (not acknowledgeable). */
 export const ruleItem = (a: NewAlert): LiveItem => ({
-  marker: TRADER_MARKERS[a.kind] ?? `!  ${a.kind.toUpperCase()}`,
+  marker: MARKERS[a.kind],
   tone: a.severity === 'info' ? 'normal' : 'warn',
   when: a.created_at,
   message: a.message,
@@ -100,27 +101,24 @@ function conditionWords(c: LiveCondition): Omit<LiveItem, 'city'> {
   }
 }
 
-/** The trader alerts' markers, in the 13 columns the marker has (their message says the rest). */
-const TRADER_MARKERS: Record<string, string> = {
+/** Each kind's marker in words (never colour alone), in the 13 columns the marker has: the message says the rest. */
+const MARKERS = {
+  kill: '!! KILL',
+  'webhook-rejected': '!  REJECTED',
+  'listener-down': '!  LISTENER',
+  'notify-command-failed': '!  COMMAND',
   'dying-bucket': '!! DEAD',
   edge: '!  EDGE',
   breakthrough: '!  BREAKTHRU',
-  'notify-command-failed': '!  COMMAND',
-};
+} satisfies Record<AlertKind, string>;
+
+/** A kind's marker; a kind a newer version stored, by its name and severity. */
+const markerOf = (kind: string, severity: string): string =>
+  isAlertKind(kind) ? MARKERS[kind] : `${severity === 'high' ? '!!' : '! '} ${kind.toUpperCase()}`;
 
 function storedItem(segment: number, row: AlertRow): AlertItem {
   const acked = row.acknowledged_at !== null;
-  const marker = acked
-    ? 'ok ACKED'
-    : row.kind === 'kill'
-      ? '!! KILL'
-      : row.kind === 'webhook-rejected'
-        ? '!  REJECTED'
-        : TRADER_MARKERS[row.kind]
-          ? (TRADER_MARKERS[row.kind] as string)
-          : row.severity === 'high'
-            ? `!! ${row.kind.toUpperCase()}`
-            : `!  ${row.kind.toUpperCase()}`;
+  const marker = acked ? 'ok ACKED' : markerOf(row.kind, row.severity);
   const tone: Tone = acked ? 'muted' : row.kind === 'kill' ? 'alarm' : row.severity === 'info' ? 'normal' : 'warn';
   return {
     segment,
@@ -142,7 +140,7 @@ function storedItem(segment: number, row: AlertRow): AlertItem {
 export function alertSource(
   cache: Cache,
   live: () => LiveItems,
-  asOf?: { atMs: number; except: readonly string[] },
+  asOf?: { atMs: number; except: readonly AlertKind[] },
 ): KeysetSource<AlertItem, AlertKey> {
   const segmentRows = (s: number, cursor: number | null, limit: number, direction: 'older' | 'newer'): AlertItem[] => {
     const segment = SEGMENTS[s] as Segment;

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { liveConditions } from '../../../alerts/live-conditions.js';
 import type { AlertRow, RejectedDelivery } from '../../../cache/index.js';
+import { TRADER_ALERT_KINDS } from '../../../contract/alert-kinds.js';
 import { useAlertCounts } from '../../hooks/use-alert-counts.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
@@ -9,7 +10,7 @@ import { useStreamHealth } from '../../hooks/use-stream-health.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-import { ReplayTraderAlerts, TRADER_ALERT_KINDS } from '../../state/replay-trader-alerts.js';
+import { ReplayTraderAlerts } from '../../state/replay-trader-alerts.js';
 import { type AlertItem, alertSource, liveItems, ruleItem } from './alert-items.js';
 
 /** Time travel's trader alerts, one a running monitor (its change hub): the steps run are kept between visits. */
