@@ -218,7 +218,12 @@ describe('lock pages cut through locks that share one locked_at', () => {
       const roll = random();
       return roll < 0.1 ? '503' : roll < 0.2 ? 'hang' : 'pass';
     });
-    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: HANG_TIMEOUT_MS, retry: FAST_RETRY });
+    const client = new ApiClient({
+      baseUrl: proxy.baseUrl,
+      apiKey: TEST_KEY,
+      timeoutMs: HANG_TIMEOUT_MS,
+      retry: FAST_RETRY,
+    });
     try {
       const sameInstant = serverChain(svc, shared);
       expect(sameInstant.length).toBe(own + 30); // the 30 added and the real locks they share locked_at with
@@ -398,7 +403,12 @@ describe('sync through a fault-injecting proxy while the world moves', () => {
     });
 
     const cache = freshCache();
-    const client = new ApiClient({ baseUrl: proxy.baseUrl, apiKey: TEST_KEY, timeoutMs: HANG_TIMEOUT_MS, retry: FAST_RETRY });
+    const client = new ApiClient({
+      baseUrl: proxy.baseUrl,
+      apiKey: TEST_KEY,
+      timeoutMs: HANG_TIMEOUT_MS,
+      retry: FAST_RETRY,
+    });
     const engine = new SyncEngine({ client, cache });
 
     // every kind of fault at least once, at places that matter; then seeded random faults on ~25% of requests
