@@ -4,7 +4,7 @@ import type { SqliteDb } from '../sqlite/open-database.js';
 import { CacheError } from './db/cache-error.js';
 import type { ChangeEvents } from './db/change-events.js';
 import type { CountedQueries } from './db/counted-queries.js';
-import { instantMs } from './db/time.js';
+import { instantMs, NOW_UNBOUNDED } from './db/time.js';
 
 export type AlertSeverity = 'info' | 'warning' | 'high';
 
@@ -48,9 +48,6 @@ const SEGMENT_KIND: Record<AlertSegment, string> = {
   other: `kind NOT IN (${KILL}, ${REJECTED})`,
   acknowledged: '1',
 };
-
-/** No bound: every alert stored, acknowledged as it is now. */
-const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * The alerts as they stood at an instant (DESIGN 4 "the board as of an instant"): raised by then (`created_ms`; a

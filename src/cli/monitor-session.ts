@@ -7,7 +7,7 @@ import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
 import { usageError } from './exit-codes.js';
 import { marketClockOf } from './market-clock.js';
-import { MonitorStatusStore } from './monitor-status.js';
+import { MonitorStatusStore, NO_LISTENER } from './monitor-status.js';
 import { dataDir } from './paths.js';
 import { SessionSource, startSessionThread } from './session-thread.js';
 
@@ -38,7 +38,6 @@ const logFile = (): string => join(dataDir(), 'monitor.log');
 
 /** Demo polls often, because its world runs DEMO_SPEED times faster than the wall clock. */
 const DEMO_INTERVAL_MS = 5_000;
-const noListener: MonitorStatus['listener'] = { state: 'off', accepted: 0, duplicates: 0, rejected: 0 };
 
 /**
  * Opens a session in one of DESIGN 3's modes. Offline: the cache alone (it must exist). Live: the configured
@@ -62,7 +61,7 @@ export async function openSession(
       mode,
       host: null,
       connection: { state: 'offline' },
-      listener: noListener,
+      listener: NO_LISTENER,
     });
     const close = async () => {
       cache.close();
@@ -103,7 +102,7 @@ export async function openSession(
       mode,
       host: new URL(baseUrl).host,
       connection: { state: 'connecting' },
-      listener: noListener,
+      listener: NO_LISTENER,
       ...(demo && tokenFile ? { accountPages: { url: demo.accountUrl, tokenFile } } : {}),
     });
     // the sync, the alerts, the listener and the demo's fill on a thread of their own (session-worker.ts)

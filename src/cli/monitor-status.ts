@@ -1,6 +1,9 @@
 import type { StreamOutcome } from '../sync/sync-engine.js';
 import type { MonitorSource, MonitorStatus } from '../tui/types.js';
 
+/** No webhook listener: the status a monitor started without `--listen` reports. */
+export const NO_LISTENER: MonitorStatus['listener'] = { state: 'off', accepted: 0, duplicates: 0, rejected: 0 };
+
 /**
  * The monitor's live status for the TUI (connection, listener), read through useSyncExternalStore: each change
  * makes a new object, so the status bar re-renders exactly when something changed.

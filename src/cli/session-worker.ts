@@ -22,7 +22,7 @@ import { fillHistory } from '../sync/history-fill.js';
 import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
 import { marketClockOf } from './market-clock.js';
-import { ConnectionTracker } from './monitor-status.js';
+import { ConnectionTracker, NO_LISTENER } from './monitor-status.js';
 
 /** What the session needs to run: the connection, the listener's port and secrets, the alert settings. */
 export interface SessionStart {
@@ -65,7 +65,6 @@ export type FromSession =
 
 /** How often another connection's commits are looked for: the TUI's own poll did it as often. */
 const EXTERNAL_POLL_MS = 1_000;
-const noListener: MonitorStatus['listener'] = { state: 'off', accepted: 0, duplicates: 0, rejected: 0 };
 
 const send = (message: FromSession) => parentPort?.postMessage(message);
 const closers: (() => Promise<void> | void)[] = [];
@@ -191,7 +190,7 @@ async function listen(
     return listener;
   } catch (error) {
     cache.alerts.add(listenerDownAlert(port, error, now()));
-    send({ type: 'status', status: { listener: { ...noListener, state: 'down' } } });
+    send({ type: 'status', status: { listener: { ...NO_LISTENER, state: 'down' } } });
     return undefined;
   }
 }

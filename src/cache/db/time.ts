@@ -25,3 +25,9 @@ export function timeBounds(kind: 'instant' | 'date', since?: string, until?: str
     throw new CacheError(`invalid ${error.bound === 'both' ? 'since and until' : error.bound}: ${error.message}`);
   }
 }
+
+/**
+ * The instant of a read without a bound: the newest rows the cache holds, every signal, every alert as it is now (an
+ * instant later than any the service writes).
+ */
+export const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;

@@ -1,6 +1,7 @@
 import type { CountedQueries } from '../db/counted-queries.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { DerivedInstantSource, ScanTable } from './derived-instant-sources.js';
-import { compareFeed, type FeedKey, NOW_UNBOUNDED, type Zones } from './signal.js';
+import { compareFeed, type FeedKey, type Zones } from './signal.js';
 
 type Row = Record<string, unknown>;
 

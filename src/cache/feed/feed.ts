@@ -3,10 +3,11 @@ import type { StrategyRecord } from '../../contract/strategies.js';
 import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { newerKeys, olderKeys } from './derived-scan.js';
 import { mergeSorted } from './merge.js';
-import { compareFeed, type FeedKey, NOW_UNBOUNDED, type Signal, type Zones } from './signal.js';
+import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
 
 /** Signals a step of a page makes at most: about a millisecond of rows read whole and parsed (measured). */

@@ -13,9 +13,6 @@ export type SignalKind =
   | 'no24'
   | 'test';
 
-/** The instant of a read without a bound: every signal the cache holds. */
-export const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
-
 /**
  * A position in the Signals feed. The feed is ordered newest first by `at`, then by `rank` (the kind's place when
  * two signals share an instant, RANK), then by `key` descending: a total order, so keyset paging never skips or

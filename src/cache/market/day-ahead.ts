@@ -1,7 +1,8 @@
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CityDay } from './day-reads.js';
-import { NOW_UNBOUNDED, text } from './day-reads.js';
+import { text } from './day-reads.js';
 
 /**
  * One product's forecast of a city-day's high from `model_forecasts_daily`: a model (`gfs`, `icon`...) or a blend

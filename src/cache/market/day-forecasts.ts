@@ -1,8 +1,8 @@
 import { FORECAST_LAYERS } from '../../contract/names.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { ForecastRow } from '../resources.js';
-import { NOW_UNBOUNDED } from './day-reads.js';
 
 /** The newest row of one forecast layer of a city fetched at or before an instant. Args: city, layer, instant. */
 export const FORECAST_AS_OF_SQL =

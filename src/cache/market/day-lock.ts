@@ -1,7 +1,8 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { lockAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
-import { type CityDay, NOW_UNBOUNDED } from './day-reads.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
+import type { CityDay } from './day-reads.js';
 
 /**
  * The fusion lock of a city-day as it stood at an instant, if the service made one by then: the lock is made on its

@@ -1,5 +1,6 @@
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 
 /** The two venues whose bucket prices the cache keeps (`mkta_buckets_history`, `mktb_buckets_history`). */
 export type Venue = 'mkta' | 'mktb';
@@ -43,9 +44,6 @@ export interface MetarDay {
 
 /** Rows a keyset page of a city's quotes reads: a bit under one hour of both tails and nine buckets, twice over. */
 export const QUOTE_PAGE = 256;
-
-/** No bound: the newest rows the cache holds (an instant later than any the service writes). */
-export const NOW_UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * A city's quote rows newer than `rid` (newest first: `rid = -id`) snapshotted at or before an instant (`t`, its

@@ -1,6 +1,7 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CurrentRow, ForecastRow } from '../resources.js';
 import { type DayAheadForecast, dayAheadForecasts } from './day-ahead.js';
 import { forecastsAsOf } from './day-forecasts.js';
@@ -12,7 +13,6 @@ import {
   type MetarDay,
   type MetarPoint,
   metarDay,
-  NOW_UNBOUNDED,
   quoteWalkStart,
   type Venue,
 } from './day-reads.js';

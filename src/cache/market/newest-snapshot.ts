@@ -1,14 +1,6 @@
 import type { CountedQueries } from '../db/counted-queries.js';
-import {
-  cityQuotePage,
-  type DayQuote,
-  dayQuoteOf,
-  dayQuotes,
-  NOW_UNBOUNDED,
-  quoteWalkStart,
-  text,
-  type Venue,
-} from './day-reads.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
+import { cityQuotePage, type DayQuote, dayQuoteOf, dayQuotes, quoteWalkStart, text, type Venue } from './day-reads.js';
 
 /** Rows a page of the newest-snapshot read: a snapshot is 11 buckets, two markets' snapshots may interleave. */
 export const SNAPSHOT_PAGE = 32;

@@ -1,8 +1,8 @@
 import { CURRENT_SOURCES, type CurrentSourceName, type HistoricalTable } from '../../contract/names.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CurrentRow } from '../resources.js';
-import { NOW_UNBOUNDED } from './day-reads.js';
 
 /** The history table that keeps each `/current` source's readings (spec 2.4). */
 export const SOURCE_HISTORY: Record<CurrentSourceName, HistoricalTable> = {

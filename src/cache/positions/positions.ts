@@ -5,8 +5,8 @@ import { addDays } from '../../domain/city-time.js';
 import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
+import { NOW_UNBOUNDED } from '../db/time.js';
 import type { EdgeTradeView, InsurancePickView } from '../inbox/pick-trade-views.js';
-import { NOW_UNBOUNDED } from '../market/day-reads.js';
 import { openPicksAsOf, openTradesAsOf } from './positions-events.js';
 
 export interface OpenPositions {

@@ -1,4 +1,4 @@
-import { type LocalDay, localDate, localDay, zoneOffsetMs } from '../../domain/city-time.js';
+import { zoneOffsetMs } from '../../domain/city-time.js';
 
 // a time or zone the cache cannot vouch for (a bad webhook field, an unknown zone) shows as dashes, never throws
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '----------T--:--:--');
@@ -45,9 +45,4 @@ export function age(ms: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   if (s < 86_400) return `${Math.floor(s / 3600)}h`;
   return `${Math.floor(s / 86_400)}d`;
-}
-
-/** The city's local day at an instant: its date and its window, midnight to midnight. */
-export function cityToday(nowMs: number, tz: string): LocalDay {
-  return localDay(localDate(nowMs, tz), tz);
 }
