@@ -148,6 +148,35 @@ export const dayQuoteOf = (r: QuoteRow): DayQuote => ({
 });
 
 /**
+ * A city-day's quote rows on one venue as of an instant, newest first, a keyset page at a time (each page the day's
+ * rows of it): the city's rows by the `(city_id, rid)` index from `quoteWalkStart`, until a page holds a row of an
+ * older day (the day's rows are all behind; another market's rows interleave, so the page is finished first) or the
+ * rows run out. The walk `dayQuotes` and `newestSnapshot` share; a reader stops it sooner by leaving the loop.
+ */
+export function* dayQuotePages(
+  q: CountedQueries,
+  venue: Venue,
+  cityId: string,
+  date: string,
+  atMs: number,
+  pageSize: number,
+  maxPages = 40,
+): Generator<QuoteRow[]> {
+  let after = quoteWalkStart(q, venue, atMs);
+  for (let page = 0; page < maxPages; page++) {
+    const rows = cityQuotePage(q, venue, cityId, after, atMs, pageSize);
+    yield rows.filter((r) => text(r.local_date) === date);
+    const older = rows.some((r) => {
+      const day = text(r.local_date);
+      return day !== null && day < date;
+    });
+    const last = rows[rows.length - 1];
+    if (older || rows.length < pageSize || !last) return;
+    after = last.rid;
+  }
+}
+
+/**
  * The newest quote of each bucket of a city-day on one venue as of an instant (snapshotted at or before it), lowest
  * bucket first (the venue lists its buckets in that order, so a snapshot's rows ascend in id). A bucket is known by
  * its slug, else its label; a row naming neither stands alone. Newest means highest id, the service's own order,
@@ -162,22 +191,12 @@ export function dayQuotes(
   maxPages = 40,
 ): DayQuote[] {
   const newest = new Map<string, DayQuote>();
-  let after = quoteWalkStart(q, venue, atMs);
-  for (let page = 0; page < maxPages; page++) {
-    const rows = cityQuotePage(q, venue, cityId, after, atMs, QUOTE_PAGE);
-    let older = false;
+  for (const rows of dayQuotePages(q, venue, cityId, date, atMs, QUOTE_PAGE, maxPages))
     for (const r of rows) {
-      const day = text(r.local_date);
-      if (day !== null && day < date) older = true;
-      if (day !== date) continue;
       const quote = dayQuoteOf(r);
       const key = quote.bucket_slug ?? quote.bucket_label ?? `#${quote.id}`;
       if (!newest.has(key)) newest.set(key, quote);
     }
-    const last = rows[rows.length - 1];
-    if (older || rows.length < QUOTE_PAGE || !last) break;
-    after = last.rid;
-  }
   return [...newest.values()].sort((a, b) => a.id - b.id);
 }
 

@@ -1,6 +1,6 @@
 import type { CountedQueries } from '../db/counted-queries.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
-import { cityQuotePage, type DayQuote, dayQuoteOf, dayQuotes, quoteWalkStart, text, type Venue } from './day-reads.js';
+import { type DayQuote, dayQuoteOf, dayQuotePages, dayQuotes, text, type Venue } from './day-reads.js';
 
 /** Rows a page of the newest-snapshot read: a snapshot is 11 buckets, two markets' snapshots may interleave. */
 export const SNAPSHOT_PAGE = 32;
@@ -22,27 +22,17 @@ export function newestSnapshot(
 ): DayQuote[] {
   const out: DayQuote[] = [];
   let snapshot: string | null = null;
-  let after = quoteWalkStart(q, venue, atMs);
-  for (let page = 0; page < maxPages; page++) {
-    const rows = cityQuotePage(q, venue, cityId, after, atMs, SNAPSHOT_PAGE);
-    // a row of an older day or an older snapshot ends the walk, after the page: another market's rows interleave
-    let done = false;
+  for (const rows of dayQuotePages(q, venue, cityId, date, atMs, SNAPSHOT_PAGE, maxPages)) {
+    // a row of an older snapshot ends the walk, after the page: another market's rows interleave
+    let older = false;
     for (const r of rows) {
-      const day = text(r.local_date);
-      if (day !== null && day < date) done = true;
-      if (day !== date) continue;
       const at = text(r.snapshot_at);
       if (at === null) return dayQuotes(q, venue, cityId, date, atMs);
       snapshot ??= at;
-      if (at !== snapshot) {
-        done = true;
-        continue;
-      }
-      out.push(dayQuoteOf(r));
+      if (at === snapshot) out.push(dayQuoteOf(r));
+      else older = true;
     }
-    const last = rows[rows.length - 1];
-    if (done || rows.length < SNAPSHOT_PAGE || !last) break;
-    after = last.rid;
+    if (older) break;
   }
   return out.sort((a, b) => a.id - b.id);
 }
