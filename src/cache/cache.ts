@@ -93,6 +93,23 @@ export class Cache {
   }
 
   /**
+   * Calls `onCommit` each time another connection has committed to the file, looked at every `everyMs`
+   * (`dataVersion`): how the screen and the session hear of a `sync` or `listen` in another process. Returns the stop,
+   * to call before the cache closes. The timer does not keep the process alive.
+   */
+  watchDataVersion(onCommit: () => void, everyMs: number): () => void {
+    let seen = this.dataVersion();
+    const poll = setInterval(() => {
+      const now = this.dataVersion();
+      if (now === seen) return;
+      seen = now;
+      onCommit();
+    }, everyMs);
+    poll.unref();
+    return () => clearInterval(poll);
+  }
+
+  /**
    * Runs `work` with another wait for a write lock held by another connection (`busy_timeout`), then puts back the
    * connection's own. Synchronous, so nothing else can run on the connection in between.
    */

@@ -82,16 +82,10 @@ function forwardChanges(cache: Cache): () => void {
       pending.clear();
     });
   });
-  let seen = cache.dataVersion();
-  const poll = setInterval(() => {
-    const now = cache.dataVersion();
-    if (now === seen) return;
-    seen = now;
-    send({ type: 'external' });
-  }, EXTERNAL_POLL_MS);
+  const unwatch = cache.watchDataVersion(() => send({ type: 'external' }), EXTERNAL_POLL_MS);
   return () => {
     detach();
-    clearInterval(poll);
+    unwatch();
     if (flush) clearImmediate(flush);
   };
 }

@@ -12,8 +12,7 @@ export class ChangeHub {
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private detach: (() => void) | undefined;
-  private poll: NodeJS.Timeout | undefined;
-  private dataVersion = 0;
+  private unwatch: (() => void) | undefined;
   /** Commits by other processes seen so far: they could have changed any table. */
   private external = 0;
   /** Releases so far (for tests: a burst of commits is one release). */
@@ -26,7 +25,7 @@ export class ChangeHub {
    * MonitorSource); without it, they are looked for once a second.
    */
   constructor(
-    private readonly cache: Pick<Cache, 'onChange' | 'dataVersion'>,
+    private readonly cache: Pick<Cache, 'onChange' | 'watchDataVersion'>,
     private readonly coalesceMs: number,
     private readonly others?: MonitorSource['subscribeCacheChanges'],
   ) {}
@@ -41,14 +40,7 @@ export class ChangeHub {
       return;
     }
     // a `sync` or `listen` in another process writes the same file without telling this one
-    this.dataVersion = this.cache.dataVersion();
-    this.poll ??= setInterval(() => {
-      const now = this.cache.dataVersion();
-      if (now === this.dataVersion) return;
-      this.dataVersion = now;
-      this.note(EXTERNAL);
-    }, EXTERNAL_POLL_MS);
-    this.poll.unref();
+    this.unwatch ??= this.cache.watchDataVersion(() => this.note(EXTERNAL), EXTERNAL_POLL_MS);
   }
 
   private note(table: string): void {
@@ -61,8 +53,8 @@ export class ChangeHub {
     this.detach = undefined;
     this.detachOthers?.();
     this.detachOthers = undefined;
-    if (this.poll) clearInterval(this.poll);
-    this.poll = undefined;
+    this.unwatch?.();
+    this.unwatch = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     for (const stopper of this.stoppers) stopper();

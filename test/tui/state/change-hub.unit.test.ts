@@ -2,23 +2,32 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeEvent } from '../../../src/cache/index.js';
 import { ChangeHub } from '../../../src/tui/state/change-hub.js';
 
-/** What the hub needs of a cache: its change events and SQLite's data_version. */
+/**
+ * What the hub needs of a cache: its change events, and word of another connection's commit (the real watch polls
+ * SQLite's data_version: test/cache/watch-data-version.test.ts). `polledEvery` is how often the hub asked it to look.
+ */
 function fakeCache() {
   let listener: ((event: ChangeEvent) => void) | undefined;
-  let dataVersion = 1;
-  return {
+  let external: (() => void) | undefined;
+  const fake = {
+    polledEvery: 0,
     onChange(l: (event: ChangeEvent) => void) {
       listener = l;
       return () => {
         listener = undefined;
       };
     },
-    dataVersion: () => dataVersion,
-    commit: (table: string) => listener?.({ table, ids: [] }),
-    commitElsewhere: () => {
-      dataVersion++;
+    watchDataVersion(onCommit: () => void, everyMs: number) {
+      external = onCommit;
+      fake.polledEvery = everyMs;
+      return () => {
+        external = undefined;
+      };
     },
+    commit: (table: string) => listener?.({ table, ids: [] }),
+    commitElsewhere: () => external?.(),
   };
+  return fake;
 }
 
 describe('the change hub', () => {
@@ -63,8 +72,9 @@ describe('the change hub', () => {
     const hub = new ChangeHub(cache, 150);
     hub.start();
     const streams = hub.version(['streams']);
+    expect(cache.polledEvery).toBe(1_000);
     cache.commitElsewhere();
-    vi.advanceTimersByTime(1_000 + 150);
+    vi.advanceTimersByTime(150);
     expect(hub.version(['streams'])).not.toBe(streams);
     hub.stop();
   });
