@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ServiceClock } from '../client/service-clock.js';
 import type { MonitorStatus } from '../tui/types.js';
 import { MonitorStatusStore } from './monitor-status.js';
-import type { FromSession, SessionStart, ToSession } from './session-worker.js';
+import type { FromSession, SessionStart, ToSession } from './session-protocol.js';
 import { askWorker, startModuleWorker } from './worker-module.js';
 
 /**

@@ -8,7 +8,6 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import type { AlertSettings } from '../alerts/alert-settings.js';
 import { listenerDownAlert } from '../alerts/listener-down-alert.js';
 import { desktopNotify } from '../alerts/notifier.js';
 import { COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
@@ -16,52 +15,13 @@ import { TraderAlerts } from '../alerts/trader-alerts.js';
 import { type Cache, openCache } from '../cache/index.js';
 import { ApiClient } from '../client/api-client.js';
 import { AuthRejected } from '../client/errors.js';
-import type { SettlementConfig } from '../contract/config.js';
 import { startListener, type WebhookListener } from '../receiver/listener.js';
 import { fillHistory } from '../sync/history-fill.js';
 import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
 import type { MonitorStatus } from '../tui/types.js';
 import { marketClockOf } from './market-clock.js';
 import { ConnectionTracker, NO_LISTENER } from './monitor-status.js';
-
-/** What the session needs to run: the connection, the listener's port and secrets, the alert settings. */
-export interface SessionStart {
-  type: 'start';
-  dbPath: string;
-  baseUrl: string;
-  apiKey: string;
-  auth: 'x-api-key' | 'bearer';
-  /** The listener's port (0: any free one) and the secrets it verifies with; null: no listener. */
-  listen: { port: number; secrets: string[] } | null;
-  /** Desktop notifications (false: `--no-notify`). */
-  notify: boolean;
-  alerts: AlertSettings;
-  settlement?: SettlementConfig;
-  intervals: Record<string, number>;
-  historyHours: number;
-  /** The demo's history fill. */
-  fill: boolean;
-  /** Where the listener's and the alerts' lines go while the TUI has the screen. */
-  logFile: string;
-}
-
-export type ToSession = SessionStart | { type: 'refresh' } | { type: 'close' };
-
-/** The parts of the status bar this thread knows. */
-export type SessionStatus = Partial<Pick<MonitorStatus, 'connection' | 'listener' | 'fill'>>;
-
-export type FromSession =
-  /** Running: the listener's address (registered with the demo's service), or why it is down. */
-  | { type: 'started'; listener: { url: string } | null }
-  | { type: 'status'; status: SessionStatus }
-  /** The service's clock moved from the host's (DESIGN 4 "the monitor's clock"): the screen's clock follows. */
-  | { type: 'clock'; offsetMs: number }
-  /** Tables this thread committed to (a change event's `table`). */
-  | { type: 'changes'; tables: string[] }
-  /** Another connection committed (another process, or the screen's own writes): any table may have changed. */
-  | { type: 'external' }
-  | { type: 'failed'; message: string }
-  | { type: 'closed' };
+import type { FromSession, SessionStart, ToSession } from './session-protocol.js';
 
 /** How often another connection's commits are looked for: the TUI's own poll did it as often. */
 const EXTERNAL_POLL_MS = 1_000;
@@ -227,14 +187,19 @@ async function close(): Promise<void> {
   parentPort?.close();
 }
 
+/** Whether `start` came: one session a thread (its closers and `refresh` are the thread's). */
+let started = false;
+
 parentPort?.on('message', (message: ToSession) => {
-  if (message.type === 'start')
+  if (message.type === 'start' && started) send({ type: 'failed', message: 'the session thread was started already' });
+  else if (message.type === 'start') {
+    started = true;
     start(message).catch(async (error: unknown) => {
       const text = error instanceof Error ? error.message : String(error);
       for (const closer of closers.reverse()) await Promise.resolve(closer()).catch(() => undefined);
       closers.length = 0;
       send({ type: 'failed', message: text });
     });
-  else if (message.type === 'refresh') refresh();
+  } else if (message.type === 'refresh') refresh();
   else void close();
 });
