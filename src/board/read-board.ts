@@ -1,7 +1,7 @@
 import { type Cache, type OpenPositions, POSITION_LIMIT } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
-import { addDays, localDate } from '../domain/city-time.js';
+import { localDate, openSinceDate } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { boardDay } from './board-day.js';
 import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
@@ -63,10 +63,7 @@ export interface BoardBook {
 
 /** The reads all rows of a board as of `atMs` share: the positions open and the kills unacknowledged (at `replay.asOf`). */
 export function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardReplay = {}): BoardBook {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone (the chosen day's, with one)
-  const utc = new Date(atMs).toISOString().slice(0, 10);
-  const since = addDays(date !== undefined && date < utc ? date : utc, -1);
-  const open = cache.positions.open(since, POSITION_LIMIT, asOf);
+  const open = cache.positions.open(openSinceDate(atMs, date), POSITION_LIMIT, asOf);
   const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
   return { open, kills };
 }

@@ -47,6 +47,16 @@ export function localDate(ms: number, tz: string): string {
   return new Date(ms + zoneOffsetMs(tz, ms)).toISOString().slice(0, 10);
 }
 
+/**
+ * The first market day that can still be open at an instant, in any city: a market is live until its city's day is
+ * over, and yesterday in UTC covers every zone. With a day pinned before it (time travel's chosen day), the day
+ * before that one.
+ */
+export function openSinceDate(atMs: number, pinned?: string): string {
+  const utc = new Date(atMs).toISOString().slice(0, 10);
+  return addDays(pinned !== undefined && pinned < utc ? pinned : utc, -1);
+}
+
 /** Local wall-clock hour as a fraction (13.5 = half past one). */
 export function localHour(ms: number, tz: string): number {
   const local = ms + zoneOffsetMs(tz, ms);

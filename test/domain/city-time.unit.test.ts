@@ -8,6 +8,7 @@ import {
   localDate,
   localDay,
   localHour,
+  openSinceDate,
   parseDateOrInstant,
 } from '../../src/domain/city-time.js';
 
@@ -91,5 +92,16 @@ describe('city time', () => {
     expect(parseDateOrInstant('2026-11-21')).toEqual({ kind: 'date', ms: midnight, date: '2026-11-21' });
     for (const text of ['2026-11', '2026', '2026-W47-6', '2026-325', '20261121', '2026-11-21T06', '2026-11-21 06:30'])
       expect(parseDateOrInstant(text), text).toBeNull();
+  });
+});
+
+describe('the first market day still open (openSinceDate)', () => {
+  it('is yesterday in UTC, which covers every zone, or the day before a pinned earlier day', () => {
+    // 03:00Z on the 24th: Honolulu (UTC-10) is still on the 23rd, Auckland (UTC+13) already on the 24th's afternoon
+    expect(openSinceDate(Date.parse('2026-11-24T03:00:00Z'))).toBe('2026-11-23');
+    // time travel pinned to the 20th: its markets and the day before
+    expect(openSinceDate(Date.parse('2026-11-24T03:00:00Z'), '2026-11-20')).toBe('2026-11-19');
+    // a pinned day later than the UTC date changes nothing
+    expect(openSinceDate(Date.parse('2026-11-24T23:00:00Z'), '2026-11-25')).toBe('2026-11-23');
   });
 });

@@ -1,6 +1,6 @@
 import type { Cache, EdgeTradeView, InsurancePickView, QuoteBook } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { addDays, localDate } from '../../../domain/city-time.js';
+import { localDate, openSinceDate } from '../../../domain/city-time.js';
 import { IncrementalPricer } from '../../../domain/incremental-pricing.js';
 import type { PricedPositions } from '../../../domain/position-pnl.js';
 import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
@@ -41,8 +41,6 @@ export type PricedBook = PricedPositions<InsurancePickView, EdgeTradeView>;
  * (IncrementalPricer).
  */
 function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): SlicedRead<PricedBook> {
-  // a market is live until its city's day is over: yesterday in UTC covers every zone
-  const since = addDays(p.now.toISOString().slice(0, 10), -1);
   const nowMs = p.now.getTime();
   const zones = new Map(p.cities.map((c) => [c.city_id, c.tz]));
   const today = new Map(p.cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
@@ -51,7 +49,7 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
     memo.books.clear();
     memo.booksVersion = booksVersion;
   }
-  const read = cache.positions.open(since, undefined, p.asOf);
+  const read = cache.positions.open(openSinceDate(nowMs), undefined, p.asOf);
   const open = {
     ...read,
     picks: read.picks.filter(
