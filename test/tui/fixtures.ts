@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { createElement, Fragment, type ReactElement } from 'react';
 import type { MonitorSource, MonitorStatus } from '../../src/tui/render-monitor.js';
 
 export const LIVE: MonitorStatus = {
@@ -52,8 +52,11 @@ export async function renderTui(
   tree: ReactElement,
   size: { columns: number; rows: number } = { columns: 120, rows: 40 },
 ) {
-  const app = render(tree);
+  // the size before the tree's first frame: ink-testing-library's stdout says 100 columns until resized, and a pane
+  // warmed in the background meanwhile (components/prewarm.tsx) was laid out at that width on a loaded machine
+  const app = render(createElement(Fragment));
   resize(app.stdout, size.columns, size.rows);
+  app.rerender(tree);
   await settle();
   /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
   const until = async (check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> => {
