@@ -80,10 +80,8 @@ it('stores every event the service delivered exactly once, of every type, and no
       )
       .pluck()
       .get(id, type) as number;
-  await waitUntil(
-    'the world to kill a pick',
-    () => (deliveredOf('insurance.pick.killed') > 0 && deliveredOf('insurance.addon.created') > 0 ? true : undefined),
-    90_000,
+  await waitUntil('the world to kill a pick', () =>
+    deliveredOf('insurance.pick.killed') > 0 && deliveredOf('insurance.addon.created') > 0 ? true : undefined,
   );
   // and a manual test event, as `server webhooks test` queues it
   const testId = randomUUID();
@@ -116,7 +114,7 @@ it('stores every event the service delivered exactly once, of every type, and no
     .prepare(
       'SELECT status_code, error FROM webhook_attempts WHERE webhook_id = ? AND (status_code IS NULL OR status_code != 200)',
     )
-    .all(id);
+    .all(id) as { status_code: number | null; error: string | null }[];
   const types = new Set(delivered.map((d) => d.event_type));
   console.log(
     `delivered ${delivered.length}:`,
@@ -132,8 +130,12 @@ it('stores every event the service delivered exactly once, of every type, and no
       'webhook.test',
     ].sort(),
   );
-  // the listener never turned a genuine delivery away
-  expect(refusals).toEqual([]);
+  // the listener never turned a genuine delivery away: every answer it gave was a 200. An attempt the service gave up
+  // on after its 8 s (the listener short of CPU in a loaded suite run: seven in one run beside other jobs) is no
+  // refusal: the service tries it again, and every event is delivered (notDelivered) and stored once (below). Any
+  // other failure (a refused connection, a reset) still fails here.
+  expect(refusals.filter((r) => r.status_code !== null)).toEqual([]);
+  for (const r of refusals) expect(r.error, 'an attempt without an answer').toMatch(/^no answer within \d+ s$/);
   expect(notDelivered).toBe(0);
 
   started.child.kill('SIGTERM');
