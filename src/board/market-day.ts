@@ -1,4 +1,11 @@
-import type { Cache, DayAheadForecast, DayQuote, MetarDay } from '../cache/index.js';
+import {
+  type Cache,
+  type CacheTopic,
+  type DayAheadForecast,
+  type DayQuote,
+  MARKET_READ_TOPICS,
+  type MetarDay,
+} from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
@@ -57,6 +64,21 @@ export function marketDateOf(cache: Cache, city: City, atMs: number): string {
   const primary = cache.market.forecasts(city.city_id, atMs).find((r) => r.layer === 'svc_pro_forecast');
   return primary?.local_date ?? localDate(atMs, city.tz);
 }
+
+/**
+ * The tables `readMarketDay` reads, from its reads' own lists (cache/market/market.ts), and the sync's stream states
+ * (`modelKnownUntil`): what a pane of market days watches.
+ */
+export const MARKET_DAY_TOPICS: readonly CacheTopic[] = [
+  ...new Set<CacheTopic>([
+    ...MARKET_READ_TOPICS.forecasts,
+    ...MARKET_READ_TOPICS.dayAhead,
+    ...MARKET_READ_TOPICS.metarDay,
+    ...MARKET_READ_TOPICS.newestSnapshot,
+    ...MARKET_READ_TOPICS.dayLock,
+    'streams',
+  ]),
+];
 
 /**
  * Reads one city's market day as of `atMs` (now, for the live screens), each read a keyset read by index. `date`:

@@ -49,7 +49,9 @@ export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.
 export type { DayAheadForecast } from './market/day-ahead.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export type { MetarPoint } from './market/market.js';
+export { MARKET_READ_TOPICS } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
 export { type OpenPositions, POSITION_LIMIT } from './positions/positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export type { Checkpoint, StreamState } from './streams.js';
+export { CACHE_TOPICS, type CacheTopic, POSITION_TOPICS, topicOf } from './topics.js';

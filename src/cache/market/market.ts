@@ -3,6 +3,7 @@ import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CurrentRow, ForecastRow } from '../resources.js';
+import type { CacheTopic } from '../topics.js';
 import { type DayAheadForecast, dayAheadForecasts } from './day-ahead.js';
 import { forecastsAsOf } from './day-forecasts.js';
 import { dayLock } from './day-lock.js';
@@ -109,3 +110,27 @@ export class MarketRepository {
     return readingsAsOf(this.q, cityId, atMs);
   }
 }
+
+const QUOTES = ['historical/mkta_buckets_history', 'historical/mktb_buckets_history'] as const;
+
+/**
+ * The tables each read of the repository reads, as the cache's change events name them: what a pane showing the read
+ * watches (the board's, Forecasts' and Positions' lists are built from these). A new read does not compile until it
+ * names its tables here; a read that starts reading another table adds it to its own list.
+ */
+export const MARKET_READ_TOPICS = {
+  quotes: ['historical/mkta_buckets_history'],
+  dayQuotes: QUOTES,
+  newestSnapshot: QUOTES,
+  metarDay: ['historical/metar_observations_history', 'current'],
+  dayLock: ['fusion-locks'],
+  forecasts: ['forecasts', 'historical/forecast_history'],
+  dayAhead: ['historical/model_forecasts_daily'],
+  readings: [
+    'current',
+    'historical/wxa_history',
+    'historical/wxb_history',
+    'historical/metar_observations_history',
+    'historical/pws_observations_history',
+  ],
+} as const satisfies Record<keyof MarketRepository, readonly CacheTopic[]>;

@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
-import type { Cache } from '../../cache/index.js';
-import type { CacheTopic } from '../state/cache-topics.js';
+import type { Cache, CacheTopic } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
 import { useCacheChanges, useReread } from './use-reread.js';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import type { CacheTopic } from '../state/cache-topics.js';
+import type { CacheTopic } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
 
 /**

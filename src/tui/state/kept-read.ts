@@ -1,5 +1,4 @@
-import type { Cache } from '../../cache/index.js';
-import type { CacheTopic } from './cache-topics.js';
+import type { Cache, CacheTopic } from '../../cache/index.js';
 import type { ChangeHub } from './change-hub.js';
 import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
 

@@ -1,26 +1,17 @@
 import type { BoardRow } from '../../../board/board-row.js';
+import { MARKET_DAY_TOPICS } from '../../../board/market-day.js';
 import { type BoardMemo, type BoardReplay, readBoardBook, readBoardRow } from '../../../board/read-board.js';
-import type { Cache } from '../../../cache/index.js';
+import { type Cache, type CacheTopic, POSITION_TOPICS } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
-import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
 import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 
 /** Everything a row is worked out from. */
-const BOARD_TOPICS: readonly CacheTopic[] = [
-  'forecasts',
-  'current',
-  ...POSITION_TOPICS,
-  'alerts',
-  'historical/mkta_buckets_history',
-  'historical/mktb_buckets_history',
-  'historical/metar_observations_history',
-  // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
-  'streams',
-];
+/** What the board reads: each city's market day, the open positions and the unacknowledged kills. */
+const BOARD_TOPICS: readonly CacheTopic[] = [...MARKET_DAY_TOPICS, ...POSITION_TOPICS, 'alerts'];
 
 export interface BoardParams {
   cities: readonly City[];

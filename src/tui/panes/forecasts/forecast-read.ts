@@ -1,34 +1,21 @@
 import { boardDay } from '../../../board/board-day.js';
-import { readMarketDay } from '../../../board/market-day.js';
+import { MARKET_DAY_TOPICS, readMarketDay } from '../../../board/market-day.js';
 import { heldThroughDay } from '../../../board/read-board.js';
 import { dayEnded } from '../../../board/settled-day.js';
-import type { Cache } from '../../../cache/index.js';
+import { type Cache, type CacheTopic, MARKET_READ_TOPICS, POSITION_TOPICS } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
 import { localDate, localDay } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
-import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
 import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 import type { ForecastView } from './forecast-sections.js';
 
+/** What the page reads: the city's market day, today's METAR, the four sources now, what is open on the day. */
 const FORECAST_TOPICS: readonly CacheTopic[] = [
-  'forecasts',
-  'current',
-  ...POSITION_TOPICS,
-  'historical/mkta_buckets_history',
-  'historical/mktb_buckets_history',
-  'historical/metar_observations_history',
-  // what the page stands on as of a past instant (a backfill's): the desk's runs, the models' day, the readings
-  'historical/forecast_history',
-  'historical/model_forecasts_daily',
-  'historical/wxa_history',
-  'historical/wxb_history',
-  'historical/pws_observations_history',
-  // what the sync holds of the model (board/same-instant.ts): a venue's prices compare once it caught up
-  'streams',
+  ...new Set<CacheTopic>([...MARKET_DAY_TOPICS, ...MARKET_READ_TOPICS.readings, ...POSITION_TOPICS]),
 ];
 
 /** Cities whose page is kept: the one shown and the few visited before it (`c` back and forth). */

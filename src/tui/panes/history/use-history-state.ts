@@ -8,7 +8,9 @@ import {
   type BrowseTable,
   CALIBRATION_DATES,
   type Cache,
+  type CacheTopic,
   type RecordDay,
+  topicOf,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
@@ -17,7 +19,6 @@ import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hoo
 import { useCacheChanges } from '../../hooks/use-reread.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
 import type { ListMove } from '../../keys.js';
-import { type CacheTopic, topicOf } from '../../state/cache-topics.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import type { Line } from '../../theme.js';
 import { boardRecordLines } from './board-record-lines.js';

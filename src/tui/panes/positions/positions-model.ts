@@ -1,17 +1,25 @@
-import type { Cache, EdgeTradeView, InsurancePickView, QuoteBook } from '../../../cache/index.js';
+import {
+  type Cache,
+  type CacheTopic,
+  type EdgeTradeView,
+  type InsurancePickView,
+  MARKET_READ_TOPICS,
+  POSITION_TOPICS,
+  type QuoteBook,
+} from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import { localDate, openSinceDate } from '../../../domain/city-time.js';
 import { IncrementalPricer } from '../../../domain/incremental-pricing.js';
 import type { PricedPositions } from '../../../domain/position-pnl.js';
-import { type CacheTopic, POSITION_TOPICS } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
 import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 
 /** The positions and the quotes they are marked with. */
-const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, 'historical/mkta_buckets_history'];
-export const QUOTE_TOPICS: readonly CacheTopic[] = ['historical/mkta_buckets_history'];
+/** The quotes the positions are marked to (`cache.market.quotes`), and the positions with them. */
+export const QUOTE_TOPICS: readonly CacheTopic[] = MARKET_READ_TOPICS.quotes;
+const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, ...QUOTE_TOPICS];
 
 export interface PositionsParams {
   cities: readonly City[];

@@ -1,10 +1,9 @@
 import { useCallback } from 'react';
-import type { Cache } from '../../../cache/index.js';
+import type { Cache, CacheTopic } from '../../../cache/index.js';
 import { compareFeed, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useAfterChange, useCacheChanges } from '../../hooks/use-reread.js';
-import type { CacheTopic } from '../../state/cache-topics.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { KeysetStrip } from '../../state/keyset-strip.js';
 import { useDeps } from '../../state/monitor-context.js';

@@ -1,4 +1,4 @@
-import { HISTORICAL_TABLES, type HistoricalTable, isHistoricalTable, STRATEGY_FAMILIES } from '../../contract/names.js';
+import { HISTORICAL_TABLES, type HistoricalTable, isHistoricalTable, STRATEGY_FAMILIES } from '../contract/names.js';
 
 /**
  * What a pane can watch: every name a cache change event carries (`ChangeEvent.table`). The union below is derived
