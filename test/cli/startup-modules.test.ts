@@ -161,6 +161,27 @@ describe('what a command loads', () => {
     );
   });
 
+  it('sync and listen refuse a config file before loading what they run: no HTTP client, no cache, no listener', async () => {
+    const home = configHomes(root);
+    const wrong = home({ history_hours: 0 });
+    const key = ['--base-url', 'http://127.0.0.1:9/api/public/v1', '--api-key', 'k'.repeat(24)];
+    for (const args of [
+      [CLI, 'sync', '--once', ...key],
+      [CLI, 'listen', '--secret', 's'.repeat(24)],
+    ]) {
+      const refused = await recorded(args, wrong.env);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toBe(
+        `svc-monitor: ${wrong.file}: history_hours must be a whole number of hours from 1 to 720\n`,
+      );
+      const loaded = packages(refused.loaded);
+      expect(
+        ['undici', 'better-sqlite3', 'node-notifier', ...SERVICE_AND_SCREEN].filter((name) => loaded.has(name)),
+        args[1],
+      ).toEqual([]);
+    }
+  });
+
   it('server keys and server webhooks: the store, never the service or the screen', async () => {
     const dir = join(root, 'server');
     const runs = [

@@ -3,7 +3,7 @@ import { COMMAND_TIMEOUT_MS, NotifyCommand } from '../../alerts/notify-command.j
 import { commandFailedAlert } from '../../alerts/trader-alerts.js';
 import { openCache } from '../../cache/index.js';
 import { startListener } from '../../receiver/listener.js';
-import { resolveConnection } from '../config.js';
+import type { Connection } from '../config.js';
 import { usageError } from '../exit-codes.js';
 import { marketClockOf } from '../market-clock.js';
 import { configFile } from '../paths.js';
@@ -17,8 +17,7 @@ export interface ListenFlags {
 }
 
 /** The `listen` command's work: the listener loads only when `listen` runs. */
-export async function runListen(flags: ListenFlags): Promise<void> {
-  const connection = await resolveConnection({ db: flags.db });
+export async function runListen(flags: ListenFlags, connection: Connection): Promise<void> {
   const secrets = flags.secret?.length ? flags.secret : connection.webhookSecrets;
   if (secrets.some((secret) => secret === '')) throw usageError('a webhook secret cannot be empty');
   if (secrets.length === 0) {

@@ -17,7 +17,10 @@ export function listenCommand(program: Command): void {
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .option('--no-notify', 'no desktop notification for kill signals')
     .action(async (flags: ListenFlags) => {
+      // the config first, then the listener: a refused config file answers before the listener is loaded
+      const { resolveConnection } = await import('../config.js');
+      const connection = await resolveConnection({ db: flags.db });
       const { runListen } = await import('./listen-run.js');
-      await runListen(flags);
+      await runListen(flags, connection);
     });
 }

@@ -7,7 +7,7 @@ import { Cancelled } from '../../client/errors.js';
 import { backfill, backfillTables } from '../../sync/backfill.js';
 import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
-import { type Connection, requireService, resolveConnection } from '../config.js';
+import { type Connection, requireService } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { marketClockOf } from '../market-clock.js';
 
@@ -31,8 +31,7 @@ function exitCodeOf(summary: SyncSummary): number {
 }
 
 /** The `sync` command's work: loaded only when `sync` runs, so the monitor's process never holds the sync engine. */
-export async function runSync(flags: SyncFlags): Promise<void> {
-  const connection = await resolveConnection(flags);
+export async function runSync(flags: SyncFlags, connection: Connection): Promise<void> {
   const service = requireService(connection);
   const tables = (() => {
     try {
