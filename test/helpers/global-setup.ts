@@ -1,27 +1,50 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { openStore } from '../../src/server/store/open-store.js';
-import { WorldStore } from '../../src/server/store/world-store.js';
-import { loadCities } from '../../src/server/world/cities.js';
-import { World } from '../../src/server/world/world.js';
-import { TEMPLATE_SEED, TEMPLATE_START } from './world-template.js';
+import { fillWorld } from './fill-world.js';
+import { SECOND_TEMPLATE_SEED, TEMPLATE_SEED, TEMPLATE_START } from './world-template.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     templateDir: string;
+    secondTemplateDir: string;
   }
 }
 
-/** Fills one world (30 days of history) once; each test copies it instead of paying for the fill again. */
-export default function setup(project: TestProject): () => void {
+/**
+ * Fills the worlds (30 days of history each) once; each test copies one instead of paying for the fill again. The
+ * second seed's world fills in a child process while this one fills the first: no test file runs before the global
+ * setup ends, so on 2 cores the second fill takes the core that would otherwise wait (a fill is one core's work).
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
   const root = mkdtempSync(join(tmpdir(), 'svc-template-'));
   const dir = join(root, 'server');
-  const db = openStore(dir);
-  new World(new WorldStore(db), loadCities(), TEMPLATE_SEED).initialise(TEMPLATE_START);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  const secondDir = join(root, `server-seed-${SECOND_TEMPLATE_SEED}`);
+  const script = fileURLToPath(new URL('./fill-world.ts', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, secondDir, String(SECOND_TEMPLATE_SEED), String(TEMPLATE_START)],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const secondFilled = new Promise<void>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code, signal) =>
+      code === 0 ? done() : fail(new Error(`the seed ${SECOND_TEMPLATE_SEED} fill ended with ${signal ?? code}`)),
+    );
+  });
+  try {
+    fillWorld(dir, TEMPLATE_SEED, TEMPLATE_START);
+    await secondFilled;
+  } catch (error) {
+    secondFilled.catch(() => undefined); // the first error is the one reported
+    child.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   project.provide('templateDir', dir);
+  project.provide('secondTemplateDir', secondDir);
   return () => rmSync(root, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { type RunningService, type ServiceOptions, startService } from '../../src/server/service.js';
-import { TEMPLATE_SEED, TEMPLATE_START } from './world-template.js';
+import { SECOND_TEMPLATE_SEED, TEMPLATE_SEED, TEMPLATE_START } from './world-template.js';
 
 export const TEST_KEY = 'test-key-0123456789';
 
@@ -17,14 +17,17 @@ export interface TestService {
 }
 
 /**
- * A real reference service on a free loopback port, over a private copy of the template world (or, for another
- * `seed`, a world of its own filled on start: tens of seconds). The world clock runs at speed 1 from the template's
- * instant, so nothing moves during a test unless the test advances it.
+ * A real reference service on a free loopback port, over a private copy of the template world of its `seed` (the
+ * global setup fills TEMPLATE_SEED's and SECOND_TEMPLATE_SEED's; any other seed fills a world of its own on start:
+ * tens of seconds). The world clock runs at speed 1 from the template's instant, so nothing moves during a test
+ * unless the test advances it.
  */
 export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
   const root = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const dataDir = join(root, 'server');
-  if ((options.seed ?? TEMPLATE_SEED) === TEMPLATE_SEED) cpSync(inject('templateDir'), dataDir, { recursive: true });
+  const seed = options.seed ?? TEMPLATE_SEED;
+  if (seed === TEMPLATE_SEED) cpSync(inject('templateDir'), dataDir, { recursive: true });
+  if (seed === SECOND_TEMPLATE_SEED) cpSync(inject('secondTemplateDir'), dataDir, { recursive: true });
   const service = await startService({
     dataDir,
     port: 0,

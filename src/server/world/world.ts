@@ -80,13 +80,12 @@ export class World {
   }
 
   /**
-   * First start: 30 days of history up to `startMs` (`historyDays`: fewer, for a test that needs a world but not a
-   * month of it), preceded by 30 days of forecast scores so every 30-day rule has its full window from the first pick
-   * on.
+   * First start: 30 days of history up to `startMs`, preceded by 30 days of forecast scores so every 30-day rule
+   * has its full window from the first pick on.
    */
-  initialise(startMs: number, historyDays = HISTORY_DAYS): void {
+  initialise(startMs: number): void {
     if (this.processedUntil() !== undefined) return;
-    const historyStart = Math.floor((startMs - historyDays * DAY) / HOUR) * HOUR;
+    const historyStart = Math.floor((startMs - HISTORY_DAYS * DAY) / HOUR) * HOUR;
     const scoresStart = historyStart - SKILL_WINDOW_DAYS * DAY;
     const { store } = this.ctx;
     store.transaction(() => {
