@@ -3,9 +3,11 @@
 // (docs/benchmarks.md, "The command line"). The entries are the CLI and the two workers it starts
 // (src/cli/worker-module.ts), written over tsc's output in place; what they share goes to `dist/cli/chunk-*.js`, split
 // along the dynamic imports, so a command still loads only what it uses (test/cli/startup-modules.test.ts). Packages
-// stay outside (Ink is patched at run time in its own files). tsc's other files stay for the benches that import a
-// layer directly.
-import { readdirSync, rmSync } from 'node:fs';
+// stay outside (Ink is patched at run time in its own files), but for TypeBox: its compiler is 340 modules, and
+// loading them from node_modules took `sync`, `listen` and `monitor` half a second before their first line. The
+// packages each chunk holds are written to `dist/cli/bundled-packages.json`, so the startup test still sees TypeBox
+// load. tsc's other files stay for the benches that import a layer directly.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -14,7 +16,17 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 const chunks = readdirSync(join(dist, 'cli')).filter((file) => file.startsWith('chunk-'));
 for (const file of chunks) rmSync(join(dist, 'cli', file));
 
-await build({
+/** Bundled, not loaded from node_modules: one file parsed instead of hundreds resolved, read and linked. */
+const BUNDLED = /^typebox(\/|$)/;
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(build) {
+    // a bare specifier (a package or a node: builtin) stays an import unless BUNDLED
+    build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.test(args.path) ? undefined : { external: true }));
+  },
+};
+
+const result = await build({
   entryPoints: ['cli.js', 'cli/session-worker.js', 'cli/demo-world.js'].map((entry) => join(dist, entry)),
   outbase: dist,
   outdir: dist,
@@ -25,9 +37,23 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  plugins: [packagesOutside],
+  metafile: true,
   // names as written: errors and classes say what they are
   keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+/** `node_modules/typebox/build/guard/x.mjs` is `typebox/guard` (what the config check calls), the rest `typebox`. */
+function packageOf(input) {
+  const match = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
+  if (!match) return undefined;
+  return input.includes('node_modules/typebox/build/guard/') ? 'typebox/guard' : match[1];
+}
+const bundledPackages = {};
+for (const [output, { inputs }] of Object.entries(result.metafile.outputs)) {
+  const names = [...new Set(Object.keys(inputs).map(packageOf).filter(Boolean))].sort();
+  if (names.length > 0) bundledPackages[output.slice(output.lastIndexOf('dist/') + 'dist/'.length)] = names;
+}
+writeFileSync(join(dist, 'cli', 'bundled-packages.json'), `${JSON.stringify(bundledPackages, null, 2)}\n`);

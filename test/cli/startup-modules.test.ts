@@ -53,15 +53,21 @@ function recorded(args: string[], home: NodeJS.ProcessEnv = env): Promise<CliRes
 }
 
 /**
- * The packages among `loaded`, by name (`node_modules/@fastify/cors/index.js` is `@fastify/cors`). TypeBox's guard
- * (seven small modules, what the config file's check written ahead of time calls) is `typebox/guard`: `typebox` is
- * the rest of it, the schemas, the compiler and the values (hundreds of modules).
+ * The packages among `loaded`, by name (`node_modules/@fastify/cors/index.js` is `@fastify/cors`), those the build
+ * bundled into a chunk of ours included (`dist/cli/bundled-packages.json`, written by scripts/bundle-cli.mjs). TypeBox's
+ * guard (seven small modules, what the config file's check written ahead of time calls) is `typebox/guard`: `typebox`
+ * is the rest of it, the schemas, the compiler and the values (hundreds of modules).
  */
+const BUNDLED: Record<string, string[]> = JSON.parse(
+  readFileSync(join(ROOT, 'dist/cli/bundled-packages.json'), 'utf8'),
+);
 function packages(loaded: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const path of loaded) {
     const match = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
     if (match?.[1]) names.add(path.includes('node_modules/typebox/build/guard/') ? 'typebox/guard' : match[1]);
+    const ours = path.match(/\/dist\/(cli\/chunk-[^/]+\.js)$/);
+    for (const name of (ours?.[1] && BUNDLED[ours[1]]) || []) names.add(name);
   }
   return names;
 }
@@ -152,6 +158,8 @@ describe('what a command loads', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(2);
     expect(WITH_TYPEBOX.filter((name) => packages(run.loaded).has(name))).toEqual([]);
+    // the guard's modules are bundled into a chunk of ours: seen through dist/cli/bundled-packages.json
+    expect(packages(run.loaded).has('typebox/guard')).toBe(true);
 
     const wrong = home({ history_hours: 0 });
     const refused = await recorded([CLI, 'export', 'cities', '--db', db], wrong.env);
@@ -159,6 +167,7 @@ describe('what a command loads', () => {
     expect(refused.stderr).toBe(
       `svc-monitor: ${wrong.file}: history_hours must be a whole number of hours from 1 to 720\n`,
     );
+    expect(packages(refused.loaded).has('typebox')).toBe(true);
   });
 
   it('sync and listen refuse a config file before loading what they run: no HTTP client, no cache, no listener', async () => {
