@@ -1,4 +1,41 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * TypeBox as one bundled file per entry, as the built CLI loads it (scripts/bundle-cli.mjs): from node_modules its
+ * compiler is 340 modules, and each test file's process spent half a second loading them (about 90 s of the suite's
+ * CPU). Built once per TypeBox version, under node_modules so vitest loads it natively; written beside and renamed,
+ * so a run beside another never reads half a file.
+ */
+function typeboxBundle(): string {
+  const modules = join(fileURLToPath(new URL('.', import.meta.url)), 'node_modules');
+  const { version } = JSON.parse(readFileSync(join(modules, 'typebox', 'package.json'), 'utf8')) as { version: string };
+  const dir = join(modules, '.cache', `typebox-${version}`);
+  if (existsSync(dir)) return dir;
+  const building = `${dir}.${process.pid}`;
+  mkdirSync(building, { recursive: true });
+  buildSync({
+    entryPoints: { index: 'typebox', compile: 'typebox/compile', guard: 'typebox/guard' },
+    outdir: building,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another run built it first
+  }
+  return dir;
+}
+const TYPEBOX = typeboxBundle();
 
 /**
  * Two tiers. `unit`: tests of pure modules (`*.unit.test.ts`: domain rules, alert rules, formats, key table, the
@@ -9,6 +46,12 @@ import { defineConfig } from 'vitest/config';
 const UNIT = ['test/**/*.unit.test.ts', 'test/**/*.unit.test.tsx'];
 
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^typebox$/, replacement: join(TYPEBOX, 'index.mjs') },
+      { find: /^typebox\/(compile|guard)$/, replacement: join(TYPEBOX, '$1.mjs') },
+    ],
+  },
   test: {
     // better-sqlite3 is native: separate processes keep each file's handles apart
     pool: 'forks',
