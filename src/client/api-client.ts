@@ -181,6 +181,7 @@ export class ApiClient {
     const search = params.size > 0 ? `?${params}` : '';
     const endpoint = `GET ${path}${search}`;
     let lastProblem = 'no attempt made';
+    let everyAttemptUnconnected = true;
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
       if (this.cancelled.signal.aborted) throw new Cancelled(endpoint);
       let waitMs: number | undefined;
@@ -200,12 +201,14 @@ export class ApiClient {
         if (status === 429) waitMs = retryAfterMs(retryAfter, date, this.retry.maxRetryAfterMs);
         if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));
         lastProblem = `HTTP ${status}`;
+        everyAttemptUnconnected = false;
       } catch (error) {
         if (error instanceof ApiError) throw error;
         // undici refused the request itself: the same request would be refused again
         if ((error as { code?: string }).code === 'UND_ERR_INVALID_ARG')
           throw new RequestNotSent(endpoint, `the request could not be sent: ${(error as Error).message}`);
         lastProblem = describeNetworkError(error, this.timeoutMs);
+        if (!NO_CONNECTION.has((error as { code?: string }).code ?? '')) everyAttemptUnconnected = false;
       }
       if (attempt < this.retry.attempts) {
         try {
@@ -216,7 +219,11 @@ export class ApiClient {
         }
       }
     }
-    throw new ServiceUnreachable(endpoint, `no answer after ${this.retry.attempts} attempts (last: ${lastProblem})`);
+    throw new ServiceUnreachable(
+      endpoint,
+      `no answer after ${this.retry.attempts} attempts (last: ${lastProblem})`,
+      everyAttemptUnconnected,
+    );
   }
 
   /**
@@ -330,6 +337,9 @@ function retryAfterMs(
     : Date.parse(value) - (Number.isFinite(answered) ? answered : Date.now());
   return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, capMs) : undefined;
 }
+
+/** Failures before any connection: nothing listens at the address, or the name does not resolve. */
+const NO_CONNECTION = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string };

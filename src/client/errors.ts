@@ -16,7 +16,19 @@ export class AuthRejected extends ApiError {
 }
 
 /** Network errors, timeouts, 5xx and 429 that outlasted every retry. The CLI exits 4. */
-export class ServiceUnreachable extends ApiError {}
+export class ServiceUnreachable extends ApiError {
+  constructor(
+    endpoint: string,
+    message: string,
+    /**
+     * Every attempt failed before a connection: refused, or the host not found. Nothing listens at the base URL, so
+     * no other endpoint of it answers either (a timeout or a 5xx says nothing of the others).
+     */
+    readonly noConnection = false,
+  ) {
+    super(endpoint, message);
+  }
+}
 
 /** 400, 404, 405: our request was wrong. A bug report, not something to retry. */
 export class RequestRefused extends ApiError {

@@ -13,6 +13,8 @@ export interface SyncError {
   error: string;
   /** `unreachable` (retries exhausted), `invalid` (broke the contract: nothing stored), `refused` (4xx) or `other`. */
   kind: 'unreachable' | 'invalid' | 'refused' | 'other';
+  /** Unreachable without a connection (ServiceUnreachable.noConnection): no other endpoint answers either. */
+  noConnection?: true;
 }
 
 export interface SyncSummary {
@@ -116,12 +118,32 @@ export class SyncEngine {
    */
   async runOnce(): Promise<SyncSummary> {
     const summary: SyncSummary = { streams: {}, errors: [] };
-    for (const slot of this.slots) {
+    for (const [index, slot] of this.slots.entries()) {
       if (this.stopped) break;
-      addOutcome(summary, await this.ask(slot));
+      const outcome = await this.ask(slot);
+      addOutcome(summary, outcome);
+      // nothing listens at the base URL: the other streams would each wait out the same retries (24 s in all before
+      // `sync --once` could say so); they fail with it and take their next turn as usual
+      if (outcome?.error?.noConnection) {
+        for (const rest of this.slots.slice(index + 1)) addOutcome(summary, await this.notTried(rest, outcome.error));
+        break;
+      }
     }
     await this.caughtUp();
     return summary;
+  }
+
+  /** A stream not asked this pass because `cause` could not connect: its failure recorded, its next turn timed. */
+  private async notTried(slot: Slot, cause: SyncError): Promise<StreamOutcome | undefined> {
+    // one already running or asked for (a catch-up) goes on and says for itself how it ended
+    if (slot.running || slot.queued) return this.ask(slot);
+    const { name } = slot.stream;
+    const error = `not tried: ${cause.stream} could not connect to the service`;
+    this.opts.cache.streams.recordError(name, this.opts.client.clock.now().toISOString(), error);
+    this.schedule(slot);
+    const outcome: StreamOutcome = { stream: name, error: { stream: name, error, kind: 'unreachable' } };
+    this.onOutcome?.(outcome);
+    return outcome;
   }
 
   /**
@@ -278,7 +300,9 @@ export class SyncEngine {
       // what was stored before the failure still counts
       const counts = error instanceof PartialFailure ? error.counts : undefined;
       if (counts) this.stored(stream.name, counts, depth);
-      return { stream: stream.name, counts, error: { stream: stream.name, error: message, kind: kindOf(error) } };
+      const failure: SyncError = { stream: stream.name, error: message, kind: kindOf(error) };
+      if (error instanceof ServiceUnreachable && error.noConnection) failure.noConnection = true;
+      return { stream: stream.name, counts, error: failure };
     }
   }
 }
