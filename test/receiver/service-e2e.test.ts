@@ -128,9 +128,9 @@ it('stores every event the service delivered exactly once, of every type, and no
   const webhookStatus = svc.db.prepare('SELECT status FROM webhooks WHERE id = ?').pluck().get(id);
   const refusals = svc.db
     .prepare(
-      'SELECT status_code, error FROM webhook_attempts WHERE webhook_id = ? AND (status_code IS NULL OR status_code != 200)',
+      'SELECT status_code, error, duration_ms FROM webhook_attempts WHERE webhook_id = ? AND (status_code IS NULL OR status_code != 200)',
     )
-    .all(id) as { status_code: number | null; error: string | null }[];
+    .all(id) as { status_code: number | null; error: string | null; duration_ms: number }[];
   const types = new Set(delivered.map((d) => d.event_type));
   console.log(
     `delivered ${delivered.length}:`,
@@ -148,10 +148,15 @@ it('stores every event the service delivered exactly once, of every type, and no
   );
   // the listener never turned a genuine delivery away: every answer it gave was a 200. An attempt the service gave up
   // on after its 8 s (the listener short of CPU in a loaded suite run: seven in one run beside other jobs) is no
-  // refusal: the service tries it again, and every event is delivered (the wait above) and stored once (below). Any
-  // other failure (a refused connection, a reset) still fails here.
-  expect(refusals.filter((r) => r.status_code !== null)).toEqual([]);
-  for (const r of refusals) expect(r.error, 'an attempt without an answer').toMatch(/^no answer within \d+ s$/);
+  // refusal: the service tries it again, and every event is delivered (the wait above) and stored once (below). Nor is
+  // Node's 408 once the listener's own headers timeout (5 s) has passed on the service's clock too: a listener starved
+  // that long (eight in a run of three test files at a time) cuts the request off as a slow client. Any other answer,
+  // a 408 sooner, or another failure (a refused connection, a reset) still fails here.
+  const starved408 = (r: { status_code: number | null; duration_ms: number }) =>
+    r.status_code === 408 && r.duration_ms >= 5_000;
+  expect(refusals.filter((r) => r.status_code !== null && !starved408(r))).toEqual([]);
+  for (const r of refusals.filter((r) => r.status_code === null))
+    expect(r.error, 'an attempt without an answer').toMatch(/^no answer within \d+ s$/);
   expect(givenUp).toBe(0);
   expect(webhookStatus).toBe('active');
 
