@@ -118,6 +118,16 @@ describe('payoff by outcome', () => {
     expect(dead(22)).toEqual(['61°F or below', '62-63°F', '64-65°F', '66-67°F', '68-69°F', '70-71°F']);
   });
 
+  it('on a day over, leaves alive only the bucket it settled in, whatever the running high said', () => {
+    // settled at 73 °F: 72-73 is the outcome; 74-75 and above were alive under a 22 °C high, dead now
+    const payoff = payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, F_METAR, 22, 73);
+    expect(payoff.filter((o) => !o.dead).map((o) => o.bucket.label)).toEqual(['72-73°F']);
+    expect(payoff.filter((o) => o.settledHere).map((o) => o.bucket.label)).toEqual(['72-73°F']);
+    // the open-ended top bucket holds every degree from 80 up
+    const top = payoffByOutcome(holdingsOf(book, 'nyc', DAY), outcomes, F_METAR, null, 84);
+    expect(top.filter((o) => o.settledHere).map((o) => o.bucket.label)).toEqual(['80°F or higher']);
+  });
+
   it('leaves a payout unknown where a holding covers part of an outcome, and another unit out', () => {
     const odd: Book = {
       ...book,
@@ -162,7 +172,7 @@ describe('payoff by outcome', () => {
 
   it('pays nothing and loses nothing without holdings', () => {
     expect(payoffByOutcome([], outcomes.slice(0, 1), F_METAR)).toEqual([
-      { bucket: outcomes[0], dead: false, payout: 0, stake: 0, pnl: 0 },
+      { bucket: outcomes[0], dead: false, settledHere: false, payout: 0, stake: 0, pnl: 0 },
     ]);
   });
 });

@@ -21,7 +21,7 @@ export function payoffLines(
   const mine = holdings.filter((h) => h.bucket.unit === market.unit);
   const title = (note: string) => line(seg('PAYOFF BY OUTCOME', 'accent', true), seg(`  ${note}`, 'muted'));
   if (mine.length === 0) return [title('no open position, pick or lock on this day')];
-  const rows = payoffByOutcome(mine, outcomes, market, runningHighC);
+  const rows = payoffByOutcome(mine, outcomes, market, runningHighC, settled);
   const stake = rows[0]?.stake ?? mine.reduce((n, h) => n + h.stake, 0);
   const out: Line[] = [
     title(
@@ -33,10 +33,7 @@ export function payoffLines(
       seg(`  ${cell('bucket', 16)}${cell('held', 10)}${cell('pays', 9, 'right')}${cell('P&L', 10, 'right')}`, 'muted'),
     ),
   ];
-  for (const row of rows) {
-    // a day over: the bucket it settled in is the one outcome left
-    const won = settled !== null && settled >= row.bucket.low && settled <= row.bucket.high;
-    const r = settled === null ? row : { ...row, dead: !won };
+  for (const r of rows) {
     const on = mine.filter((h) => h.bucket.low === r.bucket.low && h.bucket.high === r.bucket.high);
     const sides = [...new Set(on.map((h) => h.side))].join('+');
     const held = on.length > 1 ? `${on.length} ${sides}` : sides;
@@ -45,7 +42,7 @@ export function payoffLines(
       line(
         `  ${cell(r.bucket.label, 16)}${cell(held, 10)}${cell(usd(r.payout), 9, 'right')}`,
         seg(cell(signedUsd(r.pnl), 10, 'right'), tone, !r.dead),
-        seg(r.dead ? '  dead' : won ? '  settled here' : '', 'muted'),
+        seg(r.dead ? '  dead' : r.settledHere ? '  settled here' : '', 'muted'),
       ),
     );
   }
