@@ -42,10 +42,15 @@ export function marketBuckets(unit: MarketUnit, centre: number): Bucket[] {
   return buckets;
 }
 
+/** Whether a whole degree of the bucket's unit falls in it (its bounds included; the open ends reach infinity). */
+export function bucketHolds(bucket: Pick<Bucket, 'low' | 'high'>, degree: number): boolean {
+  return degree >= bucket.low && degree <= bucket.high;
+}
+
 /** The bucket a settled whole-degree value falls in. */
 export function bucketFor(buckets: readonly Bucket[], settled: number): Bucket {
   const whole = Math.round(settled);
-  const hit = buckets.find((b) => whole >= b.low && whole <= b.high);
+  const hit = buckets.find((b) => bucketHolds(b, whole));
   if (!hit) throw new Error(`no bucket holds ${settled}`);
   return hit;
 }

@@ -1,4 +1,4 @@
-import { type Bucket, OPEN_HIGH, OPEN_LOW } from './buckets.js';
+import { type Bucket, bucketHolds, OPEN_HIGH, OPEN_LOW } from './buckets.js';
 import { bucketProbability, type HighForecast, type Market, roundHalfUp, settledValue } from './settlement.js';
 
 /**
@@ -49,7 +49,7 @@ export function isCompleteLadder(buckets: readonly Bucket[]): boolean {
 
 /** The index of the bucket a settled whole-degree value falls in; -1 when none holds it. */
 export function winningBucket(buckets: readonly Bucket[], settled: number): number {
-  return buckets.findIndex((b) => settled >= b.low && settled <= b.high);
+  return buckets.findIndex((b) => bucketHolds(b, settled));
 }
 
 /** The index of the highest probability (the first of equals): the favourite. */

@@ -1,4 +1,4 @@
-import type { Bucket } from './buckets.js';
+import { type Bucket, bucketHolds } from './buckets.js';
 
 /**
  * DESIGN 4 "the board's record": each edge the board showed is taken as a paper trade of a flat stake at the venue's
@@ -13,7 +13,7 @@ export const tradablePrice = (price: number): boolean => Number.isFinite(price) 
 
 /** Whether a side of a bucket won, the day having settled at `settled` (a whole degree of the market's unit). */
 export function sideWon(side: 'YES' | 'NO', bucket: Pick<Bucket, 'low' | 'high'>, settled: number): boolean {
-  const inside = settled >= bucket.low && settled <= bucket.high;
+  const inside = bucketHolds(bucket, settled);
   return side === 'YES' ? inside : !inside;
 }
 

@@ -1,4 +1,4 @@
-import type { Bucket } from './buckets.js';
+import { type Bucket, bucketHolds } from './buckets.js';
 import type { Holding } from './held-buckets.js';
 import { bucketIsDead, type Market } from './settlement.js';
 import { round } from './units.js';
@@ -51,7 +51,7 @@ export function payoffByOutcome(
       }
       if (won === (h.side === 'YES')) payout += h.shares;
     }
-    const settledHere = settled !== null && settled >= bucket.low && settled <= bucket.high;
+    const settledHere = settled !== null && bucketHolds(bucket, settled);
     return {
       bucket,
       dead: settled === null ? bucketIsDead(bucket, market, runningHighC) : !settledHere,

@@ -21,8 +21,8 @@ export function syncCommand(program: Command): void {
     .option('--api-key <key>', 'API key (or SVC_API_KEY; a flag shows in ps, the variable does not)')
     .option('--save', 'store --base-url and --api-key in the config file (mode 0600)')
     .action(async (flags: SyncFlags) => {
-      // the config first, then the sync engine: a refused config file answers at once (0.25 s, not 1 s), before
-      // the engine, the API's validators and the HTTP client are loaded
+      // the config first, then the sync engine: a refused config file answers before the engine, the API's
+      // validators and the HTTP client are loaded
       const { resolveConnection } = await import('../config.js');
       const connection = await resolveConnection(flags);
       const { runSync } = await import('./sync-run.js');
