@@ -3,8 +3,10 @@ import type { MonitorSource } from '../types.js';
 
 /**
  * Cache change events, coalesced: a busy sync commits a page at a time, and re-querying every pane per commit would
- * redraw the screen dozens of times a second. Changed tables are collected and released together at most once per
- * `coalesceMs`; each release bumps the version of the tables that changed.
+ * redraw the screen dozens of times a second. Changed tables are collected and released together `coalesceMs` after
+ * the first; each release bumps the version of the tables that changed. A change within `BURST_MS` of the last
+ * release waits until `BURST_MS` after it: a fill or a backfill commits pages for many seconds, and the panes' reads
+ * of each release took the cores its writer needed (docs/benchmarks.md, the demo's history fill).
  */
 export class ChangeHub {
   private readonly versions = new Map<string, number>();
@@ -17,6 +19,7 @@ export class ChangeHub {
   private external = 0;
   /** Releases so far (for tests: a burst of commits is one release). */
   releases = 0;
+  private releasedAt = Number.NEGATIVE_INFINITY;
   private detachOthers: (() => void) | undefined;
   private readonly stoppers = new Set<() => void>();
 
@@ -45,7 +48,9 @@ export class ChangeHub {
 
   private note(table: string): void {
     this.pending.add(table);
-    this.timer ??= setTimeout(() => this.release(), this.coalesceMs);
+    if (this.timer) return;
+    const sinceRelease = Date.now() - this.releasedAt;
+    this.timer = setTimeout(() => this.release(), Math.max(this.coalesceMs, BURST_MS - sinceRelease));
   }
 
   stop(): void {
@@ -81,6 +86,7 @@ export class ChangeHub {
 
   private release(): void {
     this.timer = undefined;
+    this.releasedAt = Date.now();
     for (const table of this.pending) {
       if (table === EXTERNAL) this.external++;
       else this.versions.set(table, (this.versions.get(table) ?? 0) + 1);
@@ -92,4 +98,6 @@ export class ChangeHub {
 }
 
 const EXTERNAL = '*external*';
+/** Within this of a release, the next one waits out the rest of it: at most one a second while commits keep coming. */
+const BURST_MS = 1_000;
 const EXTERNAL_POLL_MS = 1_000;

@@ -54,6 +54,32 @@ describe('the change hub', () => {
     hub.stop();
   });
 
+  it('while commits keep coming (a fill), releases once a second; after a quiet second, within the window again', () => {
+    const cache = fakeCache();
+    const hub = new ChangeHub(cache, 150);
+    hub.start();
+    cache.commit('h_mkta_buckets_history');
+    vi.advanceTimersByTime(150);
+    expect(hub.releases).toBe(1);
+    // a page every 40 ms for three seconds: a release at 1,000 ms after the first, and at 2,000 and 3,000
+    for (let t = 40; t <= 3_000; t += 40) {
+      vi.advanceTimersByTime(40);
+      cache.commit('h_mkta_buckets_history');
+    }
+    // 3,150 ms after the first commit: releases at 150, 1,150, 2,150 and 3,150
+    expect(hub.releases).toBe(4);
+    vi.advanceTimersByTime(1_000);
+    expect(hub.releases).toBe(5); // the last page's, a second after the one before
+    // quiet for more than a second: the next commit is released after the usual 150 ms
+    vi.advanceTimersByTime(2_000);
+    cache.commit('alerts');
+    vi.advanceTimersByTime(149);
+    expect(hub.releases).toBe(5);
+    vi.advanceTimersByTime(1);
+    expect(hub.releases).toBe(6);
+    hub.stop();
+  });
+
   it('moves the version of the topics that changed, and of no other', () => {
     const cache = fakeCache();
     const hub = new ChangeHub(cache, 150);
