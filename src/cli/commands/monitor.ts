@@ -51,7 +51,7 @@ export function monitorCommand(program: Command): void {
       const screen = enterAlternateScreen(process.stdout, process.stdin);
       try {
         if (mode === 'demo')
-          process.stderr.write('starting the demo world (the first start fills 30 days, a few seconds)…\n');
+          process.stderr.write('starting the demo world (the first start fills 30 days: up to a minute)…\n');
         // Ink draws nothing until exit when it believes it runs in CI (is-in-ci reads the environment once, when Ink
         // loads); the monitor has just checked that it has a terminal, so it is interactive whatever CI says
         for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
