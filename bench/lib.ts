@@ -123,18 +123,20 @@ export interface Latency {
  * them with its first byte); the body is still read. The first `warmup` requests are not timed.
  */
 export async function sequentialLatency(
-  url: string,
+  url: string | ((i: number) => string),
   headers: Record<string, string>,
   requests: number,
   { timeTo = 'body', warmup = 50 }: { timeTo?: 'body' | 'first-byte'; warmup?: number } = {},
 ): Promise<Latency> {
   const { Pool } = await import('undici');
-  const origin = new URL(url);
-  const pool = new Pool(origin.origin, { connections: 1 });
-  const path = `${origin.pathname}${origin.search}`;
+  // a function names each request's URL (a cursor of its own: the service reuses an answer asked for again)
+  const urlOf = typeof url === 'string' ? () => url : url;
+  const pool = new Pool(new URL(urlOf(0)).origin, { connections: 1 });
   const timings: number[] = [];
   try {
     for (let i = 0; i < requests + warmup; i++) {
+      const { pathname, search } = new URL(urlOf(i));
+      const path = `${pathname}${search}`;
       const started = performance.now();
       const response = await pool.request({ path, method: 'GET', headers });
       const firstByte = performance.now() - started;

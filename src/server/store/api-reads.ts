@@ -42,6 +42,10 @@ export class ApiReads {
 
   private readonly totalChanges: Statement<unknown[]>;
 
+  /** Windows' id spans (`idSpan`), for the store as it was at `spansVersion`. */
+  private readonly spans = new Map<string, [number | null, number | null]>();
+  private spansVersion = '';
+
   constructor(private readonly db: Db) {
     this.prepared = statementCache(db);
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
@@ -63,10 +67,7 @@ export class ApiReads {
       // A window on both sides would be read through the `t` index and sorted again by id for every page: the
       // whole window each time (docs/benchmarks.md, the service). Its span of ids, read from that index alone,
       // bounds a walk down the ids instead, so a page costs its own rows; `+t` keeps the planner off the index.
-      const span = this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`)
-        .raw()
-        .get(f.since, f.until) as [number | null, number | null];
-      const [first, last] = span;
+      const [first, last] = this.idSpan(name, f.since, f.until);
       if (first === null || last === null) return { rows: [], nextCursor: null };
       // one range on the ids (SQLite takes one bound of two apart, and would walk from the window's top each page)
       where.add('id BETWEEN ? AND ?', first, f.beforeId === undefined ? last : Math.min(last, f.beforeId - 1));
@@ -83,6 +84,29 @@ export class ApiReads {
     const more = found.length > f.limit;
     const page = more ? found.slice(0, f.limit) : found;
     return { rows: page.map((r) => r[1]), nextCursor: more ? (page[page.length - 1]?.[0] ?? null) : null };
+  }
+
+  /**
+   * The first and last id of the rows in a window, kept while the store is unchanged: reading them scans the window's
+   * entries of the time index (a nine-day window of the bucket history: about 12 ms), and a client walking the
+   * window asks again for every page.
+   */
+  private idSpan(name: string, since: string, until: string): [number | null, number | null] {
+    const version = this.dataVersion();
+    if (version !== this.spansVersion) {
+      this.spans.clear();
+      this.spansVersion = version;
+    }
+    const key = `${name} ${since} ${until}`;
+    let span = this.spans.get(key);
+    if (!span) {
+      span = this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`)
+        .raw()
+        .get(since, until) as [number | null, number | null];
+      if (this.spans.size >= MAX_SPANS) this.spans.clear();
+      this.spans.set(key, span);
+    }
+    return span;
   }
 
   strategies(family: StrategyFamily, f: StrategyFilter): string[] {
@@ -122,6 +146,9 @@ export class ApiReads {
     return new Map(rows);
   }
 }
+
+/** Windows whose id span is kept at once: a few clients walking a few windows each. */
+const MAX_SPANS = 64;
 
 /** The optional filters of a list query, as SQL and its bound values. */
 class Where {
