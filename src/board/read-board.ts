@@ -1,11 +1,11 @@
-import { type Cache, type OpenPositions, POSITION_LIMIT } from '../cache/index.js';
+import { type Cache, type CacheTopic, type OpenPositions, POSITION_LIMIT, POSITION_TOPICS } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { localDate, openSinceDate } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { boardDay } from './board-day.js';
 import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
-import { type MarketDay, readMarketDay } from './market-day.js';
+import { MARKET_DAY_TOPICS, type MarketDay, readMarketDay } from './market-day.js';
 import { snapshotMsOf } from './same-instant.js';
 import { dayEnded, dayEndMs } from './settled-day.js';
 
@@ -62,7 +62,7 @@ export interface BoardBook {
 }
 
 /** The reads all rows of a board as of `atMs` share: the positions open and the kills unacknowledged (at `replay.asOf`). */
-export function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardReplay = {}): BoardBook {
+function readBoardBook(cache: Cache, atMs: number, { date, asOf }: BoardReplay = {}): BoardBook {
   const open = cache.positions.open(openSinceDate(atMs, date), POSITION_LIMIT, asOf);
   const kills = new Set(cache.alerts.unacknowledgedKillDays(500, asOf).map((k) => `${k.city_id}|${k.market_date}`));
   return { open, kills };
@@ -79,10 +79,9 @@ export function heldThroughDay(cache: Cache, city: City, date: string): OpenPosi
 /**
  * One city's row of the board as of `atMs`, for its own local day then or for `date` (time travel's chosen day): its
  * market day read by the city-day and the instant (market-day.ts), its book from `shared`. `memo` keeps the row of
- * the last read: an unchanged city is not redone. A board read a city at a time (the TUI's, between keys) gives the
- * rows `readBoard` gives.
+ * the last read: an unchanged city is not redone.
  */
-export function readBoardRow(
+function readBoardRow(
   cache: Cache,
   city: City,
   atMs: number,
@@ -107,21 +106,42 @@ export function readBoardRow(
   return row;
 }
 
+/** The cache's tables a board read touches: each city's market day, the open positions and the kills. */
+export const BOARD_TOPICS: readonly CacheTopic[] = [...MARKET_DAY_TOPICS, ...POSITION_TOPICS, 'alerts'];
+
 /**
  * Every city's row of the board as of `atMs` (now, for the live board; DESIGN 4 "the board as of an instant"), for
  * its own local day then, or for `replay.date` in every city. Each read is bounded by the city-day and the instant
  * (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows by keyset), its METAR readings,
  * its lock by the city index; the positions open and the kills unacknowledged (at `replay.asOf`) are read once for
  * all cities (readBoardBook). `memo` keeps the rows of the last read.
+ *
+ * In steps: each `yield` (after the shared reads, then after each city) is where a caller may let a key through;
+ * `readBoard` runs it to its end, the TUI a few milliseconds of it at a time.
  */
-export function readBoard(
+export function* readBoardSteps(
   cache: Cache,
   cities: readonly City[],
   atMs: number,
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
   replay: BoardReplay = {},
-): BoardRow[] {
+): Generator<void, BoardRow[], void> {
   const shared = readBoardBook(cache, atMs, replay);
-  return cities.map((city) => readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date));
+  yield;
+  const rows: BoardRow[] = [];
+  for (const city of cities) {
+    rows.push(readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date));
+    yield;
+  }
+  return rows;
+}
+
+/** The board at once (`export board`, the tests, the benchmarks): readBoardSteps to its end. */
+export function readBoard(...args: Parameters<typeof readBoardSteps>): BoardRow[] {
+  const steps = readBoardSteps(...args);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }

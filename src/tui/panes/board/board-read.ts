@@ -1,17 +1,10 @@
 import type { BoardRow } from '../../../board/board-row.js';
-import { MARKET_DAY_TOPICS } from '../../../board/market-day.js';
-import { type BoardMemo, type BoardReplay, readBoardBook, readBoardRow } from '../../../board/read-board.js';
-import { type Cache, type CacheTopic, POSITION_TOPICS } from '../../../cache/index.js';
+import { BOARD_TOPICS, type BoardMemo, type BoardReplay, readBoardSteps } from '../../../board/read-board.js';
 import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
 import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
-import type { SlicedRead } from '../../state/sliced-read.js';
-
-/** Everything a row is worked out from. */
-/** What the board reads: each city's market day, the open positions and the unacknowledged kills. */
-const BOARD_TOPICS: readonly CacheTopic[] = [...MARKET_DAY_TOPICS, ...POSITION_TOPICS, 'alerts'];
 
 export interface BoardParams {
   cities: readonly City[];
@@ -19,21 +12,6 @@ export interface BoardParams {
   settlement: SettlementConfig;
   /** Time travel: the day pinned and the book as of the instant (DESIGN 4); live, none. */
   replay: BoardReplay;
-}
-
-/**
- * The board's rows, unsorted, a city a step: the reads every row shares first (board/read-board.ts), then one city's
- * market day at a time (about a millisecond each on a 30-day cache), so a refresh never holds a key for 13 of them.
- */
-function* boardRows(cache: Cache, p: BoardParams, memo: BoardMemo): SlicedRead<BoardRow[]> {
-  const shared = readBoardBook(cache, p.atMs, p.replay);
-  yield;
-  const rows: BoardRow[] = [];
-  for (const city of p.cities) {
-    rows.push(readBoardRow(cache, city, p.atMs, shared, p.settlement, memo, p.replay.date));
-    yield;
-  }
-  return rows;
 }
 
 /**
@@ -63,6 +41,10 @@ export function boardAsk(
 export function boardRead(hub: ChangeHub, instant: ReadInstant): KeptRead<BoardParams, BoardRow[]> {
   return keptReadOf(hub, laneOf('board', instant), () => {
     const memo: BoardMemo = new Map();
-    return new KeptRead(hub, BOARD_TOPICS, (cache, p: BoardParams) => boardRows(cache, p, memo));
+    // the board's own read in steps (about a millisecond a city on a 30-day cache): a refresh never holds a key for
+    // all 13 of them
+    return new KeptRead(hub, BOARD_TOPICS, (cache, p: BoardParams) =>
+      readBoardSteps(cache, p.cities, p.atMs, p.settlement, memo, p.replay),
+    );
   });
 }
