@@ -100,9 +100,10 @@ export class ApiReads {
     const key = `${name} ${since} ${until}`;
     let span = this.spans.get(key);
     if (!span) {
-      span = this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`)
-        .raw()
-        .get(since, until) as [number | null, number | null];
+      span = this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`).raw().get(since, until) as [
+        number | null,
+        number | null,
+      ];
       if (this.spans.size >= MAX_SPANS) this.spans.clear();
       this.spans.set(key, span);
     }
