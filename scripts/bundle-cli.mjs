@@ -27,7 +27,7 @@ const packagesOutside = {
 };
 
 const result = await build({
-  entryPoints: ['cli.js', 'cli/session-worker.js', 'cli/demo-world.js'].map((entry) => join(dist, entry)),
+  entryPoints: ['cli.js', 'cli/session/worker.js', 'cli/demo-world.js'].map((entry) => join(dist, entry)),
   outbase: dist,
   outdir: dist,
   allowOverwrite: true,

@@ -9,7 +9,7 @@ import { usageError } from './exit-codes.js';
 import { marketClockOf } from './market-clock.js';
 import { MonitorStatusStore, NO_LISTENER } from './monitor-status.js';
 import { dataDir } from './paths.js';
-import { SessionSource, startSessionThread } from './session-thread.js';
+import { SessionSource, startSessionThread } from './session/thread.js';
 
 export type MonitorMode = MonitorStatus['mode'];
 
@@ -43,7 +43,7 @@ const DEMO_INTERVAL_MS = 5_000;
  * Opens a session in one of DESIGN 3's modes. Offline: the cache alone (it must exist). Live: the configured
  * service, sync running, the listener when `--listen` is given. Demo: the reference service in-process with its
  * own cache under `<data dir>/demo/`, a listener always (registered with the service, so every event type flows).
- * Live and demo run their network half (sync, alerts, listener, fill) on a thread of its own (session-thread.ts):
+ * Live and demo run their network half (sync, alerts, listener, fill) on a thread of its own (session/thread.ts):
  * the screen's thread only reads the cache and draws.
  */
 export async function openSession(
@@ -105,7 +105,7 @@ export async function openSession(
       listener: NO_LISTENER,
       ...(demo && tokenFile ? { accountPages: { url: demo.accountUrl, tokenFile } } : {}),
     });
-    // the sync, the alerts, the listener and the demo's fill on a thread of their own (session-worker.ts)
+    // the sync, the alerts, the listener and the demo's fill on a thread of their own (session/worker.ts)
     const thread = await startSessionThread(
       {
         dbPath,

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * A worker thread running the module `name` of this folder (`demo-world`, `session-worker`): the built `.js` beside
+ * A worker thread running the module `name` of this folder (`demo-world`, `session/worker`): the built `.js` beside
  * this one; under the tests, which run the TypeScript sources, the `.ts` loaded through tsx (a dev dependency) from a
  * small module of its own.
  */

@@ -1,9 +1,9 @@
 import type { Worker } from 'node:worker_threads';
-import type { ServiceClock } from '../client/service-clock.js';
-import type { MonitorStatus } from '../tui/types.js';
-import { MonitorStatusStore } from './monitor-status.js';
-import type { FromSession, SessionStart, ToSession } from './session-protocol.js';
-import { askWorker, startModuleWorker } from './worker-module.js';
+import type { ServiceClock } from '../../client/service-clock.js';
+import type { MonitorStatus } from '../../tui/types.js';
+import { MonitorStatusStore } from '../monitor-status.js';
+import { askWorker, startModuleWorker } from '../worker-module.js';
+import type { FromSession, SessionStart, ToSession } from './protocol.js';
 
 /**
  * The session thread's young generation, in MB: its garbage (response bodies, validated pages) is short-lived, and
@@ -41,7 +41,7 @@ export interface SessionThread {
 }
 
 /**
- * Starts the session's network half on a worker thread (session-worker.ts), reporting into `source` and setting the
+ * Starts the session's network half on a worker thread (worker.ts), reporting into `source` and setting the
  * screen's `clock` by the service's answers there; resolves once
  * it runs (its listener up, or down with an alert). A thread that cannot start rejects with its reason, and is gone.
  */
@@ -50,7 +50,7 @@ export async function startSessionThread(
   source: SessionSource,
   clock: ServiceClock,
 ): Promise<SessionThread> {
-  const worker: Worker = startModuleWorker('session-worker', {
+  const worker: Worker = startModuleWorker('session/worker', {
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const exited = new Promise<void>((done) => worker.once('exit', () => done()));

@@ -1,9 +1,9 @@
-import type { AlertSettings } from '../alerts/alert-settings.js';
-import type { SettlementConfig } from '../contract/config.js';
-import type { MonitorStatus } from '../tui/types.js';
+import type { AlertSettings } from '../../alerts/alert-settings.js';
+import type { SettlementConfig } from '../../contract/config.js';
+import type { MonitorStatus } from '../../tui/types.js';
 
 /*
- * The messages between the screen's thread (session-thread.ts) and the session's (session-worker.ts), both ways.
+ * The messages between the screen's thread (thread.ts) and the session's (worker.ts), both ways.
  */
 
 /** What the session needs to run: the connection, the listener's port and secrets, the alert settings. */

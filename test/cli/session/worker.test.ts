@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
-import { openCache } from '../../src/cache/index.js';
-import type { FromSession, SessionStart } from '../../src/cli/session-protocol.js';
-import { startModuleWorker } from '../../src/cli/worker-module.js';
+import { DEFAULT_ALERT_SETTINGS } from '../../../src/alerts/alert-settings.js';
+import { openCache } from '../../../src/cache/index.js';
+import type { FromSession, SessionStart } from '../../../src/cli/session/protocol.js';
+import { startModuleWorker } from '../../../src/cli/worker-module.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-session-worker-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ describe('the session thread', () => {
       fill: false,
       logFile: join(root, 'monitor.log'),
     };
-    const worker = startModuleWorker('session-worker');
+    const worker = startModuleWorker('session/worker');
     const exited = new Promise((done) => worker.once('exit', done));
     const started = next(worker, 'started');
     worker.postMessage(start);

@@ -1,5 +1,5 @@
 /**
- * The live and demo monitor's network half, on a worker thread of the monitor's process (session-thread.ts starts
+ * The live and demo monitor's network half, on a worker thread of the monitor's process (thread.ts starts
  * it): the sync engine, the trader alerts, the webhook listener and the demo's history fill, over a cache connection
  * of their own. Their requests, validation, page writes and rule passes run on this thread's event loop and heap,
  * never delaying a key of the screen. The screen is told what was committed here (the tables, so the panes read
@@ -8,20 +8,20 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { listenerDownAlert } from '../alerts/listener-down-alert.js';
-import { desktopNotify } from '../alerts/notifier.js';
-import { COMMAND_TIMEOUT_MS } from '../alerts/notify-command.js';
-import { TraderAlerts } from '../alerts/trader-alerts.js';
-import { type Cache, openCache } from '../cache/index.js';
-import { ApiClient } from '../client/api-client.js';
-import { AuthRejected } from '../client/errors.js';
-import { startListener, type WebhookListener } from '../receiver/listener.js';
-import { fillHistory } from '../sync/history-fill.js';
-import { type StreamOutcome, SyncEngine } from '../sync/sync-engine.js';
-import type { MonitorStatus } from '../tui/types.js';
-import { marketClockOf } from './market-clock.js';
-import { ConnectionTracker, NO_LISTENER } from './monitor-status.js';
-import type { FromSession, SessionStart, ToSession } from './session-protocol.js';
+import { listenerDownAlert } from '../../alerts/listener-down-alert.js';
+import { desktopNotify } from '../../alerts/notifier.js';
+import { COMMAND_TIMEOUT_MS } from '../../alerts/notify-command.js';
+import { TraderAlerts } from '../../alerts/trader-alerts.js';
+import { type Cache, openCache } from '../../cache/index.js';
+import { ApiClient } from '../../client/api-client.js';
+import { AuthRejected } from '../../client/errors.js';
+import { startListener, type WebhookListener } from '../../receiver/listener.js';
+import { fillHistory } from '../../sync/history-fill.js';
+import { type StreamOutcome, SyncEngine } from '../../sync/sync-engine.js';
+import type { MonitorStatus } from '../../tui/types.js';
+import { marketClockOf } from '../market-clock.js';
+import { ConnectionTracker, NO_LISTENER } from '../monitor-status.js';
+import type { FromSession, SessionStart, ToSession } from './protocol.js';
 
 /** How often another connection's commits are looked for: the TUI's own poll did it as often. */
 const EXTERNAL_POLL_MS = 1_000;
