@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
+import { createElement, Fragment } from 'react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../src/cache/index.js';
 import { MonitorApp, type MonitorStatus } from '../../src/tui/render-monitor.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-status-bar-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,18 +55,26 @@ describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
   it('shows whole groups only, on one line when they fit and two when not, leaving groups out with a marker', async () => {
     const c = cache();
     const source = { getStatus: () => STATUS, subscribe: () => () => {} };
-    const app = render(<MonitorApp cache={c} source={source} now={() => new Date(NOW)} noColor tickMs={3_600_000} />);
     const bar: Record<number, string[]> = {};
     try {
       for (const width of [80, 120, 140, 160, 200, 250]) {
+        // a monitor drawn at this width from its first frame: one resized from the last width could still show the
+        // frame drawn before the resize on a loaded machine (a resize's redraw: e2e/fullscreen.test.ts)
+        const app = render(createElement(Fragment));
         Object.defineProperty(app.stdout, 'columns', { value: width, configurable: true });
         Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
-        app.stdout.emit('resize');
-        for (let i = 0; i < 200 && !(app.lastFrame() ?? '').includes(`${GROUPS[0]} ·`); i++)
-          await new Promise((r) => setTimeout(r, 10));
-        await new Promise((r) => setTimeout(r, 30));
-        const lines = (app.lastFrame() ?? '').split('\n').map((l) => l.trimEnd());
-        bar[width] = lines.slice(lines.findIndex((l) => l.startsWith(GROUPS[0] as string)));
+        app.rerender(<MonitorApp cache={c} source={source} now={() => new Date(NOW)} noColor tickMs={3_600_000} />);
+        try {
+          const deadline = Date.now() + PATIENCE_MS;
+          while (!(app.lastFrame() ?? '').includes(`${GROUPS[0]} ·`)) {
+            if (Date.now() > deadline) throw new Error(`no status bar at ${width} columns:\n${app.lastFrame()}`);
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          const lines = (app.lastFrame() ?? '').split('\n').map((l) => l.trimEnd());
+          bar[width] = lines.slice(lines.findIndex((l) => l.startsWith(GROUPS[0] as string)));
+        } finally {
+          app.unmount();
+        }
         for (const l of bar[width] ?? []) {
           expect(l.length).toBeLessThanOrEqual(width);
           for (const piece of l.split(' · '))
@@ -72,7 +82,6 @@ describe('the status bar at 80, 120, 140, 160, 200 and 250 columns', () => {
         }
       }
     } finally {
-      app.unmount();
       c.close();
     }
     // all six: 19 + 12 + 60 + 37 + 25 + 36 = 189 columns and five separators of 3: 204 <= 250
