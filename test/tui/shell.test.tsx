@@ -4,6 +4,7 @@ import { openCache } from '../../src/cache/index.js';
 import { MonitorApp, renderMonitor } from '../../src/tui/render-monitor.js';
 import { handCaches } from '../helpers/cache-builder.js';
 import { monitorScene, now } from '../helpers/monitor-scene.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { fakeTerminal, KEYS, LIVE, lines, plain, renderTui, statusSource } from './fixtures.js';
 
 const caches = handCaches('tui-shell-');
@@ -159,7 +160,11 @@ describe('keys', () => {
     const done = monitor.waitUntilExit().then(() => {
       exited = true;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // its first frame drawn (however long a loaded machine takes), and it still runs
+    for (let i = 0; !plain(stdout.written.join('')).includes('Signals'); i++) {
+      if (i > PATIENCE_MS / 10) throw new Error(`no frame: ${plain(stdout.written.join(''))}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     expect(exited).toBe(false);
     expect(plain(stdout.written.join(''))).toContain('Signals');
     stdin.write('q');
