@@ -11,6 +11,7 @@ import { ApiClient } from '../../src/client/api-client.js';
 import { type StreamOutcome, SyncEngine, type SyncSummary } from '../../src/sync/sync-engine.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { type GateProxy, startGateProxy } from '../sync/gate-proxy.js';
 import { lines, renderTui } from '../tui/fixtures.js';
@@ -52,9 +53,9 @@ function liveConnection(apiKey = TEST_KEY): Connection {
 const statusBar = (frame: string) => lines(frame).filter(Boolean).slice(-2).join('\n');
 const CLOCK = '\\d\\d:\\d\\d:\\d\\dZ';
 
-/** Waits (up to 30 s: a service going away takes its retries) until the status bar matches. */
+/** Waits (up to PATIENCE_MS: a service going away takes its retries, longer on a loaded machine) for the status bar. */
 async function statusUntil(app: Awaited<ReturnType<typeof renderTui>>, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < PATIENCE_MS / 50; i++) {
     const bar = statusBar(app.frame());
     if (pattern.test(bar)) return bar;
     await new Promise((r) => setTimeout(r, 50));

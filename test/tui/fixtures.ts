@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink-testing-library';
 import { createElement, Fragment, type ReactElement } from 'react';
 import type { MonitorSource, MonitorStatus } from '../../src/tui/render-monitor.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 export const LIVE: MonitorStatus = {
   mode: 'live',
@@ -58,9 +59,13 @@ export async function renderTui(
   resize(app.stdout, size.columns, size.rows);
   app.rerender(tree);
   await settle();
-  /** Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame. */
+  /**
+   * Waits until the frame satisfies `check` (a coalesced re-query or a render away), or fails with the frame after
+   * PATIENCE_MS (5 s was too short for a loaded machine).
+   */
   const until = async (check: (frame: string) => boolean, what = 'the expected frame'): Promise<string> => {
-    for (let i = 0; i < 500; i++) {
+    // counted in turns, not read off Date: a test may fake the clock
+    for (let i = 0; i < PATIENCE_MS / 10; i++) {
       const f = plain(app.lastFrame());
       if (check(f)) return f;
       await settle(10);
