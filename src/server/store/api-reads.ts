@@ -4,6 +4,7 @@ import type { StrategyFamily } from '../../contract/strategies.js';
 import { statementCache } from '../../sqlite/statement-cache.js';
 import type { Db } from './open-store.js';
 import { historicalSqlTable, strategySqlTable } from './schema.js';
+import { VersionedMemo } from './versioned-memo.js';
 
 export interface Page<C> {
   rows: string[];
@@ -42,9 +43,8 @@ export class ApiReads {
 
   private readonly totalChanges: Statement<unknown[]>;
 
-  /** Windows' id spans (`idSpan`), for the store as it was at `spansVersion`. */
-  private readonly spans = new Map<string, [number | null, number | null]>();
-  private spansVersion = '';
+  /** Windows' id spans (`idSpan`), while the store is unchanged: a few clients walking a few windows each. */
+  private readonly spans = new VersionedMemo<[number | null, number | null]>(64, () => 1);
 
   constructor(private readonly db: Db) {
     this.prepared = statementCache(db);
@@ -92,22 +92,15 @@ export class ApiReads {
    * window asks again for every page.
    */
   private idSpan(name: string, since: string, until: string): [number | null, number | null] {
-    const version = this.dataVersion();
-    if (version !== this.spansVersion) {
-      this.spans.clear();
-      this.spansVersion = version;
-    }
-    const key = `${name} ${since} ${until}`;
-    let span = this.spans.get(key);
-    if (!span) {
-      span = this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`).raw().get(since, until) as [
-        number | null,
-        number | null,
-      ];
-      if (this.spans.size >= MAX_SPANS) this.spans.clear();
-      this.spans.set(key, span);
-    }
-    return span;
+    return this.spans.get(
+      `${name} ${since} ${until}`,
+      this.dataVersion(),
+      () =>
+        this.prepared(`SELECT min(id), max(id) FROM ${name} WHERE t >= ? AND t <= ?`).raw().get(since, until) as [
+          number | null,
+          number | null,
+        ],
+    );
   }
 
   strategies(family: StrategyFamily, f: StrategyFilter): string[] {
@@ -147,9 +140,6 @@ export class ApiReads {
     return new Map(rows);
   }
 }
-
-/** Windows whose id span is kept at once: a few clients walking a few windows each. */
-const MAX_SPANS = 64;
 
 /** The optional filters of a list query, as SQL and its bound values. */
 class Where {
