@@ -1,4 +1,11 @@
-import type { BrowseFilter, Cache, RecordDay, RecordHour, Venue } from '../cache/index.js';
+import {
+  type BrowseFilter,
+  type Cache,
+  HISTORY_READ_TOPICS,
+  type RecordDay,
+  type RecordHour,
+  type Venue,
+} from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { cityMarket } from '../domain/city-market.js';
 import {
@@ -239,6 +246,9 @@ export interface BoardRecordSection {
   all: RecordSummary;
   city: { city_id: string; summary: RecordSummary } | null;
 }
+
+/** The tables whose change can change the record (the cache's read of settled days): what a pane showing it watches. */
+export const BOARD_RECORD_TOPICS = HISTORY_READ_TOPICS.boardRecordDays;
 
 /**
  * The board's record from the cache alone, offline (DESIGN 4): every settled day's trades and their summaries. `known`

@@ -1,4 +1,11 @@
-import { type Cache, type CacheTopic, type OpenPositions, POSITION_LIMIT, POSITION_TOPICS } from '../cache/index.js';
+import {
+  ALERT_READ_TOPICS,
+  type Cache,
+  type CacheTopic,
+  type OpenPositions,
+  POSITION_LIMIT,
+  POSITION_TOPICS,
+} from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { localDate, openSinceDate } from '../domain/city-time.js';
@@ -107,7 +114,9 @@ function readBoardRow(
 }
 
 /** The cache's tables a board read touches: each city's market day, the open positions and the kills. */
-export const BOARD_TOPICS: readonly CacheTopic[] = [...MARKET_DAY_TOPICS, ...POSITION_TOPICS, 'alerts'];
+export const BOARD_TOPICS: readonly CacheTopic[] = [
+  ...new Set([...MARKET_DAY_TOPICS, ...POSITION_TOPICS, ...ALERT_READ_TOPICS.unacknowledgedKillDays]),
+];
 
 /**
  * Every city's row of the board as of `atMs` (now, for the live board; DESIGN 4 "the board as of an instant"), for

@@ -5,6 +5,7 @@ import { CacheError } from './db/cache-error.js';
 import type { ChangeEvents } from './db/change-events.js';
 import type { CountedQueries } from './db/counted-queries.js';
 import { instantMs, NOW_UNBOUNDED } from './db/time.js';
+import type { CacheTopic } from './topics.js';
 
 export type AlertSeverity = 'info' | 'warning' | 'high';
 
@@ -158,6 +159,15 @@ export interface CitySnooze {
   city_id: string;
   until_ms: number;
 }
+
+/**
+ * The tables whose change can change what each read returns, as the cache's change events name them: what a pane
+ * showing the read watches. The other reads read the alerts alone.
+ */
+export const ALERT_READ_TOPICS = {
+  // a kill's city-day is its pick's market
+  unacknowledgedKillDays: ['alerts', 'insurance-picks'],
+} as const satisfies Partial<Record<keyof AlertRepository, readonly CacheTopic[]>>;
 
 /** The stored alerts: raised, acknowledged, their kill notifications marked, and listed for the Alerts pane. */
 export class AlertRepository {

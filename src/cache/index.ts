@@ -8,6 +8,7 @@ export type {
   NewAlert,
   RejectedDelivery,
 } from './alerts.js';
+export { ALERT_READ_TOPICS } from './alerts.js';
 export { Cache, openCache } from './cache.js';
 export type { Answer } from './db/answer-memo.js';
 export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './db/busy-writes.js';
@@ -17,7 +18,7 @@ export type { ReadStats } from './db/counted-queries.js';
 export type { CacheAccess } from './db/open-cache-file.js';
 export type { WriteCounts } from './db/upsert-writer.js';
 export { checkExportName, EXPORT_NAMES, type ExportFilter } from './export.js';
-export type { SignalPayload } from './feed/feed.js';
+export { FEED_READ_TOPICS, type SignalPayload } from './feed/feed.js';
 export {
   compareFeed,
   type FeedKey,
@@ -36,6 +37,7 @@ export {
   type BrowseKey,
   type BrowseRow,
   type BrowseTable,
+  HISTORY_READ_TOPICS,
 } from './history/history.js';
 export type { ForecastErrorSummary, HistorySummary, LockSummary, StrategySummary } from './history/history-summary.js';
 export type {

@@ -2,6 +2,7 @@ import type { FusionLock } from '../../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../../contract/strategies.js';
 import { entryHourOf, marketSettlesAt, recordAsOf, recordEntersAt } from '../../domain/market-times.js';
 import { strategySqlTable } from '../db/tables.js';
+import type { CacheTopic } from '../topics.js';
 import { RANK, type Signal, type SignalFacts, type Zones } from './signal.js';
 import { lockSignal } from './stored-instant-sources.js';
 
@@ -32,6 +33,8 @@ export interface ScanTable {
  */
 export interface DerivedInstantSource {
   rank: number;
+  /** The change event its table's writes announce: what a pane showing the feed watches. */
+  topic: CacheTopic;
   lo: number;
   hi: number;
   /** The rows scanned, by (proxy, key): `key` and what `atOf` reads. */
@@ -61,6 +64,7 @@ function strategyFacts(family: StrategyFamily, r: StrategyRecord): SignalFacts {
 
 const resolvedLocks: DerivedInstantSource = {
   rank: RANK['lock-resolved'],
+  topic: 'fusion-locks',
   // settled after local midnight, locked at the peak hour of the same local day: at most a day apart
   lo: -HOUR,
   hi: 26 * HOUR,
@@ -90,6 +94,7 @@ function strategySource(family: StrategyFamily): DerivedInstantSource {
   const light = `id, city_id, local_date${family === 'svc-max-picks' ? ", json_extract(json, '$.entry_hour') AS entry_hour" : ''}`;
   return {
     rank,
+    topic: family,
     // local zones run from UTC-12 to UTC+14; entry hours from 00:01 to 23:00 (plus an hour for DST)
     lo: -15 * HOUR,
     hi: 37 * HOUR,

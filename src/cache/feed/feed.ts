@@ -4,11 +4,24 @@ import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
+import type { CacheTopic } from '../topics.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { newerKeys, olderKeys } from './derived-scan.js';
 import { mergeSorted } from './merge.js';
 import { compareFeed, type FeedKey, type Signal, type Zones } from './signal.js';
 import { STORED_INSTANT_SOURCES, type StoredInstantSource } from './stored-instant-sources.js';
+
+/**
+ * The tables the feed reads, as the cache's change events name them: each source's (a new source brings its own) and
+ * the cities (their zones place each signal's local day). What a pane showing the feed watches.
+ */
+export const FEED_READ_TOPICS: readonly CacheTopic[] = [
+  ...new Set<CacheTopic>([
+    ...STORED_INSTANT_SOURCES.map((s) => s.topic),
+    ...DERIVED_INSTANT_SOURCES.map((s) => s.topic),
+    'cities',
+  ]),
+];
 
 /** Signals a step of a page makes at most: about a millisecond of rows read whole and parsed (measured). */
 const WHOLE_CHUNK = 100;

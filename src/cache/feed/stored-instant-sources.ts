@@ -2,6 +2,7 @@ import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { lockStake } from '../../domain/position-pnl.js';
 import { round } from '../../domain/units.js';
+import type { CacheTopic } from '../topics.js';
 import { RANK, type Signal, type Zones } from './signal.js';
 
 type Row = Record<string, unknown>;
@@ -10,6 +11,8 @@ type Row = Record<string, unknown>;
 export interface StoredInstantSource {
   rank: number;
   table: string;
+  /** The change event `table`'s writes announce: what a pane showing the feed watches. */
+  topic: CacheTopic;
   ms: string;
   key: string;
   columns: string;
@@ -106,6 +109,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK.kill,
     table: 'insurance_picks',
+    topic: 'insurance-picks',
     ms: 'killed_ms',
     key: 'pick_id',
     columns: 'pick_id, kill_json',
@@ -116,6 +120,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK.pick,
     table: 'insurance_picks',
+    topic: 'insurance-picks',
     ms: 'created_ms',
     key: 'pick_id',
     columns: 'pick_id, created_json',
@@ -128,6 +133,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK['edge-exit'],
     table: 'edge_trades',
+    topic: 'edge-trades',
     ms: 'exited_ms',
     key: 'engine_trade_id',
     columns: 'entry_json, exit_json',
@@ -137,6 +143,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK['edge-entry'],
     table: 'edge_trades',
+    topic: 'edge-trades',
     ms: 'entered_ms',
     key: 'engine_trade_id',
     columns: 'entry_json, exit_json',
@@ -146,6 +153,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK.test,
     table: 'webhook_events',
+    topic: 'webhook-events',
     ms: 'received_ms',
     key: 'seq',
     columns: 'seq, body',
@@ -155,6 +163,7 @@ export const STORED_INSTANT_SOURCES: StoredInstantSource[] = [
   {
     rank: RANK.lock,
     table: 'fusion_locks',
+    topic: 'fusion-locks',
     ms: 'locked_ms',
     key: 'id',
     columns: 'json',

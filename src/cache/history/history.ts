@@ -11,6 +11,7 @@ import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
+import type { CacheTopic } from '../topics.js';
 import { boardRecordDays, type RecordDay } from './board-record-days.js';
 import type { BrowseFilter } from './browse-filter.js';
 import { type CacheSpan, cacheSpan } from './cache-span.js';
@@ -48,6 +49,28 @@ interface Plan {
 const flip = (dir: 'ASC' | 'DESC') => (dir === 'ASC' ? 'DESC' : 'ASC');
 
 /** What the History pane browses: keyset pages of any browsable table, and the summaries. */
+/**
+ * A day settles when its lock resolves or its forecast score arrives, and a forecast backfill can add to a settled
+ * day. The settled-day reads also read prices and METAR, but the live streams only add rows of days not yet settled,
+ * which those reads leave out: a price tick changes nothing they return.
+ */
+const SETTLED_DAY_TOPICS = [
+  'fusion-locks',
+  'historical/forecast_accuracy_daily',
+  'historical/forecast_history',
+] as const satisfies readonly CacheTopic[];
+
+/**
+ * The tables whose change can change what each read returns, as the cache's change events name them: what a pane
+ * showing the read watches (the History pane's lists are these). A read that starts reading another table adds it
+ * here. Browsing a table watches that table (`topicOf`).
+ */
+export const HISTORY_READ_TOPICS = {
+  summary: [...STRATEGY_FAMILIES, 'fusion-locks', 'historical/forecast_accuracy_daily'],
+  calibrationDays: SETTLED_DAY_TOPICS,
+  boardRecordDays: SETTLED_DAY_TOPICS,
+} as const satisfies Partial<Record<keyof HistoryRepository, readonly CacheTopic[]>>;
+
 export class HistoryRepository {
   constructor(private readonly q: CountedQueries) {}
 

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
+import { FEED_READ_TOPICS } from '../../cache/index.js';
 import type { City } from '../../contract/cities.js';
 import { forecastAsk, forecastRead } from '../panes/forecasts/forecast-read.js';
 import { pageOf } from '../panes/forecasts/use-forecasts-state.js';
 import { positionsAsk, positionsKept, QUOTE_TOPICS } from '../panes/positions/positions-model.js';
-import { FEED_TOPICS, feedStrip } from '../panes/signals/use-signals-state.js';
+import { feedStrip } from '../panes/signals/use-signals-state.js';
 import { LIVE } from '../state/kept-reads.js';
 import { useDeps, useUiState } from '../state/monitor-context.js';
 
@@ -29,7 +30,7 @@ export function Prewarm({ cities, width, height }: { cities: readonly City[]; wi
     const minute = Math.floor(nowMs / 60_000);
     positionsKept(hub, LIVE).refresh(cache, positionsAsk(cities, minute, hub.version(QUOTE_TOPICS), LIVE));
     const strip = feedStrip(hub, cache);
-    strip.observe(hub.version(FEED_TOPICS));
+    strip.observe(hub.version(FEED_READ_TOPICS));
     // the pane's window (its height less the column titles) and the page below it, which the pane prefetches
     strip.warm(2 * Math.max(1, height - 1) + 1);
     const city = cities.find((c) => c.city_id === chosen) ?? cities[0] ?? null;

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { readBoardRecord } from '../../../board/board-record.js';
+import { BOARD_RECORD_TOPICS, readBoardRecord } from '../../../board/board-record.js';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
@@ -8,7 +8,7 @@ import {
   type BrowseTable,
   CALIBRATION_DATES,
   type Cache,
-  type CacheTopic,
+  HISTORY_READ_TOPICS,
   type RecordDay,
   topicOf,
 } from '../../../cache/index.js';
@@ -25,26 +25,6 @@ import { boardRecordLines } from './board-record-lines.js';
 import { calibrationLines } from './calibration-lines.js';
 import { marketDayFilter, parseHistoryFilter } from './history-filter.js';
 import { summaryLines } from './history-summary-lines.js';
-
-/** What the summaries are computed from. */
-const SUMMARY_TOPICS: readonly CacheTopic[] = [
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'fusion-locks',
-  'historical/forecast_accuracy_daily',
-];
-
-/**
- * What the calibration is re-read on: a day settling (its lock resolves, its score arrives) and a forecast backfill.
- * The live price and METAR streams only add rows of days not yet settled, which it does not score, so a price tick
- * does not cost a re-read; opening the summaries always reads afresh.
- */
-const CALIBRATION_TOPICS: readonly CacheTopic[] = [
-  'fusion-locks',
-  'historical/forecast_accuracy_daily',
-  'historical/forecast_history',
-];
 
 export interface HistoryState {
   table: BrowseTable;
@@ -94,7 +74,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     (c: Cache) => (summary ? summaryLines(c.history.summary(filter)) : []),
     [filter, summary],
   );
-  const summaries = useCacheQuery(SUMMARY_TOPICS, readSummary);
+  const summaries = useCacheQuery(HISTORY_READ_TOPICS.summary, readSummary);
   const known = useRef<{ filter: BrowseFilter | null; days: Map<string, SettledDay> }>({
     filter: null,
     days: new Map(),
@@ -112,7 +92,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     },
     [filter, summary, settlement],
   );
-  const calibration = useCacheQuery(CALIBRATION_TOPICS, readCalibration);
+  const calibration = useCacheQuery(HISTORY_READ_TOPICS.calibrationDays, readCalibration);
   // the board's record: every settled day of the cache, read once while the summaries stay open (as the calibration)
   const recordDays = useRef(new Map<string, RecordDay>());
   const cityId = filter.cityId;
@@ -127,7 +107,7 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
     },
     [summary, cityId, edgeMin, settlement],
   );
-  const record = useCacheQuery(CALIBRATION_TOPICS, readRecord);
+  const record = useCacheQuery(BOARD_RECORD_TOPICS, readRecord);
   const summaryText = useMemo(
     () => [...summaries, [], ...record, [], ...calibration],
     [summaries, record, calibration],

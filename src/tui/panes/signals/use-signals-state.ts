@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import type { Cache, CacheTopic } from '../../../cache/index.js';
-import { compareFeed, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
+import type { Cache } from '../../../cache/index.js';
+import { compareFeed, FEED_READ_TOPICS, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
 import { useCacheVersion } from '../../hooks/use-cache-version.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useAfterChange, useCacheChanges } from '../../hooks/use-reread.js';
@@ -8,18 +8,6 @@ import type { ChangeHub } from '../../state/change-hub.js';
 import { KeysetStrip } from '../../state/keyset-strip.js';
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-
-/** Everything the feed is built from: a change to any of them can add or change a signal. */
-export const FEED_TOPICS: readonly CacheTopic[] = [
-  'insurance-picks',
-  'edge-trades',
-  'webhook-events',
-  'fusion-locks',
-  'no24',
-  'yescore',
-  'svc-max-picks',
-  'cities',
-];
 
 /**
  * The stretches of the feed each running monitor (its change hub) keeps in memory around the window shown: coming
@@ -72,7 +60,7 @@ export interface SignalsState {
 
 export function useSignalsState(listHeight: number): SignalsState {
   const { cache, hub } = useDeps();
-  const version = useCacheVersion(FEED_TOPICS);
+  const version = useCacheVersion(FEED_READ_TOPICS);
   // time travel: the signals as they had come by its instant
   const { atMs } = useReplayInstant();
   const strip = feedStrip(hub, cache, atMs);
@@ -86,7 +74,7 @@ export function useSignalsState(listHeight: number): SignalsState {
     strip.refresh();
     strip.prefetch(above, listHeight, listHeight);
   }, [strip, above, listHeight]);
-  useAfterChange(useCacheChanges(FEED_TOPICS), refresh);
+  useAfterChange(useCacheChanges(FEED_READ_TOPICS), refresh);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }
