@@ -25,7 +25,9 @@ export function useReread<T>(changes: ChangeCounter, read: () => T): T {
     const last = kept.current;
     if (last && Object.is(last.count, count) && last.read === read) return last.value;
     const value = read();
-    kept.current = { count, read, value };
+    // the counter as the read left it: a read may move its own store's counter (a keyset strip that had to read the
+    // stretch asked for), and keeping the count from before would read again at React's second look at the snapshot
+    kept.current = { count: changes.snapshot(), read, value };
     return value;
   }, [changes, read]);
   return useSyncExternalStore(changes.subscribe, snapshot);
