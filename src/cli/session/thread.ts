@@ -7,9 +7,8 @@ import type { FromSession, SessionStart, ToSession } from './protocol.js';
 
 /**
  * The session thread's young generation, in MB: its garbage (response bodies, validated pages) is short-lived, and
- * V8's default lets the young generation grow to 48 MB before it collects, all of it resident. 2 MB (was 8) took 6 MB
- * off the live start's peak and no CPU from the first 20 s of a live start (2.6 to 2.8 s either way), and the sync
- * keeps pace with the streams in the soak (docs/benchmarks.md).
+ * V8's default lets it grow to 48 MB, all of it resident, before it collects. Small costs no CPU the sync misses
+ * (docs/benchmarks.md, the live start).
  */
 const YOUNG_GENERATION_MB = 2;
 
