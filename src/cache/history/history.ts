@@ -48,7 +48,6 @@ interface Plan {
 
 const flip = (dir: 'ASC' | 'DESC') => (dir === 'ASC' ? 'DESC' : 'ASC');
 
-/** What the History pane browses: keyset pages of any browsable table, and the summaries. */
 /**
  * A day settles when its lock resolves or its forecast score arrives, and a forecast backfill can add to a settled
  * day. The settled-day reads also read prices and METAR, but the live streams only add rows of days not yet settled,
@@ -71,6 +70,7 @@ export const HISTORY_READ_TOPICS = {
   boardRecordDays: SETTLED_DAY_TOPICS,
 } as const satisfies Partial<Record<keyof HistoryRepository, readonly CacheTopic[]>>;
 
+/** What the History pane browses: keyset pages of any browsable table, and the summaries. */
 export class HistoryRepository {
   constructor(private readonly q: CountedQueries) {}
 
