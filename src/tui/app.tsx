@@ -8,6 +8,7 @@ import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';
 import { useMonitorState } from './hooks/use-monitor-state.js';
 import { useReplayState } from './hooks/use-replay.js';
+import { createPaneStores, PaneStoresContext } from './panes/pane-stores.js';
 import { ChangeHub } from './state/change-hub.js';
 import { DepsContext, type MonitorDeps, UiActionsContext, UiStateContext } from './state/monitor-context.js';
 import { type ReplayState, replayReducer } from './state/replay.js';
@@ -54,11 +55,16 @@ function Monitor(props: MonitorAppProps) {
   // the session's thread announces its commits (and other processes'): then the hub need not look for them
   const others = source.subscribeCacheChanges;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs, others), [cache, coalesceMs, others]);
+  // each pane's store, kept while the monitor runs (panes/pane-stores.ts)
+  const stores = useMemo(() => createPaneStores(hub, cache), [hub, cache]);
   // during the commit, so no change event between the first render and a later passive effect is lost
   useLayoutEffect(() => {
     hub.start();
-    return () => hub.stop();
-  }, [hub]);
+    return () => {
+      stores.stop();
+      hub.stop();
+    };
+  }, [hub, stores]);
   const colour = props.noColor === undefined ? colourWanted() : !props.noColor;
   const intervals = props.streamIntervalsMs;
   const deps = useMemo<MonitorDeps>(
@@ -88,9 +94,11 @@ function Monitor(props: MonitorAppProps) {
         <UiStateContext.Provider value={state}>
           <ReplayActionsContext.Provider value={replayActions}>
             <ReplayContext.Provider value={replay}>
-              <KeypressProvider>
-                <Shell />
-              </KeypressProvider>
+              <PaneStoresContext.Provider value={stores}>
+                <KeypressProvider>
+                  <Shell />
+                </KeypressProvider>
+              </PaneStoresContext.Provider>
             </ReplayContext.Provider>
           </ReplayActionsContext.Provider>
         </UiStateContext.Provider>

@@ -7,22 +7,10 @@ import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-windo
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
 import { useStreamHealth } from '../../hooks/use-stream-health.js';
-import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-import { ReplayTraderAlerts } from '../../state/replay-trader-alerts.js';
+import { usePaneStores } from '../pane-stores.js';
 import { type AlertItem, alertSource, liveItems, ruleItem } from './alert-items.js';
-
-/** Time travel's trader alerts, one a running monitor (its change hub): the steps run are kept between visits. */
-const traderAlerts = new WeakMap<ChangeHub, ReplayTraderAlerts>();
-function traderAlertsOf(hub: ChangeHub): ReplayTraderAlerts {
-  let model = traderAlerts.get(hub);
-  if (!model) {
-    model = new ReplayTraderAlerts();
-    traderAlerts.set(hub, model);
-  }
-  return model;
-}
 
 export interface AlertsState {
   /** Stored alerts and live conditions in the pane's order, a window `listHeight` rows tall. */
@@ -43,12 +31,14 @@ export function useAlertsState(listHeight: number): AlertsState {
   // time travel: the stored alerts as they stood then, and the trader alerts the rules raise by then in place of the
   // stored ones; no live condition (they are of now)
   const { atMs, date } = useReplayInstant();
+  // the steps the rules ran are kept in the pane's store between visits
+  const traderAlerts = usePaneStores().alerts;
   const rules = useMemo(
     () =>
       atMs === undefined || date === undefined
         ? []
-        : traderAlertsOf(hub).at(cache, cache.resources.cities(), { atMs, date }, edgeMin, settlement).map(ruleItem),
-    [cache, hub, atMs, date, edgeMin, settlement],
+        : traderAlerts.at(cache, cache.resources.cities(), { atMs, date }, edgeMin, settlement).map(ruleItem),
+    [cache, traderAlerts, atMs, date, edgeMin, settlement],
   );
   const live = atMs === undefined ? liveItems(liveConditions(status, health)) : { connection: [], sync: [], rules };
   // the source stays the same object while the instant does (a new one would send the window back to the top); it

@@ -9,7 +9,7 @@ import { useBoardState } from './use-board-state.js';
 
 /** Pane 1, the landing pane: a row a city of the day, where the running high, the buckets and the prices stand. */
 export function BoardPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
-  const state = useBoardState(cities, height);
+  const state = useBoardState(cities, width, height);
   useBoardInput(state);
   const { rows, cursor, offset, bodyHeight, sort } = state;
   // the selected row's pointer takes two columns

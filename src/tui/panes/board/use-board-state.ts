@@ -1,12 +1,11 @@
 import { useCallback, useMemo } from 'react';
 import type { BoardRow } from '../../../board/board-row.js';
 import type { City } from '../../../contract/cities.js';
-import { useKeptRead } from '../../hooks/use-kept-read.js';
 import { type KeyedCursor, useKeyedCursor } from '../../hooks/use-keyed-cursor.js';
-import { useMinute } from '../../hooks/use-now.js';
-import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
-import { useReplayInstant } from '../../state/replay-context.js';
-import { boardAsk, boardRead } from './board-read.js';
+import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
+import { usePaneRead } from '../../hooks/use-pane-read.js';
+import { useUiActions, useUiState } from '../../state/monitor-context.js';
+import { usePaneStores } from '../pane-stores.js';
 import { BOARD_SORTS, type BoardSort, sortBoard } from './board-sort.js';
 
 export interface BoardState {
@@ -21,16 +20,11 @@ export interface BoardState {
   scroll: Pick<KeyedCursor, 'move' | 'home'>;
 }
 
-export function useBoardState(cities: readonly City[], height: number): BoardState {
-  const { now, settlement, hub } = useDeps();
+export function useBoardState(cities: readonly City[], width: number, height: number): BoardState {
   const { boardSort: sort, city } = useUiState();
   const { setBoardSort } = useUiActions();
-  // the local clocks and the phases move once a minute, not with every tick of the status bar
-  const minute = useMinute();
-  // time travel: the board as of its instant, its day pinned (DESIGN 4); live, as of now
-  const instant = useReplayInstant();
-  // kept between visits: the key that shows the board draws it from memory (board-read.ts)
-  const unsorted = useKeptRead(boardRead(hub, instant), boardAsk(cities, settlement, minute, now().getTime(), instant));
+  // the board as of now, or as of time travel's instant with its day pinned (DESIGN 4), from its store
+  const unsorted = usePaneRead(usePaneStores().board, usePaneInputs(cities, width, height));
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);
   const nextSort = useCallback(
     () => setBoardSort(BOARD_SORTS[(BOARD_SORTS.indexOf(sort) + 1) % BOARD_SORTS.length] as BoardSort),

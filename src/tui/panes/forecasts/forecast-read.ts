@@ -7,19 +7,16 @@ import type { City } from '../../../contract/cities.js';
 import type { SettlementConfig } from '../../../contract/config.js';
 import { localDate, localDay } from '../../../domain/city-time.js';
 import { holdingsOf } from '../../../domain/held-buckets.js';
-import type { ChangeHub } from '../../state/change-hub.js';
-import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
-import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 import type { ForecastView } from './forecast-sections.js';
 
 /** What the page reads: the city's market day, today's METAR, the four sources now, what is open on the day. */
-const FORECAST_TOPICS: readonly CacheTopic[] = [
+export const FORECAST_TOPICS: readonly CacheTopic[] = [
   ...new Set<CacheTopic>([...MARKET_DAY_TOPICS, ...MARKET_READ_TOPICS.readings, ...POSITION_TOPICS]),
 ];
 
 /** Cities whose page is kept: the one shown and the few visited before it (`c` back and forth). */
-const CITIES_KEPT = 4;
+export const CITIES_KEPT = 4;
 
 export interface ForecastParams {
   /** Null: no city cached yet. */
@@ -76,29 +73,3 @@ export function* forecastData(
     ),
   };
 }
-
-/**
- * What Forecasts asks its kept read for: one city under its rule, as of the minute `minute` (now: `nowMs`), or,
- * while replaying, as of time travel's instant with its day pinned.
- */
-export function forecastAsk(
-  city: City | null,
-  settlement: SettlementConfig,
-  minute: number,
-  nowMs: number,
-  instant: ReadInstant,
-): KeptAsk<ForecastParams> {
-  const { key, stamp } = instantAsk(instant, minute);
-  return {
-    key: JSON.stringify([city?.city_id ?? null, settlement, key]),
-    stamp,
-    params: { city, nowMs: instant.atMs ?? nowMs, settlement, date: instant.date },
-  };
-}
-
-/**
- * The Forecasts pages of a running monitor, kept between visits for the last few cities (state/kept-read.ts), live
- * or replaying (kept apart).
- */
-export const forecastRead = (hub: ChangeHub, instant: ReadInstant): KeptRead<ForecastParams, ForecastData | null> =>
-  keptReadOf(hub, laneOf('forecasts', instant), () => new KeptRead(hub, FORECAST_TOPICS, forecastData, CITIES_KEPT));

@@ -11,12 +11,9 @@ import type { City } from '../../../contract/cities.js';
 import { localDate, openSinceDate } from '../../../domain/city-time.js';
 import { IncrementalPricer } from '../../../domain/incremental-pricing.js';
 import type { PricedPositions } from '../../../domain/position-pnl.js';
-import type { ChangeHub } from '../../state/change-hub.js';
-import { type KeptAsk, KeptRead } from '../../state/kept-read.js';
-import { instantAsk, keptReadOf, laneOf, type ReadInstant } from '../../state/kept-reads.js';
+import { instantAsk, type PaneStoreSpec } from '../../state/pane-store.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 
-/** The positions and the quotes they are marked with. */
 /** The quotes the positions are marked to (`cache.market.quotes`), and the positions with them. */
 export const QUOTE_TOPICS: readonly CacheTopic[] = MARKET_READ_TOPICS.quotes;
 const POSITIONS_PANE_TOPICS: readonly CacheTopic[] = [...POSITION_TOPICS, ...QUOTE_TOPICS];
@@ -88,28 +85,27 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
   return memo.pricer.price(open, quotes);
 }
 
-/** What Positions asks its kept read for: the book as of the minute `minute`, or of time travel's instant. */
-export function positionsAsk(
-  cities: readonly City[],
-  minute: number,
-  quotesVersion: number,
-  instant: ReadInstant,
-): KeptAsk<PositionsParams> {
-  const { atMs } = instant;
-  const now = new Date(atMs ?? minute * 60_000);
-  // the book follows from the cache's content, and from the clock only through the dates: what is still live
-  const dates = [now.toISOString().slice(0, 10), ...cities.map((c) => localDate(now.getTime(), c.tz))];
-  const { key, stamp } = instantAsk(instant, minute);
-  return {
-    key: JSON.stringify([cities.map((c) => c.city_id), key]),
-    stamp: JSON.stringify([dates, stamp]),
-    params: { cities, now, quotesVersion, asOf: atMs },
-  };
-}
-
-/** The Positions pane of a running monitor, kept between visits (state/kept-read.ts), live or replaying (kept apart). */
-export const positionsKept = (hub: ChangeHub, instant: ReadInstant): KeptRead<PositionsParams, PricedBook> =>
-  keptReadOf(hub, laneOf('positions', instant), () => {
+/**
+ * The Positions store (state/pane-store.ts): the book as of the minute, or of time travel's instant, marked to the
+ * quotes of then; each scope's memo keeps the marks and the quote books (positionsRead).
+ */
+export const POSITIONS_STORE: PaneStoreSpec<PositionsParams, PricedBook> = {
+  topics: POSITIONS_PANE_TOPICS,
+  ask({ cities, minute, instant }, hub) {
+    const { atMs } = instant;
+    const now = new Date(atMs ?? minute * 60_000);
+    // the book follows from the cache's content, and from the clock only through the dates: what is still live
+    const dates = [now.toISOString().slice(0, 10), ...cities.map((c) => localDate(now.getTime(), c.tz))];
+    const { key, stamp } = instantAsk(instant, minute);
+    return {
+      key: JSON.stringify([cities.map((c) => c.city_id), key]),
+      stamp: JSON.stringify([dates, stamp]),
+      // the quote books kept are read again only when the quotes' version moves
+      params: { cities, now, quotesVersion: hub.version(QUOTE_TOPICS), asOf: atMs },
+    };
+  },
+  newRead() {
     const memo = new PositionsMemo();
-    return new KeptRead(hub, POSITIONS_PANE_TOPICS, (cache, p: PositionsParams) => positionsRead(cache, p, memo));
-  });
+    return (cache, p) => positionsRead(cache, p, memo);
+  },
+};

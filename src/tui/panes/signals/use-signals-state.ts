@@ -1,55 +1,10 @@
 import { useCallback } from 'react';
-import type { Cache } from '../../../cache/index.js';
-import { compareFeed, FEED_READ_TOPICS, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
-import { useCacheVersion } from '../../hooks/use-cache-version.js';
+import type { FeedKey, Signal, SignalPayload } from '../../../cache/index.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useAfterChange, useCacheChanges } from '../../hooks/use-reread.js';
-import type { ChangeHub } from '../../state/change-hub.js';
-import { KeysetStrip } from '../../state/keyset-strip.js';
 import { useDeps } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-
-/**
- * The stretches of the feed each running monitor (its change hub) keeps in memory around the window shown: coming
- * back to the pane, a move or a page reads nothing once it is prefetched (state/keyset-strip.ts). The live feed's,
- * and while replaying the feed as it had come by time travel's instant (a new instant is a new list, from its newest;
- * the live one stays for Esc).
- */
-interface Strips {
-  live: KeysetStrip<Signal, FeedKey>;
-  replay?: { atMs: number; strip: KeysetStrip<Signal, FeedKey> };
-}
-
-const strips = new WeakMap<ChangeHub, Strips>();
-
-function newStrip(cache: Cache, atMs: number | undefined): KeysetStrip<Signal, FeedKey> {
-  return new KeysetStrip<Signal, FeedKey>({
-    olderSteps: (after, limit) => cache.feed.olderSteps(after, limit, atMs),
-    newerSteps: (before, limit) => cache.feed.newerSteps(before, limit, atMs),
-    keyOf: (s) => ({ at: s.at, rank: s.rank, key: s.key }),
-    compare: compareFeed,
-  });
-}
-
-/** The feed's kept stretch for time travel's instant (`atMs`; undefined: live). */
-export function feedStrip(hub: ChangeHub, cache: Cache, atMs?: number): KeysetStrip<Signal, FeedKey> {
-  let kept = strips.get(hub);
-  if (!kept) {
-    const made: Strips = { live: newStrip(cache, undefined) };
-    kept = made;
-    strips.set(hub, made);
-    hub.onStop(() => {
-      made.live.stop();
-      made.replay?.strip.stop();
-    });
-  }
-  if (atMs === undefined) return kept.live;
-  if (kept.replay?.atMs !== atMs) {
-    kept.replay?.strip.stop();
-    kept.replay = { atMs, strip: newStrip(cache, atMs) };
-  }
-  return kept.replay.strip;
-}
+import { usePaneStores } from '../pane-stores.js';
 
 export interface SignalsState {
   /** The signals shown, newest first, a window `listHeight` rows tall. */
@@ -59,12 +14,12 @@ export interface SignalsState {
 }
 
 export function useSignalsState(listHeight: number): SignalsState {
-  const { cache, hub } = useDeps();
-  const version = useCacheVersion(FEED_READ_TOPICS);
-  // time travel: the signals as they had come by its instant
-  const { atMs } = useReplayInstant();
-  const strip = feedStrip(hub, cache, atMs);
-  strip.observe(version);
+  const { cache } = useDeps();
+  const store = usePaneStores().signals;
+  // time travel: the signals as they had come by its instant; live, the feed's stretch kept around the window
+  const instant = useReplayInstant();
+  const { atMs } = instant;
+  const strip = store.scope(instant);
   // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced): the strip's
   // own change counter
   const list = useKeysetWindow(strip, listHeight, strip);
@@ -74,7 +29,7 @@ export function useSignalsState(listHeight: number): SignalsState {
     strip.refresh();
     strip.prefetch(above, listHeight, listHeight);
   }, [strip, above, listHeight]);
-  useAfterChange(useCacheChanges(FEED_READ_TOPICS), refresh);
+  useAfterChange(useCacheChanges(store.topics), refresh);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }

@@ -1,0 +1,140 @@
+import type { Cache, CacheTopic } from '../../cache/index.js';
+import type { City } from '../../contract/cities.js';
+import type { SettlementConfig } from '../../contract/config.js';
+import type { ChangeHub } from './change-hub.js';
+import { type KeptAsk, KeptRead } from './kept-read.js';
+import type { SlicedRead } from './sliced-read.js';
+
+/** Time travel's instant as a pane's reads take it (replay-context.ts, useReplayInstant): both undefined when live. */
+export interface ReadInstant {
+  atMs: number | undefined;
+  date: string | undefined;
+}
+
+/** Live: no instant. */
+export const LIVE: ReadInstant = { atMs: undefined, date: undefined };
+
+/** What a pane's store is asked for at a render (use-pane-inputs.ts) or by the prewarm: the same for every pane. */
+export interface PaneInputs {
+  cities: readonly City[];
+  /** The city chosen (`c`, Enter on the board); null: none cached yet. */
+  city: City | null;
+  settlement: SettlementConfig;
+  /** The clock's minute (ms / 60,000), and the clock's now. */
+  minute: number;
+  nowMs: number;
+  instant: ReadInstant;
+  /** The pane's size: its page or window is laid out for it. */
+  width: number;
+  height: number;
+}
+
+/**
+ * What a store's ask takes from time travel. `key`: the instant and its pinned day, so a step of time travel is a read
+ * never made (read in the step's commit). `stamp`: live, the minute (the clocks and what is still live move with it);
+ * an instant's read does not move with the clock.
+ */
+export function instantAsk(
+  instant: ReadInstant,
+  minute: number,
+): { key: [number | null, string | null]; stamp: string } {
+  return {
+    key: [instant.atMs ?? null, instant.date ?? null],
+    stamp: instant.atMs === undefined ? String(minute) : 'instant',
+  };
+}
+
+/** How a pane's store reads: each pane's module declares one (board-read.ts, forecast-read.ts, positions-model.ts). */
+export interface PaneStoreSpec<P, T> {
+  /** The tables the read touches, taken from the board/ or cache/ read it calls: a change to one reads it again. */
+  topics: readonly CacheTopic[];
+  /**
+   * What the pane asks for: its key (what it reads), its stamp (how fresh beyond the tables), the read's params (which
+   * may carry a table's version from `hub`, for what the read keeps between reads).
+   */
+  ask(inputs: PaneInputs, hub: ChangeHub): KeptAsk<P>;
+  /** A read in steps (sliced-read.ts), made once a scope: what it keeps for the next read (a memo) goes with it. */
+  newRead(): (cache: Cache, params: P) => SlicedRead<T>;
+  /** Results kept a scope: the keys asked for last (the last few cities of Forecasts). */
+  keep?: number;
+  /** What the pane's first frame lays out of a result, laid out when warm's read is in (a page, not drawn). */
+  layOutAhead?(store: PaneStore<P, T>, value: T, inputs: PaneInputs): void;
+}
+
+/** Layouts kept a result: both units at the size shown, and the one before a resize. */
+const LAYOUTS_KEPT = 4;
+
+/**
+ * One pane's store: its read of the cache kept while the monitor runs, not only while the pane shows, so the key that
+ * shows the pane draws it from memory. Two scopes kept apart, live and time travel's (a read of now is never shown
+ * while replaying nor one of an instant after Esc, and Esc finds the live one in memory); each reads again in the
+ * background when its tables change or its stamp moves (kept-read.ts). `warm` reads the live scope before the pane is
+ * first shown; `layout` keeps the lines laid out of a result with the result.
+ */
+export class PaneStore<P, T> {
+  readonly topics: readonly CacheTopic[];
+  private readonly live: KeptRead<P, T>;
+  private readonly replay: KeptRead<P, T>;
+  private readonly layouts = new WeakMap<object, Map<string, unknown>>();
+
+  constructor(
+    private readonly hub: ChangeHub,
+    private readonly spec: PaneStoreSpec<P, T>,
+  ) {
+    this.topics = spec.topics;
+    this.live = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
+    this.replay = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
+  }
+
+  ask(inputs: PaneInputs): KeptAsk<P> {
+    return this.spec.ask(inputs, this.hub);
+  }
+
+  /** The scope of `instant`: live, or time travel's (every instant in one, the instant in its key). */
+  scope(instant: ReadInstant): KeptRead<P, T> {
+    return instant.atMs === undefined ? this.live : this.replay;
+  }
+
+  /**
+   * Reads what the pane would ask for live, in the background, and lays out its first frame when it is in. Returns
+   * what stops waiting for it (the monitor ends first).
+   */
+  warm(cache: Cache, inputs: PaneInputs): () => void {
+    const ask = this.spec.ask({ ...inputs, instant: LIVE }, this.hub);
+    this.live.refresh(cache, ask);
+    const layOut = this.spec.layOutAhead;
+    if (!layOut) return () => {};
+    const done = () => {
+      const value = this.live.peek(ask);
+      if (value === undefined) return;
+      stop();
+      // the inputs as they are when the read is in (the terminal may have been resized meanwhile)
+      layOut(this, value, inputs);
+    };
+    const stop = this.live.subscribe(done);
+    done();
+    return stop;
+  }
+
+  /**
+   * The lines `make` lays out of `result` for `key` (a unit, a size), kept with the result, not the pane: showing the
+   * pane again, or going back to a unit shown before, lays out nothing. The oldest of a result's layouts goes first.
+   */
+  layout<L>(result: object, key: string, make: () => L): L {
+    let kept = this.layouts.get(result);
+    if (!kept) {
+      kept = new Map();
+      this.layouts.set(result, kept);
+    }
+    if (kept.has(key)) return kept.get(key) as L;
+    const lines = make();
+    kept.set(key, lines);
+    for (const old of kept.keys()) if (kept.size > LAYOUTS_KEPT) kept.delete(old);
+    return lines;
+  }
+
+  stop(): void {
+    this.live.stop();
+    this.replay.stop();
+  }
+}
