@@ -21,7 +21,6 @@ export class ChangeHub {
   releases = 0;
   private releasedAt = Number.NEGATIVE_INFINITY;
   private detachOthers: (() => void) | undefined;
-  private readonly stoppers = new Set<() => void>();
 
   /**
    * `others`: the commits of the cache's other connections, when someone announces them (the session's thread, see
@@ -62,12 +61,6 @@ export class ChangeHub {
     this.unwatch = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    for (const stopper of this.stoppers) stopper();
-  }
-
-  /** Runs `stopper` when the hub stops (the monitor ends): the panes' background reads stop with it. */
-  onStop(stopper: () => void): void {
-    this.stoppers.add(stopper);
   }
 
   subscribe = (listener: () => void): (() => void) => {
