@@ -156,9 +156,11 @@ describe('a pane store', () => {
 describe('a keyset store', () => {
   const list = (label: string): SteppedKeysetSource<string, number> => ({
     *olderSteps(after, limit) {
+      yield;
       return Array.from({ length: limit }, (_, i) => `${label} ${(after ?? 0) + i + 1}`);
     },
     *newerSteps() {
+      yield;
       return [];
     },
     keyOf: (row) => Number(row.split(' ')[1]),
