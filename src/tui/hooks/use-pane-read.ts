@@ -8,7 +8,7 @@ import { useAfterChange, useCacheChanges } from './use-reread.js';
  * it was read before, so the key that shows a pane is one commit; read again in the background when its tables
  * changed or its stamp moved, the pane drawn again once the new result is in.
  */
-export function usePaneRead<P, T>(store: PaneStore<P, T>, inputs: PaneInputs): T {
+export function usePaneRead<P, T, I extends PaneInputs>(store: PaneStore<P, T, I>, inputs: I): T {
   const { cache } = useDeps();
   const read = store.scope(inputs.instant);
   const ask = store.ask(inputs);

@@ -45,20 +45,21 @@ export function instantAsk(
 }
 
 /** How a pane's store reads: each pane's module declares one (board-read.ts, forecast-read.ts, positions-model.ts). */
-export interface PaneStoreSpec<P, T> {
+/** `I`: what the pane asks with, the inputs every pane has and any of its own (History's filter). */
+export interface PaneStoreSpec<P, T, I extends PaneInputs = PaneInputs> {
   /** The tables the read touches, taken from the board/ or cache/ read it calls: a change to one reads it again. */
   topics: readonly CacheTopic[];
   /**
    * What the pane asks for: its key (what it reads), its stamp (how fresh beyond the tables), the read's params (which
    * may carry a table's version from `hub`, for what the read keeps between reads).
    */
-  ask(inputs: PaneInputs, hub: ChangeHub): KeptAsk<P>;
+  ask(inputs: I, hub: ChangeHub): KeptAsk<P>;
   /** A read in steps (sliced-read.ts), made once a scope: what it keeps for the next read (a memo) goes with it. */
   newRead(): (cache: Cache, params: P) => SlicedRead<T>;
   /** Results kept a scope: the keys asked for last (the last few cities of Forecasts). */
   keep?: number;
   /** What the pane's first frame lays out of a result, laid out when warm's read is in (a page, not drawn). */
-  layOutAhead?(store: PaneStore<P, T>, value: T, inputs: PaneInputs): void;
+  layOutAhead?(store: PaneStore<P, T, I>, value: T, inputs: I): void;
 }
 
 /** Layouts kept a result: both units at the size shown, and the one before a resize. */
@@ -71,7 +72,7 @@ const LAYOUTS_KEPT = 4;
  * background when its tables change or its stamp moves (kept-read.ts). `warm` reads the live scope before the pane is
  * first shown; `layout` keeps the lines laid out of a result with the result.
  */
-export class PaneStore<P, T> {
+export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
   readonly topics: readonly CacheTopic[];
   private readonly live: KeptRead<P, T>;
   private readonly replay: KeptRead<P, T>;
@@ -79,14 +80,14 @@ export class PaneStore<P, T> {
 
   constructor(
     private readonly hub: ChangeHub,
-    private readonly spec: PaneStoreSpec<P, T>,
+    private readonly spec: PaneStoreSpec<P, T, I>,
   ) {
     this.topics = spec.topics;
     this.live = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
     this.replay = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
   }
 
-  ask(inputs: PaneInputs): KeptAsk<P> {
+  ask(inputs: I): KeptAsk<P> {
     return this.spec.ask(inputs, this.hub);
   }
 
@@ -99,7 +100,7 @@ export class PaneStore<P, T> {
    * Reads what the pane would ask for live, in the background, and lays out its first frame when it is in. Returns
    * what stops waiting for it (the monitor ends first).
    */
-  warm(cache: Cache, inputs: PaneInputs): () => void {
+  warm(cache: Cache, inputs: I): () => void {
     const ask = this.spec.ask({ ...inputs, instant: LIVE }, this.hub);
     this.live.refresh(cache, ask);
     const layOut = this.spec.layOutAhead;

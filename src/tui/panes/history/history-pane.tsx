@@ -24,7 +24,7 @@ const SUMMARY_HINT = `${K.summaries.label}: back to rows`;
 
 /** Pane 6: any cached table, filtered by city and dates, a window at a time; `s` for the summaries. */
 export function HistoryPane({ width, height, cities }: { width: number; height: number; cities: readonly City[] }) {
-  const state = useHistoryState(cities, height);
+  const state = useHistoryState(cities, width, height);
   useHistoryInput(state, cities);
   const { table, filter, list, listHeight, summary, summaryText, summaryOffset, editing, error } = state;
   // replaying, ← → step time: the tables turn with [ ]; and History is the whole cache, not as of the instant

@@ -1,30 +1,23 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { BOARD_RECORD_TOPICS, readBoardRecord } from '../../../board/board-record.js';
+import { useMemo, useState } from 'react';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
   type BrowseKey,
   type BrowseRow,
   type BrowseTable,
-  CALIBRATION_DATES,
-  type Cache,
-  HISTORY_READ_TOPICS,
-  type RecordDay,
   topicOf,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
-import { useCacheQuery } from '../../hooks/use-cache-query.js';
 import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
+import { usePaneRead } from '../../hooks/use-pane-read.js';
 import { useCacheChanges } from '../../hooks/use-reread.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
 import type { ListMove } from '../../keys.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import type { Line } from '../../theme.js';
-import { boardRecordLines } from './board-record-lines.js';
-import { calibrationLines } from './calibration-lines.js';
+import { usePaneStores } from '../pane-stores.js';
 import { marketDayFilter, parseHistoryFilter } from './history-filter.js';
-import { summaryLines } from './history-summary-lines.js';
 
 export interface HistoryState {
   table: BrowseTable;
@@ -48,8 +41,8 @@ export interface HistoryState {
   applyFilter(text: string): void;
 }
 
-export function useHistoryState(cities: readonly City[], height: number): HistoryState {
-  const { cache, settlement, edgeMin } = useDeps();
+export function useHistoryState(cities: readonly City[], width: number, height: number): HistoryState {
+  const { cache, edgeMin } = useDeps();
   const actions = useUiActions();
   const { historyTable: table, historyFilter: filter } = useUiState();
   const [summary, setSummary] = useState(false);
@@ -69,49 +62,9 @@ export function useHistoryState(cities: readonly City[], height: number): Histor
   }, [cache, table, filter, cities]);
   const listHeight = Math.max(1, height - 3);
   const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
-  // computed on demand: the summaries scan every settled row that matches
-  const readSummary = useCallback(
-    (c: Cache) => (summary ? summaryLines(c.history.summary(filter)) : []),
-    [filter, summary],
-  );
-  const summaries = useCacheQuery(HISTORY_READ_TOPICS.summary, readSummary);
-  const known = useRef<{ filter: BrowseFilter | null; days: Map<string, SettledDay> }>({
-    filter: null,
-    days: new Map(),
-  });
-  const readCalibration = useCallback(
-    (c: Cache) => {
-      // a settled day is read once while the summaries stay open on this filter; opening them reads afresh
-      if (!summary || known.current.filter !== filter) known.current = { filter, days: new Map() };
-      if (!summary) return [];
-      const dates = filter.since
-        ? `${filter.since}..${filter.until ?? ''}`
-        : `newest ${CALIBRATION_DATES} dates${filter.until ? ` to ${filter.until}` : ''}`;
-      const days = c.history.calibrationDays(filter, known.current.days);
-      return calibrationLines(calibrationSummary(days, ['mkta', 'mktb'], settlement), dates);
-    },
-    [filter, summary, settlement],
-  );
-  const calibration = useCacheQuery(HISTORY_READ_TOPICS.calibrationDays, readCalibration);
-  // the board's record: every settled day of the cache, read once while the summaries stay open (as the calibration)
-  const recordDays = useRef(new Map<string, RecordDay>());
-  const cityId = filter.cityId;
-  const readRecord = useCallback(
-    (c: Cache) => {
-      if (!summary) {
-        recordDays.current = new Map();
-        return [];
-      }
-      const record = readBoardRecord(c, { edgeMin, settlement }, { cityId, known: recordDays.current });
-      return boardRecordLines(record, edgeMin);
-    },
-    [summary, cityId, edgeMin, settlement],
-  );
-  const record = useCacheQuery(BOARD_RECORD_TOPICS, readRecord);
-  const summaryText = useMemo(
-    () => [...summaries, [], ...record, [], ...calibration],
-    [summaries, record, calibration],
-  );
+  // read when opened (`s`), kept while they show, in the pane's store (history-summaries.ts)
+  const inputs = usePaneInputs(cities, width, height);
+  const summaryText = usePaneRead(usePaneStores().history, { ...inputs, filter, open: summary, edgeMin });
 
   return {
     table,

@@ -1,0 +1,111 @@
+import { BOARD_RECORD_TOPICS, readBoardRecord } from '../../../board/board-record.js';
+import {
+  type BrowseFilter,
+  CALIBRATION_DATES,
+  type CacheTopic,
+  HISTORY_READ_TOPICS,
+  type RecordDay,
+} from '../../../cache/index.js';
+import type { SettlementConfig } from '../../../contract/config.js';
+import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
+import type { PaneInputs, PaneStoreSpec } from '../../state/pane-store.js';
+import type { Line } from '../../theme.js';
+import { boardRecordLines } from './board-record-lines.js';
+import { calibrationLines } from './calibration-lines.js';
+import { summaryLines } from './history-summary-lines.js';
+
+/** What History's summaries are asked with: the filter, whether they show (`s`), the board record's threshold. */
+export interface SummaryInputs extends PaneInputs {
+  filter: BrowseFilter;
+  open: boolean;
+  edgeMin: number;
+}
+
+export interface SummaryParams {
+  filter: BrowseFilter;
+  open: boolean;
+  settlement: SettlementConfig;
+  edgeMin: number;
+  /** The versions of the three parts' topics: a part is read again only when its own tables changed. */
+  versions: { summary: number; record: number; calibration: number };
+}
+
+/** A part's lines and what they were read at (its tables' version and its inputs). */
+type Kept = { at: string; lines: Line[] } | undefined;
+
+/** What a read of the summaries keeps for the next while they stay open: each part, and the settled days read. */
+class SummaryMemo {
+  summary: Kept;
+  record: Kept;
+  calibration: Kept;
+  /** Settled days are read once while the summaries stay open (the calibration's on one filter); opening reads afresh. */
+  calibrationDays = { filter: '', days: new Map<string, SettledDay>() };
+  recordDays = new Map<string, RecordDay>();
+}
+
+/** Each topic once: the strategies' and locks' summaries, the settled days of the record and the calibration. */
+const SUMMARY_TOPICS: readonly CacheTopic[] = [
+  ...new Set<CacheTopic>([
+    ...HISTORY_READ_TOPICS.summary,
+    ...BOARD_RECORD_TOPICS,
+    ...HISTORY_READ_TOPICS.calibrationDays,
+  ]),
+];
+
+/**
+ * History's store (state/pane-store.ts): its summaries (`s`) for the filter, read when opened and kept while they show,
+ * each part (the strategies' summary, the board's record, the calibration) read again only when its own tables
+ * changed, a part a step. Closed, nothing is read and nothing kept. The rows of the tables are read a window at a time
+ * (use-history-state.ts), never kept.
+ */
+export const HISTORY_STORE: PaneStoreSpec<SummaryParams, Line[], SummaryInputs> = {
+  topics: SUMMARY_TOPICS,
+  ask({ filter, open, settlement, edgeMin }, hub) {
+    const versions = {
+      summary: hub.version(HISTORY_READ_TOPICS.summary),
+      record: hub.version(BOARD_RECORD_TOPICS),
+      calibration: hub.version(HISTORY_READ_TOPICS.calibrationDays),
+    };
+    // the summaries are of the cache's settled rows, not of the clock nor of time travel's instant
+    return {
+      key: JSON.stringify([filter, open, settlement, edgeMin]),
+      stamp: '',
+      params: { filter, open, settlement, edgeMin, versions },
+    };
+  },
+  newRead() {
+    let memo = new SummaryMemo();
+    return function* (cache, { filter, open, settlement, edgeMin, versions }) {
+      if (!open) {
+        memo = new SummaryMemo();
+        return [];
+      }
+      // this read's memo, whatever a read of the closed summaries puts in its place meanwhile
+      const m = memo;
+      const filterKey = JSON.stringify(filter);
+      const summaryAt = `${versions.summary}|${filterKey}`;
+      if (m.summary?.at !== summaryAt)
+        m.summary = { at: summaryAt, lines: summaryLines(cache.history.summary(filter)) };
+      yield;
+      const recordAt = `${versions.record}|${filter.cityId}`;
+      if (m.record?.at !== recordAt) {
+        const record = readBoardRecord(cache, { edgeMin, settlement }, { cityId: filter.cityId, known: m.recordDays });
+        m.record = { at: recordAt, lines: boardRecordLines(record, edgeMin) };
+      }
+      yield;
+      const calibrationAt = `${versions.calibration}|${filterKey}`;
+      if (m.calibration?.at !== calibrationAt) {
+        if (m.calibrationDays.filter !== filterKey) m.calibrationDays = { filter: filterKey, days: new Map() };
+        const dates = filter.since
+          ? `${filter.since}..${filter.until ?? ''}`
+          : `newest ${CALIBRATION_DATES} dates${filter.until ? ` to ${filter.until}` : ''}`;
+        const days = cache.history.calibrationDays(filter, m.calibrationDays.days);
+        m.calibration = {
+          at: calibrationAt,
+          lines: calibrationLines(calibrationSummary(days, ['mkta', 'mktb'], settlement), dates),
+        };
+      }
+      return [...m.summary.lines, [], ...m.record.lines, [], ...m.calibration.lines];
+    };
+  },
+};
