@@ -74,8 +74,8 @@ const LAYOUTS_KEPT = 4;
  */
 export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
   readonly topics: readonly CacheTopic[];
-  private readonly live: KeptRead<P, T>;
-  private readonly replay: KeptRead<P, T>;
+  private live: KeptRead<P, T>;
+  private replay: KeptRead<P, T>;
   private readonly layouts = new WeakMap<object, Map<string, unknown>>();
 
   constructor(
@@ -132,6 +132,16 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
     kept.set(key, lines);
     for (const old of kept.keys()) if (kept.size > LAYOUTS_KEPT) kept.delete(old);
     return lines;
+  }
+
+  /**
+   * Forgets every result and what its reads kept between them: a pane whose state goes with it (History's summaries
+   * close when it is left) lets its store's memory go too.
+   */
+  reset(): void {
+    this.stop();
+    this.live = new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
+    this.replay = new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
   }
 
   stop(): void {

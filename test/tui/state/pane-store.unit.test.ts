@@ -131,6 +131,26 @@ describe('a pane store', () => {
     expect(laidOut).toEqual([]);
   });
 
+  it('forgets on reset what it read and what its reads kept, and stops a read running then', async () => {
+    const { cache, hub } = setup();
+    const { store, counts } = citiesStore(hub, undefined, true);
+    const live = inputs();
+    store.warm(cache, live);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(counts.reads).toBe(1);
+    store.reset();
+    // the read running was closed, and nothing is kept for the ask it made
+    expect(counts.closed).toBe(1);
+    expect(store.scope(LIVE).peek(store.ask(live))).toBeUndefined();
+    expect(store.scope(replaying.instant).peek(store.ask(replaying))).toBeUndefined();
+    // a result read before the reset is read again after it
+    const other = citiesStore(hub);
+    expect(other.store.scope(LIVE).get(cache, other.store.ask(live))).toBe('live: nyc,paris');
+    other.store.reset();
+    expect(other.store.scope(LIVE).get(cache, other.store.ask(live))).toBe('live: nyc,paris');
+    expect(other.counts.reads).toBe(2);
+  });
+
   it('keeps at most four layouts of a result, the oldest going first', () => {
     const { hub } = setup();
     const { store } = citiesStore(hub);

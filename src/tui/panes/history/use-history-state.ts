@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   BROWSE_TABLES,
   type BrowseFilter,
@@ -64,7 +64,10 @@ export function useHistoryState(cities: readonly City[], width: number, height: 
   const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
   // read when opened (`s`), kept while they show, in the pane's store (history-summaries.ts)
   const inputs = usePaneInputs(cities, width, height);
-  const summaryText = usePaneRead(usePaneStores().history, { ...inputs, filter, open: summary, edgeMin });
+  const store = usePaneStores().history;
+  const summaryText = usePaneRead(store, { ...inputs, filter, open: summary, edgeMin });
+  // the summaries close when the pane is left (their state is the pane's): the settled days they read go with them
+  useEffect(() => () => store.reset(), [store]);
 
   return {
     table,
