@@ -37,6 +37,12 @@ export class ForecastDesk {
   private readonly memo = new Map<string, PrimaryForecast>();
   private readonly pacing: LearnedPacing;
 
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
+  forgetBefore(date: string): void {
+    this.record.forgetBefore(date);
+    this.pacing.forgetBefore(date);
+  }
+
   constructor(
     private readonly weather: Weather,
     private readonly models: Models,

@@ -4,6 +4,7 @@ import { slugDate } from '../../domain/city-time.js';
 import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
 import type { ForecastDesk } from './forecast.js';
+import { forgetBefore } from './forget-before.js';
 import type { Models, Product } from './models.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import { type BucketQuote, type Venue, venueQuotes } from './venue-pricing.js';
@@ -28,6 +29,11 @@ const QUOTE_MEMO_SIZE = 500;
 export class Markets {
   private readonly events = new Map<string, MarketEvent>();
   private readonly quoteMemo = new Map<string, BucketQuote[]>();
+
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
+  forgetBefore(date: string): void {
+    forgetBefore(this.events, date);
+  }
 
   constructor(
     private readonly seed: number,

@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { instantAtLocal } from '../../domain/city-time.js';
+import { forgetBefore } from './forget-before.js';
 import { gaussian } from './noise.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
@@ -41,6 +42,12 @@ const MIN_SPREAD_C = 0.1;
 export class Models {
   private readonly memo = new Map<string, number>();
   private readonly weightMemo = new Map<string, ModelWeight[]>();
+
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
+  forgetBefore(date: string): void {
+    forgetBefore(this.memo, date);
+    forgetBefore(this.weightMemo, date);
+  }
 
   constructor(
     private readonly seed: number,

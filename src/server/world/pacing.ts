@@ -1,4 +1,5 @@
 import type { CityAsset } from '../../contract/assets.js';
+import { forgetBefore } from './forget-before.js';
 import { daysBefore } from './skill-window.js';
 
 /**
@@ -38,6 +39,13 @@ export class LearnedPacing {
   private readonly fits = new Map<string, PacingFit>();
 
   /** `sampleAt` reads one past day at a half hour (its gap and its miss); called once per city, day and half hour. */
+
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
+  forgetBefore(date: string): void {
+    forgetBefore(this.samples, date);
+    forgetBefore(this.fits, date);
+  }
+
   constructor(
     private readonly cities: readonly CityAsset[],
     private readonly sampleAt: (city: CityAsset, date: string, slot: number) => PacingSample,

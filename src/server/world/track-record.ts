@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { instantAtLocal } from '../../domain/city-time.js';
+import { forgetBefore } from './forget-before.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
 
@@ -60,6 +61,14 @@ export class TrackRecord {
    * record pools its stations: one desk, one method, and 13 stations' days keep a 30-day figure steady where one
    * station's 30 days would pass their noise on.
    */
+
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
+  forgetBefore(date: string): void {
+    forgetBefore(this.errors, date);
+    forgetBefore(this.records, date);
+    forgetBefore(this.widths, date);
+  }
+
   constructor(
     private readonly weather: Weather,
     private readonly cities: readonly CityAsset[],

@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { forgetBefore } from './forget-before.js';
 import { gaussian } from './noise.js';
 import { dayAfter, dayBefore } from './skill-window.js';
 
@@ -51,6 +52,15 @@ export class Weather {
   private readonly reports = new Map<string, DayReports>();
   /** Each city's samples by half-hour slot: the true temperature with its turbulence, before rounding. */
   private readonly samples = new Map<string, Map<number, number>>();
+
+  /** Forgets the days before `date` (world.ts: once its windows no longer reach them), a day early for every zone. */
+  forgetBefore(date: string): void {
+    forgetBefore(this.days, date);
+    forgetBefore(this.reports, date);
+    const firstSlot = Math.floor(Date.parse(`${date}T00:00:00Z`) / HALF_HOUR) - 48;
+    for (const samples of this.samples.values())
+      for (const slot of samples.keys()) if (slot < firstSlot) samples.delete(slot);
+  }
 
   constructor(private readonly seed: number) {}
 

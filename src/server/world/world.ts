@@ -22,6 +22,11 @@ const HOUR = 3_600_000;
 export const HISTORY_DAYS = 30;
 /** Catch-up is committed in slices, so a long fill never holds one huge transaction. */
 const SLICE = 6 * HOUR;
+/**
+ * Days the world's memos keep behind its clock: a forecast reads the 30 days before it, each of those their own 30,
+ * and so on; past three windows and a margin no new day asks again.
+ */
+const MEMO_DAYS = 100;
 
 const META_PROCESSED = 'world_processed_until';
 const META_SEED = 'world_seed';
@@ -51,6 +56,8 @@ export class World {
 
   /** What `processedUntil` last read or wrote: every answer's `Date` asks it (service.ts), the store once. */
   private processed: number | undefined;
+  /** The date the memos last forgot the days before (forgetOldDays). */
+  private forgotBefore = '';
 
   /**
    * The world instant everything up to which has been applied; undefined before the first start. The service's
@@ -120,8 +127,18 @@ export class World {
       // once committed: a slice rolled back leaves the clock where the store is
       this.processed = to;
       from = to;
+      this.forgetOldDays(to);
     }
     return ran;
+  }
+
+  /** Once a day of the clock: lets the memos forget the days no window reaches any more (MEMO_DAYS). */
+  private forgetOldDays(ms: number): void {
+    const before = new Date(ms - MEMO_DAYS * DAY).toISOString().slice(0, 10);
+    if (before === this.forgotBefore) return;
+    this.forgotBefore = before;
+    const { weather, models, markets, desk } = this.ctx;
+    for (const memo of [weather, models, markets, desk]) memo.forgetBefore(before);
   }
 
   private apply(job: Job): void {
