@@ -39,17 +39,16 @@ export class LearnedPacing {
   private readonly fits = new Map<string, PacingFit>();
 
   /** `sampleAt` reads one past day at a half hour (its gap and its miss); called once per city, day and half hour. */
+  constructor(
+    private readonly cities: readonly CityAsset[],
+    private readonly sampleAt: (city: CityAsset, date: string, slot: number) => PacingSample,
+  ) {}
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
     forgetBefore(this.samples, date);
     forgetBefore(this.fits, date);
   }
-
-  constructor(
-    private readonly cities: readonly CityAsset[],
-    private readonly sampleAt: (city: CityAsset, date: string, slot: number) => PacingSample,
-  ) {}
 
   /** The line for `date` at a half hour of its local day (0..47), from the 30 days before it. */
   fitAt(date: string, slot: number): PacingFit {

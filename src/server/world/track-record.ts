@@ -61,6 +61,11 @@ export class TrackRecord {
    * record pools its stations: one desk, one method, and 13 stations' days keep a 30-day figure steady where one
    * station's 30 days would pass their noise on.
    */
+  constructor(
+    private readonly weather: Weather,
+    private readonly cities: readonly CityAsset[],
+    private readonly forecastAt: (city: CityAsset, ms: number) => ForecastAtHour,
+  ) {}
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
@@ -68,12 +73,6 @@ export class TrackRecord {
     forgetBefore(this.records, date);
     forgetBefore(this.widths, date);
   }
-
-  constructor(
-    private readonly weather: Weather,
-    private readonly cities: readonly CityAsset[],
-    private readonly forecastAt: (city: CityAsset, ms: number) => ForecastAtHour,
-  ) {}
 
   /** The record of the desk's forecasts made at the half hour of the local day that holds `hour`, on every station. */
   at(date: string, hour: number): DeskRecord {
