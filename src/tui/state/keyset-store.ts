@@ -1,7 +1,7 @@
 import type { CacheTopic } from '../../cache/index.js';
 import type { ChangeHub } from './change-hub.js';
 import { KeysetStrip, type SteppedKeysetSource } from './keyset-strip.js';
-import type { PaneInputs, ReadInstant } from './pane-store.js';
+import { LIVE, type PaneInputs, type ReadInstant } from './pane-store.js';
 
 /**
  * The store of a pane that shows a keyset list (the Signals feed): the stretch of the list kept in memory around the
@@ -41,7 +41,7 @@ export class KeysetStore<Row, Key> {
   /** Reads, in the background, the live list's window at the pane's height and the page below it (it prefetches). */
   warm(inputs: Pick<PaneInputs, 'height'>): void {
     const rows = Math.max(1, inputs.height - 1);
-    this.scope({ atMs: undefined, date: undefined }).warm(2 * rows + 1);
+    this.scope(LIVE).warm(2 * rows + 1);
   }
 
   stop(): void {

@@ -83,8 +83,8 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
     private readonly spec: PaneStoreSpec<P, T, I>,
   ) {
     this.topics = spec.topics;
-    this.live = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
-    this.replay = new KeptRead(hub, spec.topics, spec.newRead(), spec.keep);
+    this.live = this.newScope();
+    this.replay = this.newScope();
   }
 
   ask(inputs: I): KeptAsk<P> {
@@ -140,12 +140,17 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
    */
   reset(): void {
     this.stop();
-    this.live = new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
-    this.replay = new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
+    this.live = this.newScope();
+    this.replay = this.newScope();
   }
 
   stop(): void {
     this.live.stop();
     this.replay.stop();
+  }
+
+  /** A scope's kept read, with a read (and its memo) of its own. */
+  private newScope(): KeptRead<P, T> {
+    return new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
   }
 }
