@@ -3,7 +3,7 @@ import { statementCache } from '../sqlite/statement-cache.js';
 import { AlertRepository, AlertRows } from './alerts.js';
 import { ChangeEvents, type ChangeListener } from './db/change-events.js';
 import { CountedQueries, type ReadStats } from './db/counted-queries.js';
-import { type CacheAccess, openCacheFile } from './db/open-cache-file.js';
+import { BULK_PAGE_CACHE_MIB, type CacheAccess, openCacheFile } from './db/open-cache-file.js';
 import { ExportRepository } from './export.js';
 import { FeedRepository } from './feed/feed.js';
 import { HistoryRepository } from './history/history.js';
@@ -13,9 +13,12 @@ import { PositionRepository } from './positions/positions.js';
 import { ResourceRepository } from './resources.js';
 import { StreamRepository } from './streams.js';
 
-/** Opens the cache file at `path` (db/open-cache-file.ts says how each access is checked) as a Cache. */
-export function openCache(path: string, access: CacheAccess = 'write'): Cache {
-  return new Cache(openCacheFile(path, access));
+/**
+ * Opens the cache file at `path` (db/open-cache-file.ts says how each access is checked, and what each page cache is
+ * for) as a Cache.
+ */
+export function openCache(path: string, access: CacheAccess = 'write', pageCacheMib = BULK_PAGE_CACHE_MIB): Cache {
+  return new Cache(openCacheFile(path, access, pageCacheMib));
 }
 
 /**

@@ -15,7 +15,7 @@ export { isBusy, nextBusyPause, shortBusyWrites, writeWhenFree } from './db/busy
 export { CacheBusyError, CacheError, cacheFailure } from './db/cache-error.js';
 export type { ChangeEvent, ChangeListener } from './db/change-events.js';
 export type { ReadStats } from './db/counted-queries.js';
-export type { CacheAccess } from './db/open-cache-file.js';
+export { type CacheAccess, MONITOR_PAGE_CACHE_MIB } from './db/open-cache-file.js';
 export type { WriteCounts } from './db/upsert-writer.js';
 export { checkExportName, EXPORT_NAMES, type ExportFilter } from './export.js';
 export { FEED_READ_TOPICS, type SignalPayload } from './feed/feed.js';

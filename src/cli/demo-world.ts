@@ -9,6 +9,9 @@ import { type RunningService, startService } from '../server/service.js';
 import { DataDirInUse } from '../server/store/data-dir-lock.js';
 import { WebhookStore } from '../server/store/webhooks.js';
 
+/** The world's store's SQLite page cache: the demo's process is the monitor's too (ServiceOptions.storePageCacheMib). */
+const DEMO_STORE_PAGE_CACHE_MIB = 4;
+
 /** What the monitor sends: how to start, where its listener is, and that it quits. */
 export type ToWorld =
   | {
@@ -53,6 +56,7 @@ parentPort?.on('message', async (message: ToWorld) => {
         allowPrivateWebhooks: true,
         rateLimitPerMinute: message.rateLimitPerMinute,
         logLevel: 'silent',
+        storePageCacheMib: DEMO_STORE_PAGE_CACHE_MIB,
       });
       const { baseUrl, accountUrl, adminTokenFile } = service;
       send({ type: 'ready', baseUrl, accountUrl, adminTokenFile });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Cache, openCache } from '../cache/index.js';
+import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../cache/index.js';
 import { STREAMS } from '../sync/streams.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
@@ -54,7 +54,7 @@ export async function openSession(
   if (mode === 'offline') {
     if (!existsSync(connection.dbPath))
       throw usageError(`no cache at ${connection.dbPath}: run svc-monitor sync first, or pass --db`);
-    const cache = openCache(connection.dbPath, 'read');
+    const cache = openCache(connection.dbPath, 'read', MONITOR_PAGE_CACHE_MIB);
     // the service's clock as the cache last knew it: a cache synced from a fast service is reviewed on its clock
     const clock = marketClockOf(cache);
     const status = new MonitorStatusStore({
@@ -91,7 +91,7 @@ export async function openSession(
     }
     const dbPath = demo ? join(demoDir(), 'cache.db') : connection.dbPath;
     // the screen's connection: it opens the file first, as a writer, so a damaged or foreign file is refused here
-    const cache = openCache(dbPath);
+    const cache = openCache(dbPath, 'write', MONITOR_PAGE_CACHE_MIB);
     closers.push(() => {
       cache.close();
     });

@@ -17,6 +17,16 @@ import { MIGRATIONS } from './migrations.js';
  */
 export type CacheAccess = 'write' | 'read';
 
+/**
+ * SQLite's page cache for a connection (its `cache_size`), in MiB. `sync`, `listen` and `export` keep 32: the index
+ * pages of a large backfill stay in memory. The monitor's two connections (the screen's, the session's) keep 4: a
+ * pane reads a window of rows, the session's writes are a sync pass at a time, and on a 30-day cache (160 MB) two
+ * 32 MiB caches fill up and stay resident, most of what the demo held over 200 MB (docs/benchmarks.md, issue 34).
+ * A page that is not in it is read from the OS's file cache.
+ */
+export const BULK_PAGE_CACHE_MIB = 32;
+export const MONITOR_PAGE_CACHE_MIB = 4;
+
 /** Tables of a server store from before it had an application_id. */
 const SERVER_STORE_TABLES = ['meta', 'api_keys', 'webhooks'];
 
@@ -25,10 +35,14 @@ const SERVER_STORE_TABLES = ['meta', 'api_keys', 'webhooks'];
  * written to it (not even WAL mode, which rewrites the header), so another program's database or a server store is
  * refused unchanged. Then WAL (the TUI, `sync`, `listen` and `export` share the file) and versioned migrations
  * (`PRAGMA user_version`), through sqlite/open-database.ts. Every refusal is a one-line CacheError naming the path.
- * `:memory:` opens a private in-memory cache. synchronous=NORMAL: what sync might lose to a power cut is fetched
+ * `:memory:` opens a private in-memory cache. Its page cache: `pageCacheMib`. synchronous=NORMAL: what sync might lose to a power cut is fetched
  * again, and the webhook inbox fsyncs the WAL itself before it acknowledges (receiver/wal-sync.ts).
  */
-export function openCacheFile(path: string, access: CacheAccess = 'write'): SqliteDb {
+export function openCacheFile(
+  path: string,
+  access: CacheAccess = 'write',
+  pageCacheMib = BULK_PAGE_CACHE_MIB,
+): SqliteDb {
   try {
     if (path !== ':memory:') prepareFile(path, access);
     return openDatabase(
@@ -44,7 +58,7 @@ export function openCacheFile(path: string, access: CacheAccess = 'write'): Sqli
           'synchronous = NORMAL',
           'busy_timeout = 5000',
           'foreign_keys = ON',
-          'cache_size = -32768', // 32 MiB: index pages of large backfills stay in memory
+          `cache_size = ${-1024 * pageCacheMib}`, // in KiB when negative
           // checkpoint every 64 MiB of WAL rather than 4 MiB (backfills write ~18% faster), and truncate it back after
           'wal_autocheckpoint = 16384',
           'journal_size_limit = 67108864',

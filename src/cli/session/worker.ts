@@ -12,7 +12,7 @@ import { listenerDownAlert } from '../../alerts/listener-down-alert.js';
 import { desktopNotify } from '../../alerts/notifier.js';
 import { COMMAND_TIMEOUT_MS } from '../../alerts/notify-command.js';
 import { TraderAlerts } from '../../alerts/trader-alerts.js';
-import { type Cache, openCache } from '../../cache/index.js';
+import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../../cache/index.js';
 import { ApiClient } from '../../client/api-client.js';
 import { AuthRejected } from '../../client/errors.js';
 import { startListener, type WebhookListener } from '../../receiver/listener.js';
@@ -53,7 +53,7 @@ function forwardChanges(cache: Cache): () => void {
 async function start(options: SessionStart): Promise<void> {
   // the screen's connection opened the file first, as a writer: identified, checked, migrated, in WAL mode; this
   // one takes it as it is (no second quick_check of every page) and writes through it all the same
-  const cache = openCache(options.dbPath, 'read');
+  const cache = openCache(options.dbPath, 'read', MONITOR_PAGE_CACHE_MIB);
   closers.push(() => cache.close());
   closers.push(forwardChanges(cache));
   const log = (line: string) =>

@@ -17,8 +17,9 @@ export const storePath = (dataDir: string): string => join(dataDir, 'server.db')
  * it, and versioned migrations. The dir is made 0700 and the store 0600 (it holds webhook secrets). The file is
  * identified before anything is written to it: an SQLite file of another program, the monitor's cache or a store of
  * a newer release is refused untouched, with a message saying what it is; never a silent reset or adoption.
+ * `pageCacheMib`: SQLite's page cache for the connection; better-sqlite3's 16 MB when not given.
  */
-export function openStore(dataDir: string): Db {
+export function openStore(dataDir: string, pageCacheMib?: number): Db {
   const path = storePath(dataDir);
   try {
     ensurePrivateDir(dataDir);
@@ -32,7 +33,16 @@ export function openStore(dataDir: string): Db {
       // an admin command (`server keys create`) writes beside a running server, whose world catch-up holds the write
       // lock for a slice at a time: seconds on a loaded machine, past SQLite's default 5 s wait. A minute, so the
       // command waits for its turn instead of failing (exit 1); the server's own writes never wait on themselves
-      { wal: true, pragmas: ['foreign_keys = ON', 'synchronous = NORMAL', 'busy_timeout = 60000'] },
+      {
+        wal: true,
+        pragmas: [
+          'foreign_keys = ON',
+          'synchronous = NORMAL',
+          'busy_timeout = 60000',
+          // better-sqlite3's build keeps 16 MB of pages a connection unless told (ServiceOptions.storePageCacheMib)
+          ...(pageCacheMib === undefined ? [] : [`cache_size = ${-1024 * pageCacheMib}`]),
+        ],
+      },
     );
     narrowToOwner([path, `${path}-wal`, `${path}-shm`]);
     return db;
