@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -20,6 +20,35 @@ export function processMemoryMb(pid: number): { rss: number; hwm: number } | nul
   } catch {
     return null;
   }
+}
+
+/**
+ * The resident memory of `pid` and every process under it (its children, theirs, ...), in MB: what a command costs
+ * whatever it starts (a worker thread is in its process already; a child process, a notifier, are added). Null once
+ * `pid` is gone.
+ */
+export function processTreeRssMb(pid: number): number | null {
+  const root = processMemoryMb(pid);
+  if (!root) return null;
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // the stat line is `pid (comm) state ppid ...`, and comm may hold spaces or parentheses: read after the last `)`
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = root.rss;
+  const queue = [...(children.get(pid) ?? [])];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    total += processMemoryMb(next)?.rss ?? 0;
+    queue.push(...(children.get(next) ?? []));
+  }
+  return total;
 }
 
 export interface Spawned {
