@@ -10,6 +10,7 @@ import {
   localHour,
   openSinceDate,
   parseDateOrInstant,
+  zoneOffsetMs,
 } from '../../src/domain/city-time.js';
 
 const ZONES = [
@@ -92,6 +93,28 @@ describe('city time', () => {
     expect(parseDateOrInstant('2026-11-21')).toEqual({ kind: 'date', ms: midnight, date: '2026-11-21' });
     for (const text of ['2026-11', '2026', '2026-W47-6', '2026-325', '20261121', '2026-11-21T06', '2026-11-21 06:30'])
       expect(parseDateOrInstant(text), text).toBeNull();
+  });
+});
+
+describe("a zone's offset (zoneOffsetMs, kept by half hour in arrays a day)", () => {
+  it("changes at the zone's clock change, whatever half hours were asked before", () => {
+    // London went to BST at 01:00Z on 2026-03-29: asked in the order 01:00, 00:30, 23:59 the night before, 01:29
+    expect(zoneOffsetMs('Europe/London', Date.UTC(2026, 2, 29, 1))).toBe(3_600_000);
+    expect(zoneOffsetMs('Europe/London', Date.UTC(2026, 2, 29, 0, 30))).toBe(0);
+    expect(zoneOffsetMs('Europe/London', Date.UTC(2026, 2, 28, 23, 59))).toBe(0);
+    expect(zoneOffsetMs('Europe/London', Date.UTC(2026, 2, 29, 1, 29))).toBe(3_600_000);
+    // a zone west of UTC, and one half an hour off, before 1970 as well (a negative day index)
+    expect(zoneOffsetMs('America/New_York', Date.UTC(2026, 10, 21, 12))).toBe(-18_000_000);
+    expect(zoneOffsetMs('Asia/Kolkata', Date.UTC(2026, 10, 21, 12))).toBe(19_800_000);
+    expect(zoneOffsetMs('Asia/Kolkata', Date.UTC(1969, 11, 31, 23, 45))).toBe(19_800_000);
+  });
+
+  it('keeps answering right past the days it keeps a zone (it starts over)', () => {
+    const DAY = 86_400_000;
+    // 4,300 days of New York's noons, more than the 4,200 kept: January is EST, July EDT, every year
+    for (let d = 0; d < 4_300; d++) zoneOffsetMs('America/New_York', Date.UTC(2010, 0, 1, 17) + d * DAY);
+    expect(zoneOffsetMs('America/New_York', Date.UTC(2010, 0, 15, 17))).toBe(-18_000_000);
+    expect(zoneOffsetMs('America/New_York', Date.UTC(2021, 6, 15, 16))).toBe(-14_400_000);
   });
 });
 

@@ -3,8 +3,8 @@ import { type Bucket, bucketFor, marketBuckets } from '../../domain/buckets.js';
 import { slugDate } from '../../domain/city-time.js';
 import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
+import { DayMemo, stationNumber } from './day-memo.js';
 import type { ForecastDesk } from './forecast.js';
-import { forgetBefore } from './forget-before.js';
 import type { Models, Product } from './models.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import { type BucketQuote, type Venue, venueQuotes } from './venue-pricing.js';
@@ -27,12 +27,13 @@ const QUOTE_MEMO_SIZE = 500;
  * drifting with it toward the running METAR high as the day goes on, at times knowing a little more (venue-pricing.ts).
  */
 export class Markets {
-  private readonly events = new Map<string, MarketEvent>();
+  /** By date and station. */
+  private readonly events = new DayMemo<MarketEvent>();
   private readonly quoteMemo = new Map<string, BucketQuote[]>();
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
-    forgetBefore(this.events, date);
+    this.events.forgetBefore(date);
   }
 
   constructor(
@@ -43,20 +44,19 @@ export class Markets {
   ) {}
 
   event(city: CityAsset, date: string): MarketEvent {
-    const key = `${city.city_id}|${date}`;
-    const cached = this.events.get(key);
-    if (cached) return cached;
+    return this.events.remember(date, stationNumber(city.city_id), () => this.eventOf(city, date));
+  }
+
+  private eventOf(city: CityAsset, date: string): MarketEvent {
     const centre = toMarketUnit(this.models.productDayAheadC('svc_pro', city, date), city.market_unit);
     const eventSlug = `highest-temperature-in-${city.city_id}-on-${slugDate(date)}`;
-    const event: MarketEvent = {
+    return {
       city,
       date,
       eventSlug,
       url: `https://mkta.example/event/${eventSlug}`,
       buckets: marketBuckets(city.market_unit, centre),
     };
-    this.events.set(key, event);
-    return event;
   }
 
   /** The bucket the day settles in: the METAR high, in the market's unit. */

@@ -1,6 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { instantAtLocal } from '../../domain/city-time.js';
-import { forgetBefore } from './forget-before.js';
+import { DayMemo, memoKey, stationNumber } from './day-memo.js';
 import { gaussian } from './noise.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
@@ -35,18 +35,44 @@ export interface ModelWeight {
   biasC: number;
 }
 
+/** A model's place in MODELS, by its name: a part of a memo's key. */
+const MODEL_NUMBERS = new Map<string, number>(MODELS.map((m, i) => [m.model, i]));
+function modelNumber(model: (typeof MODELS)[number]): number {
+  const n = MODEL_NUMBERS.get(model.model);
+  if (n === undefined) throw new Error(`unknown model ${model.model}`);
+  return n;
+}
+
 /** A floor under the models' spread (degrees C): seven models can agree by chance, the weather never quite does. */
 const MIN_SPREAD_C = 0.1;
 
 /** What each model, the weighted ensemble and the bias-corrected primary forecast say about a day's high. */
 export class Models {
-  private readonly memo = new Map<string, number>();
-  private readonly weightMemo = new Map<string, ModelWeight[]>();
+  // one memo a quantity, by date and the other parts of what it is of (day-memo.ts)
+  private readonly runs = new DayMemo<number>();
+  private readonly peaks = new DayMemo<number>();
+  private readonly sharedErrors = new DayMemo<number>();
+  private readonly dayAhead = new DayMemo<number>();
+  private readonly weightMemo = new DayMemo<ModelWeight[]>();
+  private readonly ensembles = new DayMemo<number>();
+  private readonly spreads = new DayMemo<number>();
+  private readonly biases = new DayMemo<number>();
+  private readonly products = new DayMemo<number>();
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
-    forgetBefore(this.memo, date);
-    forgetBefore(this.weightMemo, date);
+    for (const memo of [
+      this.runs,
+      this.peaks,
+      this.sharedErrors,
+      this.dayAhead,
+      this.weightMemo,
+      this.ensembles,
+      this.spreads,
+      this.biases,
+      this.products,
+    ])
+      memo.forgetBefore(date);
   }
 
   constructor(
@@ -61,21 +87,22 @@ export class Models {
    */
   modelTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, issuedMs: number): number {
     const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
-    return this.remember(`tmax|${model.model}|${city.city_id}|${date}|${run}`, () =>
+    return this.runs.remember(date, memoKey(run / SIX_HOURS, modelNumber(model), stationNumber(city.city_id)), () =>
       this.runTmaxC(model, city, date, run),
     );
   }
 
   private runTmaxC(model: (typeof MODELS)[number], city: CityAsset, date: string, run: number): number {
-    const peak = this.remember(`peak|${city.city_id}|${date}`, () =>
+    const peak = this.peaks.remember(date, stationNumber(city.city_id), () =>
       instantAtLocal(date, city.climate.peak_hour, 0, city.tz),
     );
     const leadHours = Math.max(0, (peak - run) / 3_600_000);
     const scale =
       LEAD_SCALE.floor + ((1 - LEAD_SCALE.floor) * Math.min(leadHours, LEAD_SCALE.hours)) / LEAD_SCALE.hours;
     const cityBias = 0.5 * gaussian(this.seed, 'bias', model.model, city.city_id);
-    const shared = this.remember(
-      `shared|${city.city_id}|${date}|${run}`,
+    const shared = this.sharedErrors.remember(
+      date,
+      memoKey(run / SIX_HOURS, stationNumber(city.city_id)),
       () =>
         SHARED_SD *
         (0.8 * gaussian(this.seed, 'shared', city.city_id, date) +
@@ -91,16 +118,17 @@ export class Models {
 
   /** Each model's Tmax from the run available one minute after local midnight: the forecast strategies pick with. */
   dayAheadC(model: (typeof MODELS)[number], city: CityAsset, date: string): number {
-    return this.remember(`da|${model.model}|${city.city_id}|${date}`, () =>
+    return this.dayAhead.remember(date, memoKey(modelNumber(model), stationNumber(city.city_id)), () =>
       this.modelTmaxC(model, city, date, instantAtLocal(date, 0, 1, city.tz)),
     );
   }
 
   /** Ensemble weights from each model's rolling 30-day mean absolute error against the METAR high. */
   weights(city: CityAsset, date: string): ModelWeight[] {
-    const key = `${city.city_id}|${date}`;
-    const cached = this.weightMemo.get(key);
-    if (cached) return cached;
+    return this.weightMemo.remember(date, stationNumber(city.city_id), () => this.weightsFrom(city, date));
+  }
+
+  private weightsFrom(city: CityAsset, date: string): ModelWeight[] {
     const maes = MODELS.map((m) => {
       let sum = 0;
       let absolute = 0;
@@ -112,15 +140,13 @@ export class Models {
       return { model: m.model, mae: Math.max(0.05, absolute / SKILL_WINDOW_DAYS), biasC: sum / SKILL_WINDOW_DAYS };
     });
     const total = maes.reduce((acc, m) => acc + 1 / m.mae, 0);
-    const weights = maes.map((m) => ({ ...m, weight: 1 / m.mae / total }));
-    this.weightMemo.set(key, weights);
-    return weights;
+    return maes.map((m) => ({ ...m, weight: 1 / m.mae / total }));
   }
 
   /** The skill-weighted mean of the models' Tmax in the run available at `issuedMs`. */
   ensembleC(city: CityAsset, date: string, issuedMs: number): number {
     const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
-    return this.remember(`ens|${city.city_id}|${date}|${run}`, () => {
+    return this.ensembles.remember(date, memoKey(run / SIX_HOURS, stationNumber(city.city_id)), () => {
       const weights = this.weights(city, date);
       return MODELS.reduce((acc, m, i) => acc + (weights[i]?.weight ?? 0) * this.modelTmaxC(m, city, date, run), 0);
     });
@@ -132,7 +158,7 @@ export class Models {
    */
   spreadC(city: CityAsset, date: string, issuedMs: number): number {
     const run = Math.floor(issuedMs / SIX_HOURS) * SIX_HOURS;
-    return this.remember(`spread|${city.city_id}|${date}|${run}`, () => {
+    return this.spreads.remember(date, memoKey(run / SIX_HOURS, stationNumber(city.city_id)), () => {
       const weights = this.weights(city, date);
       const values = MODELS.map((m, i) => this.modelTmaxC(m, city, date, run) - (weights[i]?.biasC ?? 0));
       const mean = values.reduce((a, b) => a + b, 0) / values.length;
@@ -143,7 +169,7 @@ export class Models {
 
   /** Mean error of the day-ahead ensemble over the last 30 days; the primary forecast subtracts it. */
   ensembleBiasC(city: CityAsset, date: string): number {
-    return this.remember(`bias|${city.city_id}|${date}`, () => {
+    return this.biases.remember(date, stationNumber(city.city_id), () => {
       let sum = 0;
       for (const day of daysBefore(date)) {
         sum += this.productDayAheadC('edge_ensemble', city, day) - this.weather.metarMaxC(city, day);
@@ -154,7 +180,7 @@ export class Models {
 
   /** A product's forecast for a day as it stood one minute after local midnight. */
   productDayAheadC(product: Product, city: CityAsset, date: string): number {
-    return this.remember(`p|${product}|${city.city_id}|${date}`, () => {
+    return this.products.remember(date, memoKey(PRODUCTS.indexOf(product), stationNumber(city.city_id)), () => {
       const issued = instantAtLocal(date, 0, 1, city.tz);
       switch (product) {
         case 'edge_ensemble':
@@ -170,13 +196,5 @@ export class Models {
         }
       }
     });
-  }
-
-  private remember(key: string, compute: () => number): number {
-    const cached = this.memo.get(key);
-    if (cached !== undefined) return cached;
-    const value = compute();
-    this.memo.set(key, value);
-    return value;
   }
 }

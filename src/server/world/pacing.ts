@@ -1,5 +1,5 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { forgetBefore } from './forget-before.js';
+import { DayMemo, memoKey, stationNumber } from './day-memo.js';
 import { daysBefore } from './skill-window.js';
 
 /**
@@ -35,8 +35,10 @@ interface Sums {
  * world: the desk learns what its readings are worth from its own past.
  */
 export class LearnedPacing {
-  private readonly samples = new Map<string, PacingSample>();
-  private readonly fits = new Map<string, PacingFit>();
+  /** By date, station and half hour. */
+  private readonly samples = new DayMemo<PacingSample>();
+  /** By date and half hour. */
+  private readonly fits = new DayMemo<PacingFit>();
 
   /** `sampleAt` reads one past day at a half hour (its gap and its miss); called once per city, day and half hour. */
   constructor(
@@ -46,15 +48,16 @@ export class LearnedPacing {
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
-    forgetBefore(this.samples, date);
-    forgetBefore(this.fits, date);
+    this.samples.forgetBefore(date);
+    this.fits.forgetBefore(date);
   }
 
   /** The line for `date` at a half hour of its local day (0..47), from the 30 days before it. */
   fitAt(date: string, slot: number): PacingFit {
-    const key = `${date}|${slot}`;
-    const cached = this.fits.get(key);
-    if (cached) return cached;
+    return this.fits.remember(date, slot, () => this.fitFrom(date, slot));
+  }
+
+  private fitFrom(date: string, slot: number): PacingFit {
     const all = { n: 0, gap: 0, miss: 0 };
     let covariance = 0;
     let variance = 0;
@@ -68,9 +71,7 @@ export class LearnedPacing {
       variance += s.gapSquares - (s.gap * s.gap) / s.n;
     }
     const slope = variance > 0 ? covariance / variance : 0;
-    const fit = { interceptC: (all.miss - slope * all.gap) / all.n, slope };
-    this.fits.set(key, fit);
-    return fit;
+    return { interceptC: (all.miss - slope * all.gap) / all.n, slope };
   }
 
   private stationSums(city: CityAsset, date: string, slot: number): Sums {
@@ -87,12 +88,8 @@ export class LearnedPacing {
   }
 
   private sample(city: CityAsset, date: string, slot: number): PacingSample {
-    const key = `${city.city_id}|${date}|${slot}`;
-    let sample = this.samples.get(key);
-    if (sample === undefined) {
-      sample = this.sampleAt(city, date, slot);
-      this.samples.set(key, sample);
-    }
-    return sample;
+    return this.samples.remember(date, memoKey(stationNumber(city.city_id), slot), () =>
+      this.sampleAt(city, date, slot),
+    );
   }
 }

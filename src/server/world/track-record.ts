@@ -1,6 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { instantAtLocal } from '../../domain/city-time.js';
-import { forgetBefore } from './forget-before.js';
+import { DayMemo, memoKey, stationNumber } from './day-memo.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
 
@@ -52,9 +52,11 @@ interface DayErrors {
  * deserved: sharp on a quiet day, wide on an unsettled one, sharper once the afternoon peak has been observed.
  */
 export class TrackRecord {
-  private readonly errors = new Map<string, DayErrors>();
-  private readonly records = new Map<string, DeskRecord>();
-  private readonly widths = new Map<string, number>();
+  /** By date, station and half hour. */
+  private readonly errors = new DayMemo<DayErrors>();
+  /** By date and half hour. */
+  private readonly records = new DayMemo<DeskRecord>();
+  private readonly widths = new DayMemo<number>();
 
   /**
    * `forecastAt` is the desk's forecast at an instant without its sigma, so the record never asks for itself. The
@@ -69,25 +71,22 @@ export class TrackRecord {
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
-    forgetBefore(this.errors, date);
-    forgetBefore(this.records, date);
-    forgetBefore(this.widths, date);
+    this.errors.forgetBefore(date);
+    this.records.forgetBefore(date);
+    this.widths.forgetBefore(date);
   }
 
   /** The record of the desk's forecasts made at the half hour of the local day that holds `hour`, on every station. */
   at(date: string, hour: number): DeskRecord {
     const slot = halfHourOf(hour);
-    const key = `${date}|${slot}`;
-    const cached = this.records.get(key);
-    if (cached) return cached;
-    const days = this.cities.flatMap((city) => daysBefore(date).map((day) => this.errorsOf(city, day, slot)));
-    const highBiasC = mean(days.map((d) => d.high));
-    const record = {
-      highBiasC,
-      high: errorSpread(days.map((d) => ({ squared: (d.high - highBiasC) ** 2, spread2: d.spreadC ** 2 }))),
-    };
-    this.records.set(key, record);
-    return record;
+    return this.records.remember(date, slot, () => {
+      const days = this.cities.flatMap((city) => daysBefore(date).map((day) => this.errorsOf(city, day, slot)));
+      const highBiasC = mean(days.map((d) => d.high));
+      return {
+        highBiasC,
+        high: errorSpread(days.map((d) => ({ squared: (d.high - highBiasC) ** 2, spread2: d.spreadC ** 2 }))),
+      };
+    });
   }
 
   /** The sigma the desk published at that half hour of a day: its record's spread of errors, for that day's models. */
@@ -103,39 +102,32 @@ export class TrackRecord {
    */
   widthOfErrors(date: string, hour: number): number {
     const slot = halfHourOf(hour);
-    const key = `${date}|${slot}`;
-    const cached = this.widths.get(key);
-    if (cached !== undefined) return cached;
-    let squares = 0;
-    for (const day of daysBefore(date)) {
-      const record = this.at(day, slot / 2);
-      for (const city of this.cities) {
-        const errors = this.errorsOf(city, day, slot);
-        squares += ((errors.high - record.highBiasC) / this.sigmaOn(day, slot / 2, errors.spreadC)) ** 2;
+    return this.widths.remember(date, slot, () => {
+      let squares = 0;
+      for (const day of daysBefore(date)) {
+        const record = this.at(day, slot / 2);
+        for (const city of this.cities) {
+          const errors = this.errorsOf(city, day, slot);
+          squares += ((errors.high - record.highBiasC) / this.sigmaOn(day, slot / 2, errors.spreadC)) ** 2;
+        }
       }
-    }
-    const width = Math.sqrt(squares / (SKILL_WINDOW_DAYS * this.cities.length));
-    this.widths.set(key, width);
-    return width;
+      return Math.sqrt(squares / (SKILL_WINDOW_DAYS * this.cities.length));
+    });
   }
 
   private errorsOf(city: CityAsset, date: string, slot: number): DayErrors {
-    const key = `${city.city_id}|${date}|${slot}`;
-    let errors = this.errors.get(key);
-    if (errors === undefined) {
+    return this.errors.remember(date, memoKey(stationNumber(city.city_id), slot), () => {
       const ms = halfHourInstant(date, slot, city.tz);
       const forecast = this.forecastAt(city, ms);
       const toCome = this.weather.sampledHighAfterC(city, date, ms);
       // what the day's high was from that hour: the METAR high already reported (a whole degree) or the highest sample
       // still to come before rounding, whichever is higher; once the day is decided there is nothing left to miss
       const reported = this.weather.runningMaxC(city, date, ms) ?? Number.NEGATIVE_INFINITY;
-      errors = {
+      return {
         high: forecast.muC - Math.max(reported, toCome ?? Number.NEGATIVE_INFINITY),
         spreadC: forecast.spreadC,
       };
-      this.errors.set(key, errors);
-    }
-    return errors;
+    });
   }
 }
 

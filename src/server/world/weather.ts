@@ -1,10 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
-import { forgetBefore } from './forget-before.js';
+import { DayMemo, stationNumber } from './day-memo.js';
 import { gaussian } from './noise.js';
 import { dayAfter, dayBefore } from './skill-window.js';
 
 const HALF_HOUR = 30 * 60_000;
+const SLOTS_A_DAY = 48;
+const DAY_MS = SLOTS_A_DAY * HALF_HOUR;
 
 /**
  * What no model sees, in degrees C (both ways, days of surprise and quiet days alike). `early`: an air mass warmer or
@@ -48,18 +50,23 @@ interface DayReports {
 }
 
 export class Weather {
-  private readonly days = new Map<string, DayWeather>();
-  private readonly reports = new Map<string, DayReports>();
-  /** Each city's samples by half-hour slot: the true temperature with its turbulence, before rounding. */
-  private readonly samples = new Map<string, Map<number, number>>();
+  /** By local date and station. */
+  private readonly days = new DayMemo<DayWeather>();
+  private readonly reports = new DayMemo<DayReports>();
+  /**
+   * Each city's samples by half-hour slot, the true temperature with its turbulence before rounding: a UTC day's 48
+   * in one array (NaN where not yet worked out), by the day's index since 1970, so a sample is 8 bytes and not a
+   * map's entry.
+   */
+  private readonly samples = new Map<string, Map<number, Float64Array>>();
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them), a day early for every zone. */
   forgetBefore(date: string): void {
-    forgetBefore(this.days, date);
-    forgetBefore(this.reports, date);
-    const firstSlot = Math.floor(Date.parse(`${date}T00:00:00Z`) / HALF_HOUR) - 48;
+    this.days.forgetBefore(date);
+    this.reports.forgetBefore(date);
+    const firstDay = Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS) - 1;
     for (const samples of this.samples.values())
-      for (const slot of samples.keys()) if (slot < firstSlot) samples.delete(slot);
+      for (const day of samples.keys()) if (day < firstDay) samples.delete(day);
   }
 
   constructor(private readonly seed: number) {}
@@ -113,9 +120,7 @@ export class Weather {
   }
 
   private day(city: CityAsset, date: string): DayWeather {
-    const key = `${city.city_id}|${date}`;
-    let day = this.days.get(key);
-    if (day === undefined) {
+    return this.days.remember(date, stationNumber(city.city_id), () => {
       const id = city.city_id;
       const { tmax_mean_c, tmax_amplitude_c, diurnal_range_c } = city.climate;
       const seasonal = tmax_mean_c + tmax_amplitude_c * Math.cos((2 * Math.PI * (dayOfYear(date) - 200)) / 365.25);
@@ -129,10 +134,8 @@ export class Weather {
       // the low at 06:00: the modelled high less the diurnal range (which varies more on an unsettled day), with a
       // little of the day's air mass in it
       const range = diurnal_range_c * (0.8 + 0.06 * volatility * gaussian(this.seed, 'range', id, date));
-      day = { modelledHighC, volatility, earlyC, lateC, lowC: modelledHighC + SURPRISE.lowShare * earlyC - range };
-      this.days.set(key, day);
-    }
-    return day;
+      return { modelledHighC, volatility, earlyC, lateC, lowC: modelledHighC + SURPRISE.lowShare * earlyC - range };
+    });
   }
 
   /** The sample of a half-hour slot at `ms`; at the slot's start, where METAR reads it, it is kept (asked often). */
@@ -146,18 +149,19 @@ export class Weather {
       samples = new Map();
       this.samples.set(city.city_id, samples);
     }
-    let sample = samples.get(slot);
-    if (sample === undefined) {
-      sample = at();
-      samples.set(slot, sample);
+    const dayIndex = Math.floor(slot / SLOTS_A_DAY);
+    let day = samples.get(dayIndex);
+    if (day === undefined) {
+      day = new Float64Array(SLOTS_A_DAY).fill(Number.NaN);
+      samples.set(dayIndex, day);
     }
-    return sample;
+    const i = slot - dayIndex * SLOTS_A_DAY;
+    if (Number.isNaN(day[i] as number)) day[i] = at();
+    return day[i] as number;
   }
 
   private dayReports(city: CityAsset, date: string): DayReports {
-    const key = `${city.city_id}|${date}`;
-    let day = this.reports.get(key);
-    if (day === undefined) {
+    return this.reports.remember(date, stationNumber(city.city_id), () => {
       const first = Math.ceil(instantAtLocal(date, 0, 0, city.tz) / HALF_HOUR);
       const end = instantAtLocal(dayAfter(date), 0, 0, city.tz);
       const samples: number[] = [];
@@ -172,10 +176,8 @@ export class Weather {
       const highestFrom = [...samples];
       for (let i = highestFrom.length - 2; i >= 0; i--)
         highestFrom[i] = Math.max(highestFrom[i] as number, highestFrom[i + 1] as number);
-      day = { first, runningMax, highestFrom };
-      this.reports.set(key, day);
-    }
-    return day;
+      return { first, runningMax, highestFrom };
+    });
   }
 
   /** How far the morning has climbed from the 06:00 low toward the peak (0..1): the diurnal curve's shape. */
