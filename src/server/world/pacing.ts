@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
-import { DayMemo, memoKey, stationNumber } from './day-memo.js';
+import { DayMemo } from './day-memo.js';
+import { HalfHourPairs } from './half-hour-pairs.js';
 import { daysBefore } from './skill-window.js';
 
 /**
@@ -35,8 +36,7 @@ interface Sums {
  * world: the desk learns what its readings are worth from its own past.
  */
 export class LearnedPacing {
-  /** By date, station and half hour. */
-  private readonly samples = new DayMemo<PacingSample>();
+  private readonly samples: HalfHourPairs<PacingSample>;
   /** By date and half hour. */
   private readonly fits = new DayMemo<PacingFit>();
 
@@ -44,7 +44,13 @@ export class LearnedPacing {
   constructor(
     private readonly cities: readonly CityAsset[],
     private readonly sampleAt: (city: CityAsset, date: string, slot: number) => PacingSample,
-  ) {}
+  ) {
+    this.samples = new HalfHourPairs(
+      cities,
+      (s) => [s.gapC, s.missC],
+      (gapC, missC) => ({ gapC, missC }),
+    );
+  }
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
@@ -88,8 +94,6 @@ export class LearnedPacing {
   }
 
   private sample(city: CityAsset, date: string, slot: number): PacingSample {
-    return this.samples.remember(date, memoKey(stationNumber(city.city_id), slot), () =>
-      this.sampleAt(city, date, slot),
-    );
+    return this.samples.remember(city, date, slot, () => this.sampleAt(city, date, slot));
   }
 }

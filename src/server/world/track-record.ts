@@ -1,6 +1,7 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { instantAtLocal } from '../../domain/city-time.js';
-import { DayMemo, memoKey, stationNumber } from './day-memo.js';
+import { DayMemo } from './day-memo.js';
+import { HalfHourPairs } from './half-hour-pairs.js';
 import { daysBefore, SKILL_WINDOW_DAYS } from './skill-window.js';
 import type { Weather } from './weather.js';
 
@@ -52,8 +53,7 @@ interface DayErrors {
  * deserved: sharp on a quiet day, wide on an unsettled one, sharper once the afternoon peak has been observed.
  */
 export class TrackRecord {
-  /** By date, station and half hour. */
-  private readonly errors = new DayMemo<DayErrors>();
+  private readonly errors: HalfHourPairs<DayErrors>;
   /** By date and half hour. */
   private readonly records = new DayMemo<DeskRecord>();
   private readonly widths = new DayMemo<number>();
@@ -67,7 +67,13 @@ export class TrackRecord {
     private readonly weather: Weather,
     private readonly cities: readonly CityAsset[],
     private readonly forecastAt: (city: CityAsset, ms: number) => ForecastAtHour,
-  ) {}
+  ) {
+    this.errors = new HalfHourPairs(
+      cities,
+      (e) => [e.high, e.spreadC],
+      (high, spreadC) => ({ high, spreadC }),
+    );
+  }
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them). */
   forgetBefore(date: string): void {
@@ -116,7 +122,7 @@ export class TrackRecord {
   }
 
   private errorsOf(city: CityAsset, date: string, slot: number): DayErrors {
-    return this.errors.remember(date, memoKey(stationNumber(city.city_id), slot), () => {
+    return this.errors.remember(city, date, slot, () => {
       const ms = halfHourInstant(date, slot, city.tz);
       const forecast = this.forecastAt(city, ms);
       const toCome = this.weather.sampledHighAfterC(city, date, ms);
