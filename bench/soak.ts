@@ -334,7 +334,8 @@ export async function benchSoak(): Promise<object> {
         ),
       },
     };
-    writeResult('soak', result);
+    // SOAK_RESULT=NAME writes bench/results/NAME.json instead: a build soaked beside another in the same sitting
+    writeResult(process.env.SOAK_RESULT ?? 'soak', result);
     return result;
   } finally {
     rmSync(root, { recursive: true, force: true });
