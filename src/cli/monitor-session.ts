@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../cache/index.js';
-import { STREAMS } from '../sync/streams.js';
+import { STREAM_NAMES } from '../contract/names.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
@@ -116,7 +116,7 @@ export async function openSession(
         notify: flags.notify,
         alerts: connection.alerts,
         settlement: connection.settlement,
-        intervals: demo ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS])) : connection.intervals,
+        intervals: demo ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS])) : connection.intervals,
         historyHours: connection.historyHours,
         fill: demo !== undefined,
         logFile: logFile(),
@@ -127,7 +127,7 @@ export async function openSession(
     closers.push(() => thread.close());
     if (thread.listenerUrl) await demo?.registerListener(thread.listenerUrl);
     const streamIntervalsMs = demo
-      ? Object.fromEntries(STREAMS.map((s) => [s.name, DEMO_INTERVAL_MS * DEMO_SPEED]))
+      ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS * DEMO_SPEED]))
       : connection.intervals;
     return {
       cache,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
+import { startTui } from '../e2e/terminal.js';
 import { HandCache, LONDON, NYC } from '../helpers/cache-builder.js';
 import { configHomes } from '../helpers/config-home.js';
 import { CLI, type CliResult } from './run-cli.js';
@@ -209,5 +210,27 @@ describe('what a command loads', () => {
         args.slice(1).join(' '),
       ).toEqual([]);
     }
+  });
+});
+
+describe("the monitor's screen", () => {
+  it('offline: Ink and React, but not TypeBox, undici or Fastify (what checks and fetches is the session thread’s)', async () => {
+    const file = join(root, 'modules-monitor.txt');
+    const tui = startTui(['monitor', '--offline', '--db', db, '--no-notify'], {
+      ...env,
+      NODE_OPTIONS: `--import ${RECORDER}`,
+      RECORD_MODULES: file,
+    });
+    await tui.waitFor('[1 Board]');
+    await tui.waitFor('OFFLINE');
+    tui.press('q');
+    expect((await tui.exited).exitCode).toBe(0);
+    const loaded = packages(readFileSync(file, 'utf8').split('\n').filter(Boolean));
+    expect(['ink', 'react', 'better-sqlite3'].filter((name) => loaded.has(name))).toEqual([
+      'ink',
+      'react',
+      'better-sqlite3',
+    ]);
+    expect(['typebox', 'undici', 'fastify'].filter((name) => loaded.has(name))).toEqual([]);
   });
 });
