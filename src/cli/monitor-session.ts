@@ -116,7 +116,9 @@ export async function openSession(
         notify: flags.notify,
         alerts: connection.alerts,
         settlement: connection.settlement,
-        intervals: demo ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS])) : connection.intervals,
+        intervals: demo
+          ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS]))
+          : connection.intervals,
         historyHours: connection.historyHours,
         fill: demo !== undefined,
         logFile: logFile(),
