@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { HalfHourSlots } from './half-hour-slots.js';
 
 type Luxon = typeof import('luxon');
 let luxon: Luxon | undefined;
@@ -22,11 +23,8 @@ export function isoWithOffset(ms: number): string {
 }
 
 const HOUR = 3_600_000;
-const SLOTS_A_DAY = 48;
-/** A slot not looked up yet: no zone is 596 hours from UTC. */
-const UNKNOWN = -(2 ** 31);
-/** A zone's offsets by UTC day (its index since 1970), a day's 48 half hours in one array: 4 bytes an offset. */
-const offsets = new Map<string, Map<number, Int32Array>>();
+/** Each zone's offsets by half hour, in an array a UTC day (half-hour-slots.ts). */
+const offsets = new Map<string, HalfHourSlots>();
 /** The days kept a zone (about eleven years) before its offsets start over. */
 const DAYS_KEPT = 4_200;
 
@@ -38,20 +36,12 @@ const DAYS_KEPT = 4_200;
  */
 export function zoneOffsetMs(tz: string, ms: number): number {
   let zone = offsets.get(tz);
-  if (!zone || zone.size > DAYS_KEPT) {
-    zone = new Map();
+  if (!zone || zone.dayCount > DAYS_KEPT) {
+    zone = new HalfHourSlots(true);
     offsets.set(tz, zone);
   }
   const slot = Math.floor(ms / (HOUR / 2));
-  const dayIndex = Math.floor(slot / SLOTS_A_DAY);
-  let day = zone.get(dayIndex);
-  if (day === undefined) {
-    day = new Int32Array(SLOTS_A_DAY).fill(UNKNOWN);
-    zone.set(dayIndex, day);
-  }
-  const i = slot - dayIndex * SLOTS_A_DAY;
-  if (day[i] === UNKNOWN) day[i] = lx().DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000;
-  return day[i] as number;
+  return zone.value(slot, () => lx().DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000);
 }
 
 export function localDate(ms: number, tz: string): string {

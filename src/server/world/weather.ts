@@ -1,12 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
+import { HalfHourSlots } from '../../domain/half-hour-slots.js';
 import { DayMemo, stationNumber } from './day-memo.js';
 import { gaussian } from './noise.js';
 import { dayAfter, dayBefore } from './skill-window.js';
 
 const HALF_HOUR = 30 * 60_000;
-const SLOTS_A_DAY = 48;
-const DAY_MS = SLOTS_A_DAY * HALF_HOUR;
+const DAY_MS = 48 * HALF_HOUR;
 
 /**
  * What no model sees, in degrees C (both ways, days of surprise and quiet days alike). `early`: an air mass warmer or
@@ -53,20 +53,15 @@ export class Weather {
   /** By local date and station. */
   private readonly days = new DayMemo<DayWeather>();
   private readonly reports = new DayMemo<DayReports>();
-  /**
-   * Each city's samples by half-hour slot, the true temperature with its turbulence before rounding: a UTC day's 48
-   * in one array (NaN where not yet worked out), by the day's index since 1970, so a sample is 8 bytes and not a
-   * map's entry.
-   */
-  private readonly samples = new Map<string, Map<number, Float64Array>>();
+  /** Each city's samples by half-hour slot, the true temperature with its turbulence before rounding. */
+  private readonly samples = new Map<string, HalfHourSlots>();
 
   /** Forgets the days before `date` (world.ts: once its windows no longer reach them), a day early for every zone. */
   forgetBefore(date: string): void {
     this.days.forgetBefore(date);
     this.reports.forgetBefore(date);
     const firstDay = Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS) - 1;
-    for (const samples of this.samples.values())
-      for (const day of samples.keys()) if (day < firstDay) samples.delete(day);
+    for (const samples of this.samples.values()) samples.forgetBefore(firstDay);
   }
 
   constructor(private readonly seed: number) {}
@@ -146,18 +141,10 @@ export class Weather {
     if (ms !== slot * HALF_HOUR) return at();
     let samples = this.samples.get(city.city_id);
     if (samples === undefined) {
-      samples = new Map();
+      samples = new HalfHourSlots();
       this.samples.set(city.city_id, samples);
     }
-    const dayIndex = Math.floor(slot / SLOTS_A_DAY);
-    let day = samples.get(dayIndex);
-    if (day === undefined) {
-      day = new Float64Array(SLOTS_A_DAY).fill(Number.NaN);
-      samples.set(dayIndex, day);
-    }
-    const i = slot - dayIndex * SLOTS_A_DAY;
-    if (Number.isNaN(day[i] as number)) day[i] = at();
-    return day[i] as number;
+    return samples.value(slot, at);
   }
 
   private dayReports(city: CityAsset, date: string): DayReports {
