@@ -1,4 +1,5 @@
-const SLOTS_A_DAY = 48;
+/** Half-hour slots in a day (a UTC day of slots; a local day's half hours 0..47). */
+export const SLOTS_A_DAY = 48;
 
 /**
  * Numbers by half-hour slot (half hours since 1970), one typed array a UTC day: 8 bytes a value (4 for whole

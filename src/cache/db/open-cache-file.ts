@@ -35,8 +35,9 @@ const SERVER_STORE_TABLES = ['meta', 'api_keys', 'webhooks'];
  * written to it (not even WAL mode, which rewrites the header), so another program's database or a server store is
  * refused unchanged. Then WAL (the TUI, `sync`, `listen` and `export` share the file) and versioned migrations
  * (`PRAGMA user_version`), through sqlite/open-database.ts. Every refusal is a one-line CacheError naming the path.
- * `:memory:` opens a private in-memory cache. Its page cache: `pageCacheMib`. synchronous=NORMAL: what sync might lose to a power cut is fetched
- * again, and the webhook inbox fsyncs the WAL itself before it acknowledges (receiver/wal-sync.ts).
+ * `:memory:` opens a private in-memory cache. Its page cache: `pageCacheMib`. synchronous=NORMAL: what sync might
+ * lose to a power cut is fetched again, and the webhook inbox fsyncs the WAL itself before it acknowledges
+ * (receiver/wal-sync.ts).
  */
 export function openCacheFile(
   path: string,

@@ -1,6 +1,5 @@
 import type { CityAsset } from '../../contract/assets.js';
-
-const SLOTS_A_DAY = 48;
+import { SLOTS_A_DAY } from '../../domain/half-hour-slots.js';
 
 /**
  * A memo of two numbers for each station and half hour of a local date (the desk's error and its models' spread at

@@ -1,12 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { dayOfYear, instantAtLocal, localDate, localHour } from '../../domain/city-time.js';
-import { HalfHourSlots } from '../../domain/half-hour-slots.js';
+import { HalfHourSlots, SLOTS_A_DAY } from '../../domain/half-hour-slots.js';
 import { DayMemo, stationNumber } from './day-memo.js';
 import { gaussian } from './noise.js';
 import { dayAfter, dayBefore } from './skill-window.js';
 
 const HALF_HOUR = 30 * 60_000;
-const DAY_MS = 48 * HALF_HOUR;
+const DAY_MS = SLOTS_A_DAY * HALF_HOUR;
 
 /**
  * What no model sees, in degrees C (both ways, days of surprise and quiet days alike). `early`: an air mass warmer or
