@@ -81,14 +81,46 @@ describe('the monitor as a full-screen program, in a pseudo-terminal', () => {
     await expectLeftCleanly(tui, 30);
   });
 
-  it('Ctrl+C, SIGTERM and SIGHUP leave the same way', async () => {
-    for (const way of ['ctrl-c', 'SIGTERM', 'SIGHUP'] as const) {
+  it('Ctrl+C, SIGINT, SIGTERM and SIGHUP leave the same way', async () => {
+    // SIGINT is what Ctrl+C becomes when it comes before Ink has put the terminal in raw mode
+    for (const way of ['ctrl-c', 'SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       const tui = start();
       await firstFrame(tui);
       if (way === 'ctrl-c') tui.press('\u0003');
       else tui.signal(way);
-      await tui.exited;
+      // the board was up: the session closed as on q
+      expect((await tui.exited).exitCode).toBe(0);
       await expectLeftCleanly(tui, 30);
+    }
+  });
+
+  it('a signal before the first frame (a demo filling, a cache opening): the screen given back, exit 128 + its number', async () => {
+    // planted in the real CLI from outside: the process signals itself just after it enters the alternate screen (the
+    // turn after, as a key or a kill would come), before Ink or the cache has loaded; SIGINT is 2, SIGTERM 15, SIGHUP 1
+    for (const [signal, exitCode] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const) {
+      const planted = join(root, `${signal}-on-enter.mjs`);
+      writeFileSync(
+        planted,
+        `const write = process.stdout.write.bind(process.stdout);
+let sent = false;
+process.stdout.write = (chunk, ...rest) => {
+  const result = write(chunk, ...rest);
+  if (!sent && String(chunk).includes('\u001b[?1049h')) { sent = true; setImmediate(() => process.kill(process.pid, '${signal}')); }
+  return result;
+};
+`,
+      );
+      const tui = start(undefined, { NODE_OPTIONS: `--import ${planted}` });
+      expect((await tui.exited).exitCode).toBe(exitCode);
+      await tui.waitFor(() => !tui.onAlternateScreen(), 'back on the shell screen');
+      expect(at(tui, ENTER)).toBeGreaterThan(-1);
+      expect(tui.output()).not.toContain('[1 Board]');
+      expect(tui.output().lastIndexOf(LEAVE)).toBeGreaterThan(at(tui, ENTER));
+      expect(tui.screen()).toBe(shellScreen(30));
     }
   });
 

@@ -18,7 +18,7 @@ export interface ShellTui {
   output(): string;
   waitFor(check: () => boolean, what: string, ms?: number): Promise<void>;
   press(keys: string): void;
-  signal(name: 'SIGTERM' | 'SIGHUP'): void;
+  signal(name: 'SIGINT' | 'SIGTERM' | 'SIGHUP'): void;
   resize(cols: number, rows: number): void;
   exited: Promise<{ exitCode: number; signal?: number }>;
   kill(): void;

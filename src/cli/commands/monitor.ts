@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { Command } from 'commander';
 import { enterAlternateScreen } from '../../tui/alternate-screen.js';
 import { usageError } from '../exit-codes.js';
@@ -49,6 +50,22 @@ export function monitorCommand(program: Command): void {
       // the monitor draws on a screen of its own from here on: the demo's progress line too, which the first frame
       // replaces; every way out below gives the shell's screen back before anything else is printed
       const screen = enterAlternateScreen(process.stdout, process.stdin);
+      // Ctrl+C, SIGTERM, SIGHUP. Before the screen runs (the demo's fill, the cache opening), and for Ctrl+C pressed
+      // before Ink has the terminal in raw mode (the line discipline turns it into SIGINT), a signal would kill Node
+      // with the alternate screen still up: leave at once, the exit giving the screen back. Once the screen runs, the
+      // first signal leaves like q (the session closes); a second one while it closes leaves at once.
+      let unmount: (() => void) | undefined;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (unmount) {
+          const first = unmount;
+          unmount = undefined;
+          first();
+          return;
+        }
+        process.exit(128 + constants.signals[signal]);
+      };
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const signal of signals) process.on(signal, onSignal);
       try {
         if (mode === 'demo')
           process.stderr.write('starting the demo world (the first start fills 30 days: up to a minute)…\n');
@@ -80,12 +97,10 @@ export function monitorCommand(program: Command): void {
             stdout: process.stdout,
             stdin: process.stdin,
           });
-          // SIGTERM, SIGHUP: leave like q does, so the terminal is restored (raw mode off, cursor back)
-          const leave = () => ui.unmount();
-          process.once('SIGTERM', leave);
-          process.once('SIGHUP', leave);
+          unmount = () => ui.unmount();
           await ui.waitUntilExit();
         } finally {
+          unmount = undefined;
           screen.leave();
           // a request or retry wait still in flight must not hold the trader's shell after q: closing gets 3 s
           setTimeout(() => process.exit(process.exitCode ?? 0), 3_000).unref();
@@ -93,6 +108,7 @@ export function monitorCommand(program: Command): void {
         }
       } finally {
         screen.leave();
+        for (const signal of signals) process.off(signal, onSignal);
       }
     });
 }
