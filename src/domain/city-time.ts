@@ -1,15 +1,27 @@
 import { createRequire } from 'node:module';
 import { HalfHourSlots } from './half-hour-slots.js';
+import { readZoneRules, type ZoneRules } from './zone-file.js';
 
 type Luxon = typeof import('luxon');
 let luxon: Luxon | undefined;
 /**
- * luxon, loaded at the first zone or date asked about: it is one large module, and `export cities`, `--version` and
- * every usage error never ask (a short command's start is most of its time). Synchronous, as its callers are.
+ * luxon, only where the host has no tz database (zone-file.ts): its zones are Intl's, and the first Intl formatter
+ * of a process costs about 7 MB of ICU. Loaded at the first zone asked about then. Synchronous, as its callers are.
  */
 function lx(): Luxon {
   luxon ??= createRequire(import.meta.url)('luxon') as Luxon;
   return luxon;
+}
+
+/** Each zone's rules: its file in the host's tz database, or luxon's (Intl's) when there is none. */
+const rules = new Map<string, ZoneRules | null>();
+function rulesOf(tz: string): ZoneRules | null {
+  let zone = rules.get(tz);
+  if (zone === undefined) {
+    zone = readZoneRules(tz) ?? null;
+    if (rules.size < 1000) rules.set(tz, zone);
+  }
+  return zone;
 }
 
 /** Instants are epoch milliseconds; the API writes them as whole-second UTC strings, fixed width so they sort. */
@@ -29,7 +41,7 @@ const offsets = new Map<string, HalfHourSlots>();
 const DAYS_KEPT = 4_200;
 
 /**
- * The zone's UTC offset (ms) at an instant, from luxon's IANA data. Offsets of real zones change only on the hour
+ * The zone's UTC offset (ms) at an instant, from the host's tz database (or luxon's, without one). Offsets of real zones change only on the hour
  * or half hour, so one lookup serves each half hour; the simulator asks millions of times, luxon once per slot.
  * Kept in arrays a day rather than a map's entry a slot: a 30-day demo's world asks for 180 days of 13 zones, and
  * as map entries they were 4 MB of its heap.
@@ -41,7 +53,10 @@ export function zoneOffsetMs(tz: string, ms: number): number {
     offsets.set(tz, zone);
   }
   const slot = Math.floor(ms / (HOUR / 2));
-  return zone.value(slot, () => lx().DateTime.fromMillis(slot * (HOUR / 2), { zone: tz }).offset * 60_000);
+  return zone.value(slot, () => {
+    const at = slot * (HOUR / 2);
+    return rulesOf(tz)?.offsetMs(at) ?? lx().DateTime.fromMillis(at, { zone: tz }).offset * 60_000;
+  });
 }
 
 export function localDate(ms: number, tz: string): string {
@@ -92,8 +107,9 @@ export function dayOfYear(date: string): number {
   return Math.floor((ms - Date.UTC(new Date(ms).getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
 }
 
+/** A name the tz database knows (the host's, or luxon's without one). */
 export function isValidZone(tz: string): boolean {
-  return lx().DateTime.local().setZone(tz).isValid;
+  return rulesOf(tz) !== null || lx().DateTime.local().setZone(tz).isValid;
 }
 
 /**
@@ -106,14 +122,49 @@ export function isValidZone(tz: string): boolean {
 export function parseDateOrInstant(text: string): { kind: 'date' | 'instant'; ms: number; date: string } | null {
   const form = DATE_OR_INSTANT.exec(text);
   if (!form) return null;
-  const t = lx().DateTime.fromISO(text, { zone: 'utc' });
-  if (!t.isValid) return null;
-  return { kind: form[1] === undefined ? 'date' : 'instant', ms: t.toMillis(), date: t.toUTC().toISODate() as string };
+  const [, y, mo, d, time, h = '0', mi = '0', sec = '0', fraction = '', zone] = form;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, sec].map(Number) as number[];
+  // setUTCFullYear, not Date.UTC: that one reads years 0 to 99 as 1900 to 1999
+  const date = new Date(0).setUTCFullYear(year as number, (month as number) - 1, day);
+  // a date that does not exist (February 30th, month 13) comes back as another one
+  if (new Date(date).toISOString().slice(0, 10) !== `${y}-${mo}-${d}`) return null;
+  if (time === undefined) return { kind: 'date', ms: date, date: `${y}-${mo}-${d}` };
+  // 24:00 is the next midnight (ISO 8601, and luxon, which read these before); seconds without leaps
+  const midnightNext = hour === 24 && minute === 0 && second === 0 && !/[1-9]/.test(fraction);
+  if (((hour as number) > 23 && !midnightNext) || (minute as number) > 59 || (second as number) > 59) return null;
+  // the fraction's milliseconds, cut rather than rounded
+  const millis = Math.floor(Number(`0.${fraction || '0'}`) * 1000);
+  const offset = zone === undefined || zone === 'Z' ? 0 : zoneSeconds(zone) * 1000;
+  const ms = date + (hour as number) * HOUR + (minute as number) * 60_000 + (second as number) * 1000 + millis - offset;
+  return { kind: 'instant', ms, date: new Date(ms).toISOString().slice(0, 10) };
 }
 
-const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/** `+01:00`, `-0500`: seconds east of UTC. */
+function zoneSeconds(zone: string): number {
+  const sign = zone.startsWith('-') ? -1 : 1;
+  return sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(-2)) * 60);
+}
+
+const DATE_OR_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** `november-21-2026`, the date part of a venue's event slug. */
 export function slugDate(date: string): string {
-  return (lx().DateTime.fromISO(date, { zone: 'UTC' }).toFormat('LLLL-d-yyyy') as string).toLowerCase();
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return `${MONTHS[month - 1]}-${day}-${year}`;
 }
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];

@@ -30,7 +30,8 @@ function schemaOf(type: EventType): ReturnType<typeof Compile<TSchema>> {
   return test;
 }
 
-// luxon checks a zone by building an Intl formatter (tens of microseconds): once per zone name is enough
+// a zone is checked by reading its file in the tz database (or, without one, by building an Intl formatter): once
+// per zone name is enough
 const zones = new Map<string, boolean>();
 function knownZone(tz: string): boolean {
   let known = zones.get(tz);
@@ -85,7 +86,7 @@ export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, recei
     if (exit === (operation === 'BUY'))
       return { ok: false, reason: `body field /trade/operation ${operation} does not fit ${event.event_type}` };
   }
-  // a zone luxon does not know would make every city-local time on screen invalid
+  // a zone the tz database does not know would make every city-local time on screen invalid
   if (event.event_type.startsWith('insurance.') && !knownZone((event as InsuranceEvent).market.market_tz))
     return { ok: false, reason: 'body field /market/market_tz is not an IANA time zone' };
   // the pattern lets through instants that do not exist (hour 25); the projections order by them

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,11 +8,13 @@ import {
   dayOfYear,
   instantAtLocal,
   isoUtc,
+  isValidZone,
   localDate,
   localDay,
   localHour,
   openSinceDate,
   parseDateOrInstant,
+  slugDate,
   zoneOffsetMs,
 } from '../../src/domain/city-time.js';
 
@@ -91,6 +96,11 @@ describe('city time', () => {
     expect(parseDateOrInstant('2026-11-21T06:30:00.5')?.ms).toBe(midnight + 23_400_500);
     expect(parseDateOrInstant('2026-11-21T06:30+0130')?.ms).toBe(midnight + 18_000_000);
     expect(parseDateOrInstant('2026-11-21')).toEqual({ kind: 'date', ms: midnight, date: '2026-11-21' });
+    // 24:00 is the next midnight; a year before 100 is that year (Date.UTC would read 0001 as 1901)
+    expect(parseDateOrInstant('2026-11-21T24:00')).toMatchObject({ ms: midnight + 86_400_000, date: '2026-11-22' });
+    expect(parseDateOrInstant('0001-01-01')?.date).toBe('0001-01-01');
+    for (const text of ['2026-11-21T24:30', '2026-11-21T23:60', '2026-11-21T23:59:60', '2026-02-29T00:00'])
+      expect(parseDateOrInstant(text), text).toBeNull();
     for (const text of ['2026-11', '2026', '2026-W47-6', '2026-325', '20261121', '2026-11-21T06', '2026-11-21 06:30'])
       expect(parseDateOrInstant(text), text).toBeNull();
   });
@@ -126,5 +136,31 @@ describe('the first market day still open (openSinceDate)', () => {
     expect(openSinceDate(Date.parse('2026-11-24T03:00:00Z'), '2026-11-20')).toBe('2026-11-19');
     // a pinned day later than the UTC date changes nothing
     expect(openSinceDate(Date.parse('2026-11-24T23:00:00Z'), '2026-11-25')).toBe('2026-11-23');
+  });
+});
+
+describe('a host without a tz database', () => {
+  it("falls back to luxon's zones (Intl's): the same offsets, and a name that is no zone still refused", () => {
+    const saved = process.env.TZDIR;
+    const empty = mkdtempSync(join(tmpdir(), 'svc-no-tzdata-'));
+    process.env.TZDIR = empty;
+    try {
+      // Auckland, asked first here (its rules looked up with TZDIR empty): NZDT (+13) in January, NZST (+12) in July
+      expect(zoneOffsetMs('Pacific/Auckland', Date.UTC(2026, 0, 15, 12))).toBe(13 * 3_600_000);
+      expect(zoneOffsetMs('Pacific/Auckland', Date.UTC(2026, 6, 15, 12))).toBe(12 * 3_600_000);
+      expect(isValidZone('Pacific/Chatham')).toBe(true);
+      expect(isValidZone('Mars/Olympus_Mons')).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.TZDIR;
+      else process.env.TZDIR = saved;
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a venue's event slug date (slugDate)", () => {
+  it('writes the month in full, the day without a zero', () => {
+    expect(slugDate('2026-11-21')).toBe('november-21-2026');
+    expect(slugDate('2026-01-05')).toBe('january-5-2026');
   });
 });

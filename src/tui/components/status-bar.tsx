@@ -128,7 +128,8 @@ function cacheAge(health: readonly StreamHealth[]): Segment {
 /** The demo's history fill while it runs (or why it stopped); nothing once it is done. */
 function fillGroup(f: MonitorStatus['fill']): Line | null {
   if (!f || f.state === 'done') return null;
-  const rows = f.rows.toLocaleString('en-US');
+  // commas by hand: Number.toLocaleString would pull ICU's data into the process (7 MB; city-time.ts says why)
+  const rows = String(Math.round(f.rows)).replace(/\B(?=(\d{3})+$)/g, ',');
   if (f.state === 'failed') return [seg(`! history fill stopped at ${rows} rows: ${f.message ?? ''}`, 'warn', true)];
   const table = f.table ? ` ${f.table.replace(/_history$/, '')}` : '';
   return [seg(`filling 30 days ${f.tablesDone}/${f.tables}${table} ${rows} rows`, 'warn')];

@@ -19,12 +19,13 @@ export const localClock = (ms: number, tz: string | null): string => iso(local(m
 /** `2026-11-20 09:05`: date and time in the zone, as the time travel prompt reads them. */
 export const localStamp = (ms: number, tz: string | null): string => iso(local(ms, tz)).slice(0, 16).replace('T', ' ');
 
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
 /** `Sat 09:05`: weekday and time in the zone. */
 export function localDayClock(ms: number, tz: string | null): string {
   const at = local(ms, tz);
-  const day = Number.isFinite(at)
-    ? new Date(at).toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' })
-    : '---';
+  // by hand, not toLocaleDateString: Intl would pull ICU's data into the process (7 MB; city-time.ts says why)
+  const day = Number.isFinite(at) ? (WEEKDAYS[new Date(at).getUTCDay()] ?? '---') : '---';
   return `${day} ${localClock(ms, tz)}`;
 }
 
