@@ -126,6 +126,12 @@ for (const [name, bench] of Object.entries(BENCHES)) {
     }
     rows.push([
       name,
+      'the floors: a bare screen (no framework) and a minimal Ink app drawing it, p95 of every key (ink / bare)',
+      `${result.bare_floor_p95_ms.join(', ')} ms; Ink ${result.ink_floor_p95_ms.join(', ')} ms`,
+      result.ink_floor_ratio_to_bare.join(', '),
+    ]);
+    rows.push([
+      name,
       'peak RSS of the monitor, big vs empty (goal < 150 MB)',
       `${result.peak_rss_mb.big.join(', ')} vs ${result.peak_rss_mb.empty.join(', ')} MB`,
       String(Math.max(...result.peak_rss_mb.big)),

@@ -228,6 +228,8 @@ export async function runIdle(
 const TUI_PROCESS = fileURLToPath(new URL('./fixtures/tui-process.mjs', import.meta.url));
 /** The floor: a full-screen program with no framework, given the same keys (fixtures/bare-screen-process.mjs). */
 const BARE_SCREEN_PROCESS = fileURLToPath(new URL('./fixtures/bare-screen-process.mjs', import.meta.url));
+/** The framework's floor: the same screen and keys drawn by a minimal Ink app (fixtures/ink-screen-process.mjs). */
+const INK_SCREEN_PROCESS = fileURLToPath(new URL('./fixtures/ink-screen-process.mjs', import.meta.url));
 
 /** A fixture process (the monitor's, or the bare screen's) in a pseudo-terminal, once its first full frame is on screen. */
 async function startTui(cachePath: string, logPath: string, env: Record<string, string>, script = TUI_PROCESS) {
@@ -317,42 +319,53 @@ export async function benchTuiRender(): Promise<object> {
     process.stderr.write(
       `caches ${caches.built ? 'built' : 'copied from bench/fixtures/tui-render'} in ${seconds} s\n`,
     );
-    const rounds: { big: Run; empty: Run; bare: Run }[] = [];
+    const rounds: { big: Run; empty: Run; bare: Run; ink: Run }[] = [];
     const idle: { big: Awaited<ReturnType<typeof runIdle>>; empty: Awaited<ReturnType<typeof runIdle>> }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const empty = await runTui(caches.empty, join(dir, `empty-${round}.json`));
       const big = await runTui(caches.big, join(dir, `big-${round}.json`));
       const bare = await runTui(caches.empty, join(dir, `bare-${round}.json`), undefined, BARE_SCREEN_PROCESS);
-      rounds.push({ big, empty, bare });
+      const ink = await runTui(caches.empty, join(dir, `ink-${round}.json`), undefined, INK_SCREEN_PROCESS);
+      rounds.push({ big, empty, bare, ink });
       idle.push({
         empty: await runIdle(caches.empty, join(dir, `idle-empty-${round}.json`)),
         big: await runIdle(caches.big, join(dir, `idle-big-${round}.json`)),
       });
     }
     // the floor of each round: the bare screen's p95 over every key (each one draws a whole frame there)
-    const bareP95 = rounds.map(({ bare }) =>
+    const p95OfEveryKey = (run: Run) =>
       quantile(
-        bare.frames.flatMap((f) => (f ? [f.latency] : [])),
+        run.frames.flatMap((f) => (f ? [f.latency] : [])),
         0.95,
-      ),
-    );
+      );
+    const bareP95 = rounds.map(({ bare }) => p95OfEveryKey(bare));
+    // and the framework's: the same keys on the same screen drawn by a minimal Ink app
+    const inkP95 = rounds.map(({ ink }) => p95OfEveryKey(ink));
     const perRound = rounds.map(({ big, empty }, round) =>
       Object.fromEntries(
         PANE_KEYS.map(({ pane }) => {
           const figures = paneFigures(pane, big, empty);
-          return [pane, { ...figures, ratio_to_bare_p95: ratio(figures.p95_big_ms, bareP95[round] as number) }];
+          return [
+            pane,
+            {
+              ...figures,
+              ratio_to_bare_p95: ratio(figures.p95_big_ms, bareP95[round] as number),
+              ratio_to_ink_p95: ratio(figures.p95_big_ms, inkP95[round] as number),
+            },
+          ];
         }),
       ),
     );
     const panes = Object.fromEntries(
       PANE_KEYS.map(({ pane }) => {
-        type Figures = ReturnType<typeof paneFigures> & { ratio_to_bare_p95: number };
+        type Figures = ReturnType<typeof paneFigures> & { ratio_to_bare_p95: number; ratio_to_ink_p95: number };
         const of = (pick: (f: Figures) => number) => median(perRound.map((r) => pick(r[pane] as Figures)));
         const figures = {
           p95_big_ms: of((f) => f.p95_big_ms),
           p95_empty_ms: of((f) => f.p95_empty_ms),
           ratio_p95: of((f) => f.ratio_p95),
           ratio_to_bare_p95: of((f) => f.ratio_to_bare_p95),
+          ratio_to_ink_p95: of((f) => f.ratio_to_ink_p95),
           rounds_p95_big_ms: perRound.map((r) => r[pane]?.p95_big_ms),
           rounds_ratio_p95: perRound.map((r) => r[pane]?.ratio_p95),
         };
@@ -380,6 +393,11 @@ export async function benchTuiRender(): Promise<object> {
       // the floor: the same keys on a full-screen program with no framework (fixtures/bare-screen-process.mjs), p95
       // of every key a round; each pane's ratio_to_bare_p95 is its big-cache p95 over this, the median of the rounds
       bare_floor_p95_ms: bareP95,
+      // the framework's floor: the same keys and screen drawn by a minimal Ink app (fixtures/ink-screen-process.mjs),
+      // p95 of every key a round, and its ratio to the bare floor: what 2.5x of the bare floor asks of Ink itself
+      ink_floor_p95_ms: inkP95,
+      ink_floor_ratio_to_bare: inkP95.map((ink, round) => ratio(ink, bareP95[round] as number)),
+      ink_floor_longest_block_ms: rounds.map((r) => r.ink.longest_block_ms),
       first_frame_ms: {
         big: median(rounds.map((r) => r.big.first_frame_ms)),
         empty: median(rounds.map((r) => r.empty.first_frame_ms)),
