@@ -13,16 +13,25 @@ function lx(): Luxon {
   return luxon;
 }
 
-/** Each zone's rules: its file in the host's tz database, or luxon's (Intl's) when there is none. */
+/**
+ * Each zone's rules: its file in the host's tz database, or null (luxon's, Intl's, answer then). At most
+ * ZONES_KEPT names, the unknown ones a service might send included (the tz database has about 600), then it starts over.
+ */
 const rules = new Map<string, ZoneRules | null>();
+const ZONES_KEPT = 1000;
 function rulesOf(tz: string): ZoneRules | null {
   let zone = rules.get(tz);
   if (zone === undefined) {
     zone = readZoneRules(tz) ?? null;
-    if (rules.size < 1000) rules.set(tz, zone);
+    // past the bound the names start over: the real zones in use are read again once each
+    if (rules.size >= ZONES_KEPT) rules.clear();
+    rules.set(tz, zone);
   }
   return zone;
 }
+
+/** How many zone names have their rules kept (their bound's test). */
+export const zoneRulesKept = (): number => rules.size;
 
 /** Instants are epoch milliseconds; the API writes them as whole-second UTC strings, fixed width so they sort. */
 export function isoUtc(ms: number): string {

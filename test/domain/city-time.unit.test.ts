@@ -16,6 +16,7 @@ import {
   parseDateOrInstant,
   slugDate,
   zoneOffsetMs,
+  zoneRulesKept,
 } from '../../src/domain/city-time.js';
 
 const ZONES = [
@@ -162,5 +163,19 @@ describe("a venue's event slug date (slugDate)", () => {
   it('writes the month in full, the day without a zero', () => {
     expect(slugDate('2026-11-21')).toBe('november-21-2026');
     expect(slugDate('2026-01-05')).toBe('january-5-2026');
+  });
+});
+
+describe("the zones' rules kept", () => {
+  it('at most 1,000 names, however many a service sends; past that they start over, and every zone still answers', () => {
+    for (let i = 0; i < 1_000; i++) isValidZone(`Nowhere/Place_${i}`);
+    expect(zoneRulesKept()).toBeLessThanOrEqual(1_000);
+    for (let i = 1_000; i < 1_200; i++) isValidZone(`Nowhere/Place_${i}`);
+    expect(zoneRulesKept()).toBeLessThanOrEqual(1_000);
+    // 1,200 new names (with whatever other files of this worker asked before): the map has started over since,
+    // so it holds fewer than 1,000; a map that stopped adding at its bound, or had none, holds 1,000 or more
+    expect(zoneRulesKept()).toBeLessThan(1_000);
+    expect(zoneOffsetMs('America/Sao_Paulo', Date.UTC(2026, 6, 1, 12))).toBe(-3 * 3_600_000);
+    expect(isValidZone('Nowhere/Place_0')).toBe(false);
   });
 });
