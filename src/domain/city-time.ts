@@ -14,8 +14,8 @@ function lx(): Luxon {
 }
 
 /**
- * Each zone's rules: its file in the host's tz database, or null (luxon's, Intl's, answer then). At most
- * ZONES_KEPT names, the unknown ones a service might send included (the tz database has about 600), then it starts over.
+ * Each zone's rules: its file in the host's tz database, or null (luxon's, Intl's, answer then). At most ZONES_KEPT
+ * names, the unknown ones a service might send included (the tz database has about 600), then they start over.
  */
 const rules = new Map<string, ZoneRules | null>();
 const ZONES_KEPT = 1000;
@@ -50,8 +50,9 @@ const offsets = new Map<string, HalfHourSlots>();
 const DAYS_KEPT = 4_200;
 
 /**
- * The zone's UTC offset (ms) at an instant, from the host's tz database (or luxon's, without one). Offsets of real zones change only on the hour
- * or half hour, so one lookup serves each half hour; the simulator asks millions of times, luxon once per slot.
+ * The zone's UTC offset (ms) at an instant, from the host's tz database (or luxon's, without one). Offsets of real
+ * zones change only on the hour or half hour, so one lookup serves each half hour; the simulator asks millions of
+ * times, the zone's rules once per slot.
  * Kept in arrays a day rather than a map's entry a slot: a 30-day demo's world asks for 180 days of 13 zones, and
  * as map entries they were 4 MB of its heap.
  */
