@@ -32,7 +32,8 @@ export function readZoneRules(name: string, dir = process.env.TZDIR || '/usr/sha
 
 /**
  * A TZif file's transitions (version 2 and later: its 64-bit block) and its footer, the POSIX TZ rule for instants
- * after the last transition (a "slim" file, as Debian ships, ends its transitions early and leaves the rest to it).
+ * after the last transition: a "fat" file, as Debian's, lists the transitions to 2037, a "slim" one (`zic -b slim`,
+ * as some systems ship) ends them early and leaves the rest to the rule.
  */
 export function parseTzif(bytes: Buffer): ZoneRules | undefined {
   if (bytes.length < 44 || bytes.toString('latin1', 0, 4) !== 'TZif') return undefined;
