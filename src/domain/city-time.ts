@@ -14,24 +14,26 @@ function lx(): Luxon {
 }
 
 /**
- * Each zone's rules: its file in the host's tz database, or null (luxon's, Intl's, answer then). At most ZONES_KEPT
+ * What each zone name is: its rules from the host's tz database, a zone only luxon knows (Intl's, without a tz
+ * database), or no zone. Asked once a name, so checking a webhook's zone or a city's is a lookup. At most ZONES_KEPT
  * names, the unknown ones a service might send included (the tz database has about 600), then they start over.
  */
-const rules = new Map<string, ZoneRules | null>();
+type KnownZone = ZoneRules | 'intl' | 'unknown';
+const zones = new Map<string, KnownZone>();
 const ZONES_KEPT = 1000;
-function rulesOf(tz: string): ZoneRules | null {
-  let zone = rules.get(tz);
+function zoneOf(tz: string): KnownZone {
+  let zone = zones.get(tz);
   if (zone === undefined) {
-    zone = readZoneRules(tz) ?? null;
+    zone = readZoneRules(tz) ?? (lx().DateTime.local().setZone(tz).isValid ? 'intl' : 'unknown');
     // past the bound the names start over: the real zones in use are read again once each
-    if (rules.size >= ZONES_KEPT) rules.clear();
-    rules.set(tz, zone);
+    if (zones.size >= ZONES_KEPT) zones.clear();
+    zones.set(tz, zone);
   }
   return zone;
 }
 
-/** How many zone names have their rules kept (their bound's test). */
-export const zoneRulesKept = (): number => rules.size;
+/** How many zone names are kept (their bound's test). */
+export const zoneNamesKept = (): number => zones.size;
 
 /** Instants are epoch milliseconds; the API writes them as whole-second UTC strings, fixed width so they sort. */
 export function isoUtc(ms: number): string {
@@ -65,7 +67,9 @@ export function zoneOffsetMs(tz: string, ms: number): number {
   const slot = Math.floor(ms / (HOUR / 2));
   return zone.value(slot, () => {
     const at = slot * (HOUR / 2);
-    return rulesOf(tz)?.offsetMs(at) ?? lx().DateTime.fromMillis(at, { zone: tz }).offset * 60_000;
+    const zone = zoneOf(tz);
+    // a zone luxon does not know gives NaN: every local time of it invalid, as before there was a tz database
+    return typeof zone === 'object' ? zone.offsetMs(at) : lx().DateTime.fromMillis(at, { zone: tz }).offset * 60_000;
   });
 }
 
@@ -119,7 +123,7 @@ export function dayOfYear(date: string): number {
 
 /** A name the tz database knows (the host's, or luxon's without one). */
 export function isValidZone(tz: string): boolean {
-  return rulesOf(tz) !== null || lx().DateTime.local().setZone(tz).isValid;
+  return zoneOf(tz) !== 'unknown';
 }
 
 /**

@@ -30,18 +30,6 @@ function schemaOf(type: EventType): ReturnType<typeof Compile<TSchema>> {
   return test;
 }
 
-// a zone is checked by reading its file in the tz database (or, without one, by building an Intl formatter): once
-// per zone name is enough
-const zones = new Map<string, boolean>();
-function knownZone(tz: string): boolean {
-  let known = zones.get(tz);
-  if (known === undefined) {
-    known = isValidZone(tz);
-    if (zones.size < 1000) zones.set(tz, known);
-  }
-  return known;
-}
-
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -87,7 +75,7 @@ export function parseDelivery(headers: IncomingHttpHeaders, bytes: Buffer, recei
       return { ok: false, reason: `body field /trade/operation ${operation} does not fit ${event.event_type}` };
   }
   // a zone the tz database does not know would make every city-local time on screen invalid
-  if (event.event_type.startsWith('insurance.') && !knownZone((event as InsuranceEvent).market.market_tz))
+  if (event.event_type.startsWith('insurance.') && !isValidZone((event as InsuranceEvent).market.market_tz))
     return { ok: false, reason: 'body field /market/market_tz is not an IANA time zone' };
   // the pattern lets through instants that do not exist (hour 25); the projections order by them
   const when = own ? own.created_at : (event as EdgeEvent).trade.executed_at;

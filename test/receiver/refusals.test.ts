@@ -91,6 +91,9 @@ describe('signed but not acceptable: 400, kept with its raw bytes, one warning a
     add('legs missing', JSON.stringify(noLegs));
     add('event_version 2', JSON.stringify({ ...valid, event_version: 2 }));
     add('market_date not a date', JSON.stringify({ ...valid, market: { ...valid.market, market_date: '21/11/2026' } }));
+    // a zone the tz database does not know, and a name that would read a file outside it
+    add('market_tz no zone', JSON.stringify({ ...valid, market: { ...valid.market, market_tz: 'Mars/Olympus_Mons' } }));
+    add('market_tz a path', JSON.stringify({ ...valid, market: { ...valid.market, market_tz: '../../etc/passwd' } }));
     add('header type differs from the body', validText, { 'x-svc-event': 'insurance.pick.killed' });
     add('unknown header type', validText, { 'x-svc-event': 'insurance.pick.updated' });
     add('header id differs from the body', validText, { 'x-svc-event-id': '00000000-0000-4000-8000-000000000000' });
