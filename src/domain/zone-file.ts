@@ -66,7 +66,10 @@ export function parseTzif(bytes: Buffer): ZoneRules | undefined {
   const indices = data + c.time * timeSize;
   const typesAt = indices + c.time;
   const utoff = (type: number) => bytes.readInt32BE(typesAt + type * 6);
-  const offsets = times.map((_, i) => utoff(bytes[indices + i] ?? 0));
+  const typeOf = times.map((_, i) => bytes[indices + i] ?? 0);
+  // a transition to a type the file does not have: damaged, not read (rather than an offset from the wrong bytes)
+  if (typeOf.some((type) => type >= c.type)) return undefined;
+  const offsets = typeOf.map(utoff);
   // RFC 8536 3.2: before the first transition, the first time type
   const before = utoff(0);
   let footer: PosixRule | undefined;

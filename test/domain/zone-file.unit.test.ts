@@ -91,6 +91,10 @@ describe('a TZif file (parseTzif, RFC 8536)', () => {
     expect(parseTzif(V2.subarray(0, 60))).toBeUndefined();
     expect(parseTzif(V2.subarray(0, V2.length - 30))).toBeUndefined();
     expect(parseTzif(Buffer.alloc(0))).toBeUndefined();
+    // version 1 with its transition pointing at a third type of two
+    const badType = Buffer.from(V1);
+    badType[44 + 4] = 2;
+    expect(parseTzif(badType)).toBeUndefined();
   });
 });
 
