@@ -143,4 +143,25 @@ export const MIGRATIONS: string[] = [
     'ALTER TABLE stream_state ADD COLUMN complete_at TEXT',
     'CREATE TABLE service_clock (id INTEGER PRIMARY KEY CHECK (id = 1), offset_ms INTEGER NOT NULL)',
   ].join(';\n'),
+  // listener health (issue 43, DESIGN 4 "a listener that refuses what it is sent"): each delivery the listener
+  // refused for its signature or as a replay, without its body (a stranger's bytes are not kept), and the first
+  // and last delivery whose signature verified, so `status` and the monitor see a listener refusing whichever process
+  // runs it. A cache from before: its first and last stored events stand for them.
+  [
+    `CREATE TABLE listener_refusals (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, cause TEXT NOT NULL CHECK (cause IN ('signature', 'replay')),
+      received_at TEXT NOT NULL, received_ms INTEGER NOT NULL, remote_address TEXT, event_id TEXT, event_type TEXT)`,
+    'CREATE INDEX listener_refusals_received ON listener_refusals (received_ms)',
+    `CREATE TABLE listener_verified (
+      id INTEGER PRIMARY KEY CHECK (id = 1), first_at TEXT NOT NULL, first_ms INTEGER NOT NULL,
+      last_at TEXT NOT NULL, last_ms INTEGER NOT NULL)`,
+    `INSERT INTO listener_verified (id, first_at, first_ms, last_at, last_ms)
+      SELECT 1, f.received_at, f.received_ms, l.received_at, l.received_ms
+      FROM (SELECT received_at, received_ms FROM webhook_events ORDER BY seq LIMIT 1) AS f,
+           (SELECT received_at, received_ms FROM webhook_events ORDER BY seq DESC LIMIT 1) AS l`,
+  ].join(';\n'),
+  // retention (issue 43, DESIGN 4): how far each thinned table has been thinned, so the daily prune of a sync
+  // daemon or a live monitor reads only the days since (a pass over every row is `cache prune`'s), and the day of
+  // the service's clock of the last daily prune (`@daily`), so two processes on one cache prune once a day
+  'CREATE TABLE retention_marks (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID',
 ];
