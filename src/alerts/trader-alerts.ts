@@ -24,6 +24,8 @@ const NOTIFY_KIND_OF = {
   breakthrough: 'breakthrough',
   'notify-command-failed': null,
   'listener-down': null,
+  // raised and notified by the listener itself, as a kill is (a listener that refuses kills is as urgent)
+  'listener-refusing': 'kill',
   'webhook-rejected': null,
 } as const satisfies Record<AlertKind, NotifyKind | null>;
 

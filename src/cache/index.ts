@@ -47,6 +47,13 @@ export type {
   RejectedWebhook,
   StoredKill,
 } from './inbox/inbox-entry.js';
+export type {
+  ListenerAlertRules,
+  ListenerHealth,
+  ListenerRefusal,
+  RefusalCause,
+  RefusalRun,
+} from './inbox/listener-health.js';
 export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.js';
 export type { DayAheadForecast } from './market/day-ahead.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';

@@ -6,6 +6,7 @@ export const ALERT_KINDS = [
   'kill',
   'webhook-rejected',
   'listener-down',
+  'listener-refusing',
   'notify-command-failed',
   'edge',
   'dying-bucket',

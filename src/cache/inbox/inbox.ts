@@ -8,6 +8,15 @@ import { instantMs } from '../db/time.js';
 import { EventProjections } from './event-projections.js';
 import type { InboxAlertRules, InboxEntry, IntakeOutcome, RejectedWebhook } from './inbox-entry.js';
 import { storedKillNotice } from './kill-notices.js';
+import {
+  type ListenerAlertRules,
+  type ListenerHealth,
+  type ListenerRefusal,
+  listenerHealth,
+  recordVerified,
+  refusalRun,
+  storeRefusals,
+} from './listener-health.js';
 
 /** The webhook receiver's durable inbox: accepted events and what they become, rejected deliveries, kill notices. */
 export class InboxRepository {
@@ -28,7 +37,16 @@ export class InboxRepository {
    * reported as a process warning, never to the caller, whose events are committed.
    */
   intake(entries: readonly InboxEntry[], rules: InboxAlertRules): IntakeOutcome[] {
-    const outcomes = this.db.transaction(() => entries.map((entry) => this.projections.store(entry, rules)))();
+    const outcomes = this.db.transaction(() => {
+      const stored = entries.map((entry) => this.projections.store(entry, rules));
+      // every one of them verified (a duplicate too): the newest moves the listener's last verified delivery
+      const newest = entries.reduce<string | undefined>(
+        (n, e) => (n === undefined || e.receivedAt > n ? e.receivedAt : n),
+        undefined,
+      );
+      if (newest !== undefined) recordVerified(this.prepared, newest);
+      return stored;
+    })();
     const stored = entries.filter((_, i) => outcomes[i] === 'stored');
     if (stored.length > 0) this.changes.emitQuietly(inboxChanges(stored));
     return outcomes;
@@ -49,9 +67,36 @@ export class InboxRepository {
         instantMs(rejected.receivedAt),
         rejected.body,
       );
+      // its signature verified: the secret matches, whatever the body holds
+      recordVerified(this.prepared, rejected.receivedAt);
       return this.alerts.insert(alert);
     })();
     this.changes.emit({ table: 'alerts', ids: [id] });
+  }
+
+  /**
+   * Deliveries the listener refused (signature, replay), kept without their bodies in one transaction with the alert
+   * `rules` raise over the run of signature refusals since the last verified delivery. Returns that alert as stored,
+   * for the listener to notify, or null.
+   */
+  refuse(refusals: readonly ListenerRefusal[], rules: ListenerAlertRules): (NewAlert & { id: number }) | null {
+    if (refusals.length === 0) return null;
+    const raised = this.db.transaction(() => {
+      storeRefusals(this.prepared, refusals);
+      const alert = rules.refusing(refusalRun(this.prepared));
+      return alert ? { ...alert, id: this.alerts.insert(alert) } : null;
+    })();
+    if (raised) this.changes.emit({ table: 'alerts', ids: [raised.id] });
+    return raised;
+  }
+
+  /**
+   * The listener's health at `nowIso` (the service's clock as the caller knows it): first and last verified delivery,
+   * the last refusal, refusals in the hour before, and whether it stands refusing (DESIGN 4). For `status` and the
+   * monitor's status bar, whichever process runs the listener.
+   */
+  listenerHealth(nowIso: string): ListenerHealth {
+    return listenerHealth(this.prepared, nowIso);
   }
 
   /**

@@ -106,6 +106,7 @@ const MARKERS = {
   kill: '!! KILL',
   'webhook-rejected': '!  REJECTED',
   'listener-down': '!  LISTENER',
+  'listener-refusing': '!! REFUSING',
   'notify-command-failed': '!  COMMAND',
   'dying-bucket': '!! DEAD',
   edge: '!  EDGE',
