@@ -6,6 +6,7 @@ import { CountedQueries, type ReadStats } from './db/counted-queries.js';
 import { BULK_PAGE_CACHE_MIB, type CacheAccess, openCacheFile } from './db/open-cache-file.js';
 import { ExportRepository } from './export.js';
 import { FeedRepository } from './feed/feed.js';
+import { HealthRepository } from './health.js';
 import { HistoryRepository } from './history/history.js';
 import { InboxRepository } from './inbox/inbox.js';
 import { MarketRepository } from './market/market.js';
@@ -45,6 +46,8 @@ export class Cache {
   readonly history: HistoryRepository;
   /** `svc-monitor export`. */
   readonly export: ExportRepository;
+  /** `svc-monitor status`: the file's size and rows, a day's growth, a failing notify command. */
+  readonly health: HealthRepository;
   private readonly changes = new ChangeEvents();
   private readonly counted: CountedQueries;
   private busyTimeoutMs: number | undefined;
@@ -62,6 +65,7 @@ export class Cache {
     this.market = new MarketRepository(this.counted);
     this.history = new HistoryRepository(this.counted);
     this.export = new ExportRepository(prepared);
+    this.health = new HealthRepository(db, prepared);
   }
 
   /** The file's path (`:memory:` for an in-memory cache). */

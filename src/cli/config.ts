@@ -31,6 +31,15 @@ export interface Connection {
   alerts: AlertSettings;
   /** The config's `settlement`: each named city's rule (the others settle by `metar_c`). */
   settlement?: SettlementConfig;
+  /** What the config file itself set, its key and secrets left out: `status` says where each value came from. */
+  fileSettings?: FileSettings;
+}
+
+/** The config file's settings other than the key and the secrets. */
+export type FileSettings = Omit<MonitorConfig, 'api_key' | 'webhook_secrets'>;
+
+function withoutSecrets({ api_key: _key, webhook_secrets: _secrets, ...settings }: MonitorConfig): FileSettings {
+  return settings;
 }
 
 /** A config file mode that lets other users change it, or read it. */
@@ -136,6 +145,7 @@ export async function resolveConnection(
     historyHours: file.history_hours ?? DEFAULT_HISTORY_HOURS,
     alerts: alertSettingsOf(file.alerts),
     settlement: file.settlement ?? {},
+    fileSettings: withoutSecrets(file),
   };
   if (flags.save) {
     checkService(connection);

@@ -6,6 +6,7 @@ import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
 import { monitorCommand } from './commands/monitor.js';
 import { serverCommand } from './commands/server.js';
+import { statusCommand } from './commands/status.js';
 import { syncCommand } from './commands/sync.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { setThroughputHeap } from './heap-policy.js';
@@ -29,6 +30,7 @@ function buildProgram(typed: readonly string[] = []): CommandType {
   syncCommand(program);
   listenCommand(program);
   exportCommand(program);
+  statusCommand(program);
   serverCommand(program);
   everyCommand(program, (command) => {
     command.enablePositionalOptions().option('--verbose', 'show stack traces on errors');

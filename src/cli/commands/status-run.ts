@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { openCache } from '../../cache/index.js';
+import type { Connection } from '../config.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { configFile } from '../paths.js';
+import { problemLine, statusText } from '../status/render.js';
+import { statusReport } from '../status/report.js';
+import { checkService, notChecked, type ServiceCheck } from '../status/service-check.js';
+import { settingsInForce } from '../status/settings.js';
+
+export interface StatusFlags {
+  json?: boolean;
+  offline?: boolean;
+  db?: string;
+}
+
+/**
+ * `svc-monitor status`'s work: the cache read as it is (never created, never written: a cron job must not change
+ * what it watches), the service asked once unless `--offline`, the report on stdout, and the exit code DESIGN 3
+ * gives it with the problems as one line on stderr.
+ */
+export async function runStatus(flags: StatusFlags, connection: Connection): Promise<void> {
+  const settings = settingsInForce(connection, flags.db, process.env);
+  const cache = openCache(connection.dbPath, 'read');
+  let report: ReturnType<typeof statusReport>;
+  try {
+    const service = await serviceOf(connection, flags.offline === true);
+    report = statusReport({
+      cache,
+      connection,
+      settings,
+      configFile: { path: configFile(), exists: existsSync(configFile()) },
+      service,
+      hostNowMs: Date.now(),
+    });
+  } finally {
+    cache.close();
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : statusText(report));
+  if (report.exit_code !== EXIT.ok) throw new CliError(problemLine(report), report.exit_code);
+}
+
+async function serviceOf(connection: Connection, offline: boolean): Promise<ServiceCheck> {
+  if (offline) return notChecked(connection);
+  if (connection.baseUrl === undefined || connection.apiKey === undefined)
+    return notChecked(
+      connection,
+      `no service configured: set SVC_BASE_URL and SVC_API_KEY, or put base_url and api_key in ${configFile()}`,
+    );
+  return checkService(connection);
+}
