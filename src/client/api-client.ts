@@ -18,6 +18,7 @@ import { type StrategyFamily, type StrategyRecord, strategyResponse } from '../c
 import {
   ApiError,
   AuthRejected,
+  answerDescription,
   Cancelled,
   InvalidResponse,
   RequestNotSent,
@@ -186,12 +187,12 @@ export class ApiClient {
       if (this.cancelled.signal.aborted) throw new Cancelled(endpoint);
       let waitMs: number | undefined;
       try {
-        const { status, text, retryAfter, date, hostMs } = await this.attempt(
+        const { status, text, contentType, retryAfter, date, hostMs } = await this.attempt(
           `${this.baseUrl}${path}${search}`,
           endpoint,
         );
         if (status === 200) {
-          const body = validate<T>(schema, parseJson(text, endpoint), endpoint);
+          const body = validate<T>(schema, parseJson(text, contentType, endpoint), endpoint);
           bodies.set(body, text);
           // a good answer sets the clock; one that broke the contract above says nothing to trust
           this.clock.observe(date, hostMs);
@@ -199,7 +200,8 @@ export class ApiClient {
         }
         if (status === 401) throw new AuthRejected(endpoint);
         if (status === 429) waitMs = retryAfterMs(retryAfter, date, this.retry.maxRetryAfterMs);
-        if (status < 500 && status !== 429) throw new RequestRefused(endpoint, status, errorText(text));
+        if (status < 500 && status !== 429)
+          throw new RequestRefused(endpoint, status, answerDescription(status, contentType, text));
         lastProblem = `HTTP ${status}`;
         everyAttemptUnconnected = false;
       } catch (error) {
@@ -239,6 +241,7 @@ export class ApiClient {
   ): Promise<{
     status: number;
     text: string;
+    contentType: string | undefined;
     retryAfter: string | string[] | undefined;
     date: string | string[] | undefined;
     /** The host's clock when the headers arrived, beside the service's `date`. */
@@ -268,8 +271,9 @@ export class ApiClient {
       });
       const hostMs = Date.now();
       const text = await response.body.text();
-      const { 'retry-after': retryAfter, date } = response.headers;
-      return { status: response.statusCode, text, retryAfter, date, hostMs };
+      const { 'retry-after': retryAfter, date, 'content-type': type } = response.headers;
+      const contentType = Array.isArray(type) ? type[0] : type;
+      return { status: response.statusCode, text, contentType, retryAfter, date, hostMs };
     })();
     // the loser of the race may still settle later: that must not surface as an unhandled rejection
     exchange.catch(() => undefined);
@@ -301,22 +305,14 @@ async function* prefetchPages<T>(
   }
 }
 
-function parseJson(text: string, endpoint: string): unknown {
+/** A 200's body as JSON; a web page (or anything else) answered with 200 is one line naming what it was. */
+function parseJson(text: string, contentType: string | undefined, endpoint: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidResponse(endpoint, `response is not JSON (${text.length} bytes)`);
+    const { line, html } = answerDescription(200, contentType, text);
+    throw new InvalidResponse(endpoint, `response is not JSON: ${line}`, html);
   }
-}
-
-function errorText(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: unknown };
-    if (typeof body.error === 'string') return body.error.slice(0, 300);
-  } catch {
-    // not our error shape; fall through
-  }
-  return text.slice(0, 120);
 }
 
 /**
