@@ -4,9 +4,13 @@ import { commandFailedAlert } from '../../alerts/trader-alerts.js';
 import { openCache } from '../../cache/index.js';
 import { startListener } from '../../receiver/listener.js';
 import type { Connection } from '../config.js';
+import { daemonLog } from '../daemon-log.js';
 import { usageError } from '../exit-codes.js';
 import { marketClockOf } from '../market-clock.js';
 import { configFile } from '../paths.js';
+
+/** How often the listener looks for a newer offset of the service's clock in the cache (a query of one row). */
+const CLOCK_FOLLOW_MS = 60_000;
 
 export interface ListenFlags {
   port: number;
@@ -28,7 +32,7 @@ export async function runListen(flags: ListenFlags, connection: Connection): Pro
   const cache = openCache(connection.dbPath);
   // events are received, and kills alerted, on the market's clock as the cache last knew it (DESIGN 4)
   const clock = marketClockOf(cache);
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const log = daemonLog();
   const { notifyCommand, notify } = connection.alerts;
   // kills to the notify command (with `alerts.notify.kill` on); its failure is an alert, never the listener's
   const command =
@@ -58,6 +62,12 @@ export async function runListen(flags: ListenFlags, connection: Connection): Pro
     cache.close();
     throw error;
   });
+  // a `sync` elsewhere keeps the service's clock in the cache: followed, so replays are judged on it (DESIGN 4)
+  const followClock = setInterval(() => {
+    const offset = cache.streams.clockOffset();
+    if (offset !== null) clock.follow(offset);
+  }, CLOCK_FOLLOW_MS);
+  followClock.unref();
   // the handlers go in before the line that tells a supervisor it may signal us
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -66,6 +76,7 @@ export async function runListen(flags: ListenFlags, connection: Connection): Pro
   process.stdout.write(`listening on ${listener.url}\n`);
   await stopped;
   await listener.close();
+  clearInterval(followClock);
   // a command under way gets its time limit before the cache closes under its failure alert
   if (command) {
     let timer: NodeJS.Timeout | undefined;
