@@ -1,42 +1,16 @@
 import type { Cache } from '../cache/index.js';
 import type { ApiClient } from '../client/api-client.js';
-import { AuthRejected, InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
+import { ApiError, AuthRejected, ServiceUnreachable } from '../client/errors.js';
 import { answersDuring } from '../client/service-clock.js';
 import type { StreamName } from '../contract/config.js';
 import { isoUtc } from '../domain/city-time.js';
 import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import type { StreamCounts } from './counts.js';
 import { PartialFailure, STREAMS } from './streams.js';
+import { addOutcome, kindOf, type StreamOutcome, type SyncError, type SyncSummary } from './sync-summary.js';
 
-export interface SyncError {
-  stream: string;
-  error: string;
-  /** `unreachable` (retries exhausted), `invalid` (broke the contract: nothing stored), `refused` (4xx) or `other`. */
-  kind: 'unreachable' | 'invalid' | 'refused' | 'other';
-  /** Unreachable without a connection (ServiceUnreachable.noConnection): no other endpoint answers either. */
-  noConnection?: true;
-}
-
-export interface SyncSummary {
-  streams: Record<string, StreamCounts>;
-  errors: SyncError[];
-}
-
-/** What one pass of one stream did: what it stored (also when it failed part way) and its failure, if any. */
-export interface StreamOutcome {
-  stream: string;
-  counts?: StreamCounts;
-  error?: SyncError;
-}
-
-const kindOf = (error: unknown): SyncError['kind'] =>
-  error instanceof ServiceUnreachable
-    ? 'unreachable'
-    : error instanceof InvalidResponse
-      ? 'invalid'
-      : error instanceof RequestRefused
-        ? 'refused'
-        : 'other';
+export type { StreamOutcome, SyncError, SyncSummary };
+export { addOutcome };
 
 export interface SyncOptions {
   client: ApiClient;
@@ -86,12 +60,6 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
-export function addOutcome(summary: SyncSummary, outcome: StreamOutcome | undefined): SyncSummary {
-  if (outcome?.counts) summary.streams[outcome.stream] = outcome.counts;
-  if (outcome?.error) summary.errors.push(outcome.error);
-  return summary;
-}
-
 /**
  * Runs the polled streams: `runOnce` is one full pass (`sync --once`, `r` in the TUI); `start` runs a pass at once
  * and then each stream on its own interval until `stop`. A stream never runs twice at once: a pass asked for while
@@ -105,6 +73,11 @@ export class SyncEngine {
   private timed = false;
   private stopped = false;
   private onOutcome?: (outcome: StreamOutcome) => void;
+  private onIdle?: () => void;
+  /** What each `runOnce` under way gathers: every stream pass that ends while it runs, catch-ups included. */
+  private readonly gathering = new Set<(outcome: StreamOutcome) => void>();
+  /** `runOnce` calls under way: the engine is not idle between two of its streams. */
+  private rounds = 0;
   private settle?: { resolve: () => void; reject: (error: unknown) => void };
 
   constructor(private readonly opts: SyncOptions) {
@@ -117,20 +90,43 @@ export class SyncEngine {
    * board's streams have caught up with each other (CATCH_UP).
    */
   async runOnce(): Promise<SyncSummary> {
+    // every pass that ends from here on counts, the catch-ups' too: a second `sync --once` said `mkta-buckets:
+    // inserted 0` while its catch-up had stored 429 snapshots
     const summary: SyncSummary = { streams: {}, errors: [] };
-    for (const [index, slot] of this.slots.entries()) {
-      if (this.stopped) break;
-      const outcome = await this.ask(slot);
-      addOutcome(summary, outcome);
-      // nothing listens at the base URL: the other streams would each wait out the same retries (24 s in all before
-      // `sync --once` could say so); they fail with it and take their next turn as usual
-      if (outcome?.error?.noConnection) {
-        for (const rest of this.slots.slice(index + 1)) addOutcome(summary, await this.notTried(rest, outcome.error));
-        break;
+    const gather = (outcome: StreamOutcome) => void addOutcome(summary, outcome);
+    this.gathering.add(gather);
+    this.rounds++;
+    try {
+      for (const [index, slot] of this.slots.entries()) {
+        if (this.stopped) break;
+        const outcome = await this.ask(slot);
+        // nothing listens at the base URL: the other streams would each wait out the same retries (24 s in all
+        // before `sync --once` could say so); they fail with it and take their next turn as usual
+        if (outcome?.error?.noConnection) {
+          for (const rest of this.slots.slice(index + 1)) await this.notTried(rest, outcome.error);
+          break;
+        }
       }
+      await this.caughtUp();
+    } finally {
+      this.gathering.delete(gather);
+      this.rounds--;
+      this.idleNow();
     }
-    await this.caughtUp();
     return summary;
+  }
+
+  /** A stream pass's outcome to the daemon and to each `runOnce` under way. */
+  private emit(outcome: StreamOutcome): void {
+    for (const gather of this.gathering) gather(outcome);
+    this.onOutcome?.(outcome);
+  }
+
+  /** Tells the daemon when no stream runs or waits for its turn to run: a pass of the engine has ended. */
+  private idleNow(): void {
+    if (this.stopped || this.rounds > 0) return;
+    if (this.slots.some((slot) => slot.running || slot.queued)) return;
+    this.onIdle?.();
   }
 
   /** A stream not asked this pass because `cause` could not connect: its failure recorded, its next turn timed. */
@@ -142,7 +138,7 @@ export class SyncEngine {
     this.opts.cache.streams.recordError(name, this.opts.client.clock.now().toISOString(), error);
     this.schedule(slot);
     const outcome: StreamOutcome = { stream: name, error: { stream: name, error, kind: 'unreachable' } };
-    this.onOutcome?.(outcome);
+    this.emit(outcome);
     return outcome;
   }
 
@@ -162,12 +158,15 @@ export class SyncEngine {
 
   /**
    * Runs until `stop`: a pass now, then each stream on its interval (timers that keep the process alive: a daemon
-   * has nothing else to do). Each stream's outcome goes to `onOutcome`, from timed turns and `runOnce` alike.
-   * Resolves once stopped and every pass in flight settled; rejects on a rejected key.
+   * has nothing else to do). Each stream's outcome goes to `onOutcome`, from timed turns and `runOnce` alike;
+   * `onIdle` is called each time no stream runs or waits to run any more (the end of a pass of the engine: a burst
+   * of turns, with the catch-ups they asked for). Resolves once stopped and every pass in flight settled; rejects on
+   * a rejected key.
    */
-  start(onOutcome?: (outcome: StreamOutcome) => void): Promise<void> {
+  start(onOutcome?: (outcome: StreamOutcome) => void, onIdle?: () => void): Promise<void> {
     this.timed = true;
     this.onOutcome = onOutcome;
+    this.onIdle = onIdle;
     const done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
@@ -227,13 +226,14 @@ export class SyncEngine {
     slot.timer = undefined;
     if (this.stopped) return Promise.resolve(undefined);
     const running = this.runStream(slot.stream, depth).then((outcome) => {
-      if (outcome) this.onOutcome?.(outcome);
+      if (outcome) this.emit(outcome);
       return outcome;
     });
     slot.running = running;
     const finished = () => {
       if (slot.running === running) slot.running = undefined;
       this.schedule(slot);
+      this.idleNow();
     };
     running.then(finished, finished);
     return running;
@@ -302,6 +302,7 @@ export class SyncEngine {
       if (counts) this.stored(stream.name, counts, depth);
       const failure: SyncError = { stream: stream.name, error: message, kind: kindOf(error) };
       if (error instanceof ServiceUnreachable && error.noConnection) failure.noConnection = true;
+      if (error instanceof ApiError && error.notTheApi) failure.notTheApi = true;
       return { stream: stream.name, counts, error: failure };
     }
   }
