@@ -5,9 +5,10 @@ import { openCache } from '../../cache/index.js';
 import { ApiClient } from '../../client/api-client.js';
 import { Cancelled } from '../../client/errors.js';
 import { backfill, backfillTables } from '../../sync/backfill.js';
-import { STREAMS } from '../../sync/streams.js';
-import { addOutcome, SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
+import { wrongBaseUrlHint } from '../../sync/base-url-hint.js';
+import { SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
 import { type Connection, requireService } from '../config.js';
+import { daemonLog } from '../daemon-log.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
 import { marketClockOf } from '../market-clock.js';
 
@@ -21,6 +22,8 @@ export interface SyncFlags {
   baseUrl?: string;
   apiKey?: string;
   save?: boolean;
+  /** `--no-notify`: the daemon raises no desktop notification (the notify command still runs). */
+  notify?: boolean;
 }
 
 /** Unreachable everywhere is exit 4; any other failed stream is a runtime failure (1). */
@@ -41,7 +44,8 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
     }
   })();
   const cache = openCache(connection.dbPath);
-  const log = (line: string) => process.stderr.write(`sync: ${line}\n`);
+  // every line stamped, a daemon's, a --once's and a --backfill's alike: the same log read by the same tools
+  const log = daemonLog('sync: ');
   // the market's clock: the service's, from its answers (and from the cache's last offset until the first)
   const clock = marketClockOf(cache, { log });
   const client = new ApiClient({ ...service, clock });
@@ -53,7 +57,7 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
     settings: connection.alerts,
     settlement: connection.settlement,
     now: clock.now,
-    notify: daemon ? desktopNotify : null,
+    notify: daemon && flags.notify !== false ? desktopNotify : null,
     log,
   });
   const engine = new SyncEngine({
@@ -71,7 +75,7 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  let summary: SyncSummary = { streams: {}, errors: [] };
+  const summary: SyncSummary = { streams: {}, errors: [] };
   try {
     if (tables) {
       const progress = process.stderr.isTTY
@@ -90,7 +94,9 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
       Object.assign(summary.streams, pass.streams);
       summary.errors.push(...pass.errors);
     } else if (daemon) {
-      summary = await runDaemon(engine, connection);
+      const { runDaemon } = await import('./sync-daemon.js');
+      const { intervals } = connection;
+      await runDaemon({ engine, clock, intervals, baseUrl: client.baseUrl, json: flags.json === true, log });
     }
   } catch (error) {
     if (!(signalled && error instanceof Cancelled)) throw error;
@@ -103,39 +109,18 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
     await client.close();
     cache.close();
   }
-  if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  // a daemon reported its failures as they came, and a signal is how it is meant to end
+  // a daemon reported its passes and failures as they came, and a signal is how it is meant to end
   if (daemon) return;
-  for (const e of summary.errors) if (!flags.json) process.stderr.write(`sync: ${e.stream}: ${e.error}\n`);
+  if (flags.json) {
+    const at = clock.now().toISOString();
+    process.stdout.write(`${JSON.stringify({ at, streams: summary.streams, errors: summary.errors })}\n`);
+  }
+  for (const e of summary.errors) if (!flags.json) log(`${e.stream}: ${e.error}`);
+  const hint = wrongBaseUrlHint(summary, client.baseUrl);
+  if (hint) log(hint);
   if (signalled) {
     throw new CliError('interrupted: every page fetched before the signal is stored; run again to finish');
   }
   const code = exitCodeOf(summary);
   if (code !== EXIT.ok) throw new CliError(`${summary.errors.length} stream(s) failed`, code);
-}
-
-/**
- * The headless daemon of DESIGN 3: polls every stream on its interval until SIGTERM or SIGINT, each failure one line
- * on stderr as it happens. Returns what was fetched in all, with each stream's latest failure.
- */
-async function runDaemon(engine: SyncEngine, connection: Connection): Promise<SyncSummary> {
-  const every = STREAMS.map((s) => `${s.name} ${(connection.intervals[s.name] ?? s.everyMs) / 1000}s`).join(', ');
-  process.stderr.write(`sync: polling until SIGTERM or Ctrl-C (${every})\n`);
-  const totals: SyncSummary['streams'] = {};
-  const latestError = new Map<string, SyncSummary['errors'][number]>();
-  await engine.start((outcome) => {
-    if (outcome.counts) {
-      const into = totals[outcome.stream] ?? { fetched: 0, inserted: 0, updated: 0 };
-      into.fetched += outcome.counts.fetched;
-      into.inserted += outcome.counts.inserted;
-      into.updated += outcome.counts.updated;
-      totals[outcome.stream] = into;
-    }
-    if (outcome.error) process.stderr.write(`sync: ${outcome.stream}: ${outcome.error.error}\n`);
-    if (outcome.error) latestError.set(outcome.stream, outcome.error);
-    else latestError.delete(outcome.stream);
-  });
-  const summary: SyncSummary = { streams: totals, errors: [] };
-  for (const error of latestError.values()) addOutcome(summary, { stream: error.stream, error });
-  return summary;
 }

@@ -15,7 +15,11 @@ export function syncCommand(program: Command): void {
       parseQueryBoundArg,
     )
     .option('--until <date>', 'upper bound for --backfill, as --since', parseQueryBoundArg)
-    .option('--json', 'print {streams: {name: {fetched, inserted, updated}}, errors: []} on stdout')
+    .option(
+      '--json',
+      'print {at, streams: {name: {fetched, inserted, updated}}, errors: []} on stdout; as a daemon one such line a pass',
+    )
+    .option('--no-notify', 'no desktop notification from the daemon (the notify command still runs)')
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .option('--base-url <url>', 'service address (or SVC_BASE_URL)')
     .option('--api-key <key>', 'API key (or SVC_API_KEY; a flag shows in ps, the variable does not)')

@@ -1,0 +1,70 @@
+import type { ServiceClock } from '../../client/service-clock.js';
+import { wrongBaseUrlHint } from '../../sync/base-url-hint.js';
+import { FaultLog } from '../../sync/fault-log.js';
+import { STREAMS } from '../../sync/streams.js';
+import { addOutcome, type SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
+
+/**
+ * A pass's line is written at the latest once this long (host ms) went by since its first stream pass ended: a
+ * service whose world runs fast, polled every second, may never leave the engine idle.
+ */
+const LONGEST_PASS_MS = 60_000;
+
+export interface DaemonOptions {
+  engine: SyncEngine;
+  clock: ServiceClock;
+  intervals: Record<string, number>;
+  /** The address requests go to (for the wrong-base-URL hint). */
+  baseUrl: string;
+  /** `sync --json`: one NDJSON line a pass on stdout. */
+  json: boolean;
+  log: (line: string) => void;
+}
+
+/** A pass's summary as `sync --json` prints it: the service's instant first. */
+export const passLine = (pass: SyncSummary, at: Date): string =>
+  `${JSON.stringify({ at: at.toISOString(), streams: pass.streams, errors: pass.errors })}\n`;
+
+/**
+ * The headless daemon of DESIGN 3: polls every stream on its interval until SIGTERM or SIGINT (the engine's `stop`).
+ * A pass is one burst of the engine's work: the first is every stream once with the catch-ups it set off (what
+ * `--once` does); after it, from a stream's timed turn until no stream runs or waits to run (the turns that fell
+ * together and the catch-ups they asked for). Each pass is one NDJSON line with `--json` (its counts summed over
+ * every stream pass in it), and the wrong-base-URL hint when every stream in it answered 404 or HTML; faults and
+ * recoveries are lines of their own as they come (FaultLog).
+ */
+export async function runDaemon(opts: DaemonOptions): Promise<void> {
+  const { engine, clock, log } = opts;
+  const every = STREAMS.map((s) => `${s.name} ${(opts.intervals[s.name] ?? s.everyMs) / 1000}s`).join(', ');
+  log(`polling until SIGTERM or Ctrl-C (${every})`);
+  const faults = new FaultLog(log);
+  let pass: SyncSummary | undefined;
+  let passBeganMs = 0;
+  let hinted = false;
+  const endPass = () => {
+    if (!pass) return;
+    const ended = pass;
+    pass = undefined;
+    if (opts.json) process.stdout.write(passLine(ended, clock.now()));
+    const hint = wrongBaseUrlHint(ended, opts.baseUrl);
+    // said once while it holds; again if the address answers as the API and then stops doing so
+    if (hint && !hinted) log(hint);
+    if (Object.keys(ended.streams).length > 0) hinted = false;
+    else if (hint) hinted = true;
+  };
+  try {
+    await engine.start((outcome) => {
+      const now = Date.now();
+      faults.outcome(outcome, now);
+      if (!pass) {
+        pass = { streams: {}, errors: [] };
+        passBeganMs = now;
+      }
+      addOutcome(pass, outcome);
+      if (now - passBeganMs >= LONGEST_PASS_MS) endPass();
+    }, endPass);
+  } finally {
+    // what the last pass did before the signal is still a line
+    endPass();
+  }
+}

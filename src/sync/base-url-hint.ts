@@ -1,0 +1,36 @@
+import { API_PREFIX } from '../contract/limits.js';
+import type { SyncSummary } from './sync-summary.js';
+
+/**
+ * The address as it may be printed: scheme, host and path, never credentials nor a query (an `api_key` parameter
+ * is a secret; a URL is not).
+ */
+export function printableUrl(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * DESIGN 3 `sync`: when every stream of a pass failed with a 404 or an HTML answer, the address is not the API (the
+ * account pages, a web server, a path typed wrong); one line says so, naming the address in use and what the API's
+ * would be. Null when any stream of the pass answered as the API or failed otherwise.
+ */
+export function wrongBaseUrlHint(pass: SyncSummary, baseUrl: string): string | null {
+  if (Object.keys(pass.streams).length > 0 || pass.errors.length === 0) return null;
+  if (!pass.errors.every((error) => error.notTheApi)) return null;
+  const used = printableUrl(baseUrl);
+  let example = '';
+  try {
+    example = ` (as ${new URL(baseUrl).origin}${API_PREFIX})`;
+  } catch {
+    // an address that does not parse gives no example
+  }
+  return (
+    `the base URL is probably wrong: every stream answered 404 or HTML from ${used}; ` +
+    `it should be the service's address ending with ${API_PREFIX}${example}`
+  );
+}
