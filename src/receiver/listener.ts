@@ -11,6 +11,9 @@ import { ConnectionGuard, MAX_BODY_BYTES_IN_FLIGHT } from './connection-guard.js
 import { COMMIT_DEADLINE_MS, GroupCommit } from './group-commit.js';
 import { KillNotifier, type KillNotifierOptions } from './kill-notifier.js';
 import { parseDelivery } from './parse-delivery.js';
+import { describeRequest, RefusalLog, refusedRequest } from './refusal-log.js';
+import { RefusalRecorder } from './refusal-recorder.js';
+import { replayReason } from './replay.js';
 import { walSync } from './wal-sync.js';
 
 export interface ListenerOptions {
@@ -21,11 +24,11 @@ export interface ListenerOptions {
   host?: string;
   port?: number;
   /**
-   * Desktop notification for kill signals; null turns them off (`--no-notify`), and the kills taken in meanwhile
+   * Desktop notification for kill signals and a listener refusing (listener-refusing-alert.ts); null turns them off (`--no-notify`), and the kills taken in meanwhile
    * count as notified: none pops up later.
    */
   notify?: Notify | null;
-  /** Each kill alert to the config's notify command (kill-notifier.ts); none when absent. */
+  /** Each kill alert, and a refusing alert, to the config's notify command (kill-notifier.ts); none when absent. */
   forward?: KillNotifierOptions['forward'];
   /** One line per event or failure; never given a secret or a body. */
   log?: (line: string) => void;
@@ -68,9 +71,10 @@ const DROP_LOG_EVERY_MS = 10_000;
 
 /**
  * The webhook listener (spec 6.2-6.5): node:http so the signature is checked over the exact bytes before anything
- * parses them. Order of refusal: path 404, method 405, size 413, signature 401, then a signed request that is not
- * the contract 400 (kept, with an alert); what passes is committed in a group and only then answered 200. Each
- * kill is notified once after its commit; at start, the kills a crash kept from being notified are (kill-notifier.ts).
+ * parses them. Order of refusal: path 404, method 405, size 413, signature 401 (logged and kept without the body,
+ * refusal-log.ts, refusal-recorder.ts), then a signed request that is not the contract 400 (kept, with an alert), then
+ * a replay 409 (replay.ts); what passes is committed in a group and only then answered 200. Each kill is notified
+ * once after its commit; at start, the kills a crash kept from being notified are (kill-notifier.ts).
  */
 export async function startListener(options: ListenerOptions): Promise<WebhookListener> {
   const { cache, secrets, log = () => {}, now = () => new Date() } = options;
@@ -113,6 +117,10 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       changed();
     },
   });
+  // refused deliveries: a line at most a second of each kind, and kept (without bodies) for status and the screen
+  const signatureLines = new RefusalLog(log);
+  const replayLines = new RefusalLog(log);
+  const refusals = new RefusalRecorder({ cache, write, log, notify: options.notify ?? null, forward: options.forward });
   const commits = new GroupCommit(
     (entries) => write(() => cache.inbox.intake(entries, INBOX_ALERT_RULES)),
     wal.sync,
@@ -161,6 +169,9 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
     if (!verifySignature(secrets, body.bytes, typeof signature === 'string' ? signature : undefined)) {
       counts.rejected++;
       changed();
+      const who = refusedRequest(req);
+      signatureLines.refused(`refused a delivery ${describeRequest(who)}: no configured secret matches`);
+      refusals.record({ cause: 'signature', receivedAt: now().toISOString(), ...who });
       return refuse(res, 401, 'signature missing or wrong');
     }
     signedDelivery = true;
@@ -171,6 +182,17 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       changed();
       keepRejected(req, body.bytes, receivedAt, parsed.reason, deadline);
       return refuse(res, 400, parsed.reason);
+    }
+    // signed right, but older than any retry of the service's: a captured delivery replayed (replay.ts). 409, not
+    // 400: the body is the contract, and it is not kept as a rejected webhook
+    const replay = replayReason(parsed.entry.event, Date.parse(receivedAt));
+    if (replay) {
+      counts.rejected++;
+      changed();
+      const who = refusedRequest(req);
+      replayLines.refused(`refused as a replay: ${replay} ${describeRequest(who)}`);
+      refusals.record({ cause: 'replay', receivedAt, ...who });
+      return refuse(res, 409, `refused as a replay: ${replay}`);
     }
     let outcome: IntakeOutcome;
     try {
@@ -250,6 +272,9 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
       await closed;
       clearTimeout(force);
       await commits.idle();
+      signatureLines.close();
+      replayLines.close();
+      await refusals.close();
       await kills.close(NOTIFY_WAIT_ON_CLOSE_MS);
       await wal.close();
     },

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import net from 'node:net';
 import { CLI } from '../cli/run-cli.js';
+import { onFixtureClock } from './fixture-clock.js';
 import { head } from './listener-harness.js';
 import { type Delivery, PRIMARY_SECRET } from './webhook-events.js';
 
@@ -21,6 +22,8 @@ export interface FileLimitedListener {
 
 /** `listen` as a child under `ulimit -n`: the same built CLI, its open files capped the way an operator caps them. */
 export function listenWithFileLimit(dbFile: string, files: number, env: NodeJS.ProcessEnv): FileLimitedListener {
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(dbFile);
   const args = ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', dbFile, '--no-notify'];
   const child = spawn('/bin/sh', ['-c', `ulimit -n ${files} && exec "$0" "$@"`, process.execPath, CLI, ...args], {
     env: { ...process.env, ...env },

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { type Cache, openCache } from '../../src/cache/index.js';
 import { type ListenerOptions, startListener, type WebhookListener } from '../../src/receiver/listener.js';
+import { fixtureNow } from './fixture-clock.js';
 import { PATIENCE_MS } from './patience.js';
 import { type Delivery, PRIMARY_SECRET } from './webhook-events.js';
 
@@ -44,6 +45,8 @@ export async function startTempListener(options: Partial<ListenerOptions> = {}):
     port: 0,
     notify: null,
     log: (line) => logs.push(line),
+    // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+    now: fixtureNow,
     ...options,
   });
   const inspect = new Inspector(dbFile);

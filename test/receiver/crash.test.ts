@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { type Answer, httpClient, isolatedEnv, pool } from '../helpers/listener-harness.js';
 import {
   type Delivery,
@@ -38,6 +39,8 @@ afterAll(() => {
 });
 
 async function listen(dbFile: string) {
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(dbFile);
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', dbFile, '--no-notify'],
     /listening on (http:\/\/\S+)/,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runCli, startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { httpClient, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed } from '../helpers/webhook-events.js';
 
@@ -35,6 +36,8 @@ async function listen(name: string, alerts: (command: string) => object, extra: 
     mode: 0o600,
   });
   const db = join(dir, 'cache.db');
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(db);
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', db, '--no-notify', ...extra],
     /listening on (http:\/\/\S+)/,

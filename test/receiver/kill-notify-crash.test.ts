@@ -7,6 +7,7 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/cache/db/migrations.js';
 import { CACHE_APPLICATION_ID } from '../../src/sqlite/application-ids.js';
 import { startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { httpClient, isolatedEnv, startTempListener, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed } from '../helpers/webhook-events.js';
 
@@ -76,6 +77,8 @@ function blockingNotifySend(dir: string) {
 }
 
 async function listen(dbFile: string, path: string, extra: string[] = []) {
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(dbFile);
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', dbFile, ...extra],
     /listening on (http:\/\/\S+)/,

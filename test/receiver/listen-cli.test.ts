@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { httpClient, isolatedEnv, pool } from '../helpers/listener-harness.js';
 import { PREVIOUS_SECRET, PRIMARY_SECRET, STRANGER_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
 
@@ -77,16 +78,11 @@ describe('without a secret', () => {
 
 describe('where the secrets come from', () => {
   async function accepts(args: string[], extraEnv: NodeJS.ProcessEnv, secrets: string[], refused: string[]) {
+    const db = join(root, `cache-${printed.length}-${args.length}.db`);
+    // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+    onFixtureClock(db);
     const started = await startCli(
-      [
-        'listen',
-        '--port',
-        '0',
-        '--db',
-        join(root, `cache-${printed.length}-${args.length}.db`),
-        '--no-notify',
-        ...args,
-      ],
+      ['listen', '--port', '0', '--db', db, '--no-notify', ...args],
       /listening on (http:\/\/\S+)/,
       { ...env, ...extraEnv },
     );

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { fakeNotifySend, httpClient, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
 
@@ -32,6 +33,9 @@ afterAll(async () => {
 });
 
 async function listen(name: string, path: string, extra: string[] = []) {
+  mkdirSync(join(root, name), { recursive: true });
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(join(root, name, 'cache.db'));
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', join(root, name, 'cache.db'), ...extra],
     /listening on (http:\/\/\S+)/,

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +12,7 @@ import { WorldStore } from '../../src/server/store/world-store.js';
 import { loadCities } from '../../src/server/world/cities.js';
 import { World } from '../../src/server/world/world.js';
 import { startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { fakeNotifySend, freePort, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { TEST_KEY } from '../helpers/service.js';
 import { TEMPLATE_SEED } from '../helpers/world-template.js';
@@ -51,6 +52,9 @@ it('stores every event the service delivered exactly once, of every type, and no
 
   const fake = fakeNotifySend(root);
   const dbFile = join(root, 'monitor', 'cache.db');
+  mkdirSync(join(root, 'monitor'), { recursive: true });
+  // the world's day (2026-11-21), not the host's: else its events are replays (fixture-clock.ts)
+  onFixtureClock(dbFile);
   const started = await startCli(
     ['listen', '--port', String(port), '--secret', secret, '--db', dbFile],
     /listening on (http:\/\/\S+)/,

@@ -7,6 +7,7 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/limits.js';
 import { COMMIT_DEADLINE_MS } from '../../src/receiver/group-commit.js';
 import { startCli } from '../cli/run-cli.js';
+import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { httpClient, isolatedEnv } from '../helpers/listener-harness.js';
 import { type Delivery, PRIMARY_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
 
@@ -37,6 +38,8 @@ afterAll(() => {
 });
 
 async function listen(dbFile: string) {
+  // the fixtures' day, not the host's: else they are replays (fixture-clock.ts)
+  onFixtureClock(dbFile);
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', dbFile, '--no-notify'],
     /listening on (http:\/\/\S+)/,
