@@ -12,6 +12,7 @@ import { InboxRepository } from './inbox/inbox.js';
 import { MarketRepository } from './market/market.js';
 import { PositionRepository } from './positions/positions.js';
 import { ResourceRepository } from './resources.js';
+import { RetentionRepository } from './retention/retention.js';
 import { StreamRepository } from './streams.js';
 
 /**
@@ -46,6 +47,8 @@ export class Cache {
   readonly history: HistoryRepository;
   /** `svc-monitor export`. */
   readonly export: ExportRepository;
+  /** Retention and the file's upkeep (`cache prune|backup|check`, retention/). */
+  readonly retention: RetentionRepository;
   /** `svc-monitor status`: the file's size and rows, a day's growth, a failing notify command. */
   readonly health: HealthRepository;
   private readonly changes = new ChangeEvents();
@@ -65,6 +68,7 @@ export class Cache {
     this.market = new MarketRepository(this.counted);
     this.history = new HistoryRepository(this.counted);
     this.export = new ExportRepository(prepared);
+    this.retention = new RetentionRepository(db, prepared);
     this.health = new HealthRepository(db, prepared);
   }
 

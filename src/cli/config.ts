@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { type AlertSettings, alertSettingsOf } from '../alerts/alert-settings.js';
 import { apiKeyProblem, baseUrlProblem } from '../client/api-key.js';
 import type { MonitorConfig, SettlementConfig } from '../contract/config.js';
+import { detailDaysOf } from '../domain/retention.js';
 import { DEFAULT_HISTORY_HOURS } from '../domain/streams.js';
 import { usageError } from './exit-codes.js';
 import { configFile, dataDir } from './paths.js';
@@ -33,6 +34,11 @@ export interface Connection {
   settlement?: SettlementConfig;
   /** What the config file itself set, its key and secrets left out: `status` says where each value came from. */
   fileSettings?: FileSettings;
+  /**
+   * The config's `retention.detail_days`: days kept whole before thinning; null keeps everything (absent: the default,
+   * domain/retention.ts).
+   */
+  detailDays?: number | null;
 }
 
 /** The config file's settings other than the key and the secrets. */
@@ -146,6 +152,7 @@ export async function resolveConnection(
     alerts: alertSettingsOf(file.alerts),
     settlement: file.settlement ?? {},
     fileSettings: withoutSecrets(file),
+    detailDays: detailDaysOf(file.retention?.detail_days),
   };
   if (flags.save) {
     checkService(connection);

@@ -63,6 +63,21 @@ export const SettlementConfig = Type.Record(
 /** The rule of each city the config names; a city it does not name settles by `metar_c`. */
 export type SettlementConfig = Readonly<Record<string, SettlementRuleName>>;
 
+/**
+ * DESIGN 3's `retention`: how many days of the service's clock every row is kept whole (DESIGN 4 "retention"); older
+ * days are thinned to the hour. `null` keeps everything. Whole days, at most ten years; the default: domain/retention.ts.
+ */
+export const DETAIL_DAYS_BOUNDS = { min: 1, max: 3650 } as const;
+export const RetentionConfig = Type.Object(
+  {
+    detail_days: Type.Optional(
+      Type.Union([Type.Null(), Type.Integer({ minimum: DETAIL_DAYS_BOUNDS.min, maximum: DETAIL_DAYS_BOUNDS.max })]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RetentionConfig = Static<typeof RetentionConfig>;
+
 const Interval = Type.Number({ minimum: INTERVAL_BOUNDS_S.min, maximum: INTERVAL_BOUNDS_S.max });
 
 /** `<config dir>/svc-monitor/config.json`. Unknown keys are refused, so a typo is an error, not a silent default. */
@@ -84,6 +99,7 @@ export const MonitorConfig = Type.Object(
     ),
     alerts: Type.Optional(AlertsConfig),
     settlement: Type.Optional(SettlementConfig),
+    retention: Type.Optional(RetentionConfig),
   },
   { additionalProperties: false },
 );

@@ -52,6 +52,10 @@ export function openCacheFile(
       {
         beforeWrite(db, version) {
           if (access === 'write' && version > 0) refuseDamaged(db, path);
+          // a new cache gives the space of thinned rows back (DESIGN 4 retention): the mode must be set before its
+          // first table, and before the write (rolled back) of refuseReadOnly, which would fix it at none; an older
+          // file is converted once by `cache prune` (a VACUUM)
+          if (access === 'write' && version === 0) db.pragma('auto_vacuum = INCREMENTAL');
           if (access === 'write') refuseReadOnly(db);
         },
         wal: access === 'write',

@@ -1,0 +1,157 @@
+import { statSync } from 'node:fs';
+import type { Cache } from '../cache.js';
+import { THINNED_TABLES } from './thinned-tables.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** What a prune did: the rows thinned a table, the file's size before and after, and how its work was cut. */
+export interface PruneReport {
+  /** Rows older than this (the service's clock minus `detail_days`) were thinned. */
+  cutoffMs: number;
+  /** Rows deleted, by table (every thinned table named, 0 included). */
+  thinned: Record<string, number>;
+  /** The file and its WAL, in bytes (0 in memory). */
+  bytesBefore: number;
+  bytesAfter: number;
+  /** The cache was not yet `auto_vacuum = INCREMENTAL` and was converted by a VACUUM first. */
+  converted: boolean;
+  /** Transactions the thinning took, and the longest of them (ms): what a writer beside it waited at most. */
+  transactions: number;
+  longestTransactionMs: number;
+}
+
+export interface PruneOptions {
+  /** The service's clock (DESIGN 4 "the monitor's clock"). */
+  nowMs: number;
+  /** `retention.detail_days`: days kept whole. */
+  detailDays: number;
+  /**
+   * `all` reads every row older than the cutoff (`cache prune`); `since-last` starts a little before where the last
+   * prune stopped (the daily prune: a day's rows, not a year's). Default `all`.
+   */
+  scope?: 'all' | 'since-last';
+  /** Convert a cache that is not yet incremental (a whole-file VACUUM). Default true. */
+  convert?: boolean;
+  /** Awaited between transactions, so the process's event loop runs (default: the next turn of the loop). */
+  pause?: () => Promise<void>;
+}
+
+/** A transaction of thinning aims at this long: a sync or listener beside it waits no more (DESIGN 4: 50 ms). */
+const TARGET_TRANSACTION_MS = 25;
+/** The window a transaction thins, first and at its bounds. */
+const FIRST_WINDOW_MS = 6 * HOUR;
+const MIN_WINDOW_MS = HOUR;
+const MAX_WINDOW_MS = 7 * DAY;
+/** The daily prune reads again this much before where the last one stopped: a late report, a backfill of the days. */
+const SINCE_LAST_REACH_MS = 2 * DAY;
+/** Free pages given back a transaction (4 MiB of 4 KiB pages). */
+const PAGES_A_STEP = 1024;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Retention (DESIGN 4 "retention"): every row older than `detailDays` days of the service's clock is thinned to the
+ * hour (thinned-tables.ts says what, retention.ts how), in transactions of about 25 ms with the event loop let run
+ * between them; then the free pages go back to the file system (incremental vacuum, in steps) and the WAL is truncated
+ * so it does not stay at its 64 MiB high-water mark. Idempotent: a second prune of the same instant deletes nothing.
+ * The year-long benchmark and `cache prune` call this; `dailyPrune` calls it once a day of the service's clock.
+ */
+export async function pruneCache(cache: Cache, options: PruneOptions): Promise<PruneReport> {
+  const { retention } = cache;
+  const pause = options.pause ?? nextTurn;
+  const bytesBefore = fileBytes(cache);
+  const cutoffMs = options.nowMs - options.detailDays * DAY;
+  const report: PruneReport = {
+    cutoffMs,
+    thinned: {},
+    bytesBefore,
+    bytesAfter: bytesBefore,
+    converted: false,
+    transactions: 0,
+    longestTransactionMs: 0,
+  };
+  if (retention.autoVacuum() !== 2 && options.convert !== false && cache.file !== ':memory:') {
+    retention.convertToIncremental();
+    report.converted = true;
+  }
+  const zones = retention.zones();
+  for (const table of THINNED_TABLES) {
+    let thinned = 0;
+    const oldest = retention.oldest(table);
+    const mark = retention.mark(table.name);
+    let from = oldest === null ? cutoffMs : oldest - 1;
+    if (options.scope === 'since-last' && mark !== null) from = Math.max(from, mark - SINCE_LAST_REACH_MS);
+    let window = FIRST_WINDOW_MS;
+    while (from < cutoffMs) {
+      const to = Math.min(from + window, cutoffMs);
+      const started = performance.now();
+      thinned += retention.thinWindow(table, from, to, zones);
+      const took = performance.now() - started;
+      report.transactions++;
+      report.longestTransactionMs = Math.max(report.longestTransactionMs, took);
+      // the next window sized so its transaction takes about the target
+      if (took > TARGET_TRANSACTION_MS) window = Math.max(MIN_WINDOW_MS, window / 2);
+      else if (took < TARGET_TRANSACTION_MS / 4) window = Math.min(MAX_WINDOW_MS, window * 2);
+      from = to;
+      await pause();
+    }
+    report.thinned[table.name] = thinned;
+    if (cutoffMs > (mark ?? Number.NEGATIVE_INFINITY)) retention.setMark(table.name, cutoffMs);
+  }
+  while (retention.autoVacuum() === 2 && retention.freePages() > 0) {
+    retention.giveBack(PAGES_A_STEP);
+    await pause();
+  }
+  cache.checkpoint();
+  report.bytesAfter = fileBytes(cache);
+  return report;
+}
+
+/** The file and its WAL on disk, in bytes. */
+function fileBytes(cache: Cache): number {
+  if (cache.file === ':memory:') return 0;
+  const size = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  return size(cache.file) + (cache.walFile ? size(cache.walFile) : 0);
+}
+
+/** The day of the service's clock (days since the epoch, UTC) of the last daily prune. */
+const DAILY_MARK = '@daily';
+
+/**
+ * The prune a `sync` daemon and a live monitor run once a day of the service's clock (DESIGN 3 `cache`): it reads the
+ * days since the last prune only, and never converts the file (a whole-file VACUUM is `cache prune`'s, said when it
+ * runs). The day is kept in the cache, so two processes on one cache prune once a day between them. A line to `log`
+ * when it thinned something. Null retention (`detail_days: null`) keeps everything. Returns the report, or null when
+ * it was not the day's first.
+ */
+export async function dailyPrune(
+  cache: Cache,
+  nowMs: number,
+  detailDays: number | null,
+  log: (line: string) => void,
+): Promise<PruneReport | null> {
+  if (detailDays === null) return null;
+  const today = Math.floor(nowMs / DAY);
+  const last = cache.retention.mark(DAILY_MARK);
+  if (last !== null && last >= today) return null;
+  cache.retention.setMark(DAILY_MARK, today);
+  const report = await pruneCache(cache, { nowMs, detailDays, scope: 'since-last', convert: false });
+  const rows = Object.values(report.thinned).reduce((a, b) => a + b, 0);
+  if (rows > 0) log(pruneSummary(report, detailDays));
+  return report;
+}
+
+/** One line of what a prune did: `retention: thinned 1,234 rows older than ...; 12.3 MB -> 10.1 MB`. */
+export function pruneSummary(report: PruneReport, detailDays: number): string {
+  const rows = Object.values(report.thinned).reduce((a, b) => a + b, 0);
+  return (
+    `retention: thinned ${grouped(rows)} rows older than ${new Date(report.cutoffMs).toISOString()} ` +
+    `(detail_days ${detailDays}); ${megabytes(report.bytesBefore)} -> ${megabytes(report.bytesAfter)}`
+  );
+}
+
+/** 1234567 as `1,234,567`, by hand: no Intl in a process that may be the monitor (docs/architecture.md, Memory). */
+export const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+export const megabytes = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;

@@ -1,0 +1,121 @@
+import type { Statement } from 'better-sqlite3';
+import { zoneOffsetMs } from '../../domain/city-time.js';
+import type { SqliteDb } from '../../sqlite/open-database.js';
+import type { ThinnedTable } from './thinned-tables.js';
+
+const HOUR = 3_600_000;
+
+/**
+ * The instant of the whole local hour that closes the hour a row falls in: its HH:00 at or after it (a row at 10:00
+ * sharp is 10:00's, one at 10:00:01 is 11:00's), in the city's zone, so half-hour and 45-minute zones have their own.
+ */
+export function localHourEnd(ms: number, tz: string): number {
+  const offset = zoneOffsetMs(tz, ms);
+  return Math.ceil((ms + offset) / HOUR) * HOUR - offset;
+}
+
+/**
+ * Rows of a window read for thinning reach this far before it: a series' hour is (HH:00 - 1 h, HH:00], and a day that
+ * changes its clock can stretch a local hour to two.
+ */
+const GROUP_REACH_MS = 2 * HOUR;
+
+/** The SQL of retention (DESIGN 4): the cities' zones, the thinning of a window, the marks and the file's space. */
+export class RetentionRepository {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly prepared: (sql: string) => Statement<unknown[]>,
+  ) {}
+
+  /** Each city's zone, as the cities list gives it; a city without one is not thinned (its hours are unknown). */
+  zones(): Map<string, string> {
+    const rows = this.prepared("SELECT city_id, json_extract(json, '$.tz') AS tz FROM cities").all() as {
+      city_id: string;
+      tz: unknown;
+    }[];
+    return new Map(rows.flatMap((r) => (typeof r.tz === 'string' && r.tz !== '' ? [[r.city_id, r.tz]] : [])));
+  }
+
+  /** The oldest time of a thinned table's rows; null when it has none. */
+  oldest(table: ThinnedTable): number | null {
+    const value = this.prepared(table.oldestSql).pluck().get();
+    return typeof value === 'number' ? value : null;
+  }
+
+  mark(name: string): number | null {
+    const value = this.prepared('SELECT value FROM retention_marks WHERE name = ?').pluck().get(name);
+    return typeof value === 'number' ? value : null;
+  }
+
+  setMark(name: string, value: number): void {
+    this.prepared(
+      'INSERT INTO retention_marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    ).run(name, value);
+  }
+
+  /**
+   * Thins the series' hours that end within (from, to] (`to` at most the retention's cutoff) in one transaction: of
+   * each city's series and local hour, the rows older than its newest are deleted. Returns the rows deleted.
+   */
+  thinWindow(table: ThinnedTable, fromMs: number, toMs: number, zones: ReadonlyMap<string, string>): number {
+    const rows = this.prepared(table.rowsSql);
+    const remove = this.prepared(table.deleteSql);
+    return this.db
+      .transaction(() => {
+        const newest = new Map<string, { t: number; ids: number[]; older: number[] }>();
+        for (const r of rows.iterate(fromMs - GROUP_REACH_MS, toMs) as Iterable<{
+          id: number;
+          t: number;
+          city_id: string | null;
+          part: string | null;
+        }>) {
+          const tz = r.city_id === null ? undefined : zones.get(r.city_id);
+          if (tz === undefined) continue;
+          const end = localHourEnd(r.t, tz);
+          // an hour that ends before the window was thinned by the window before; one after it, by the next
+          if (end <= fromMs || end > toMs) continue;
+          const key = `${r.city_id}\u0000${r.part ?? ''}\u0000${end}`;
+          const group = newest.get(key);
+          if (!group) newest.set(key, { t: r.t, ids: [r.id], older: [] });
+          else if (r.t > group.t) {
+            group.older.push(...group.ids);
+            group.t = r.t;
+            group.ids = [r.id];
+          } else if (r.t === group.t) group.ids.push(r.id);
+          else group.older.push(r.id);
+        }
+        let deleted = 0;
+        for (const group of newest.values()) for (const id of group.older) deleted += remove.run(id).changes;
+        return deleted;
+      })
+      .immediate();
+  }
+
+  /** `PRAGMA auto_vacuum`: 0 none, 1 full, 2 incremental. */
+  autoVacuum(): number {
+    return this.db.pragma('auto_vacuum', { simple: true }) as number;
+  }
+
+  /**
+   * Makes the file give space back (`auto_vacuum = INCREMENTAL`): the mode of a file that has tables changes only by a
+   * VACUUM, which rewrites the whole file under the write lock (a cache from before retention, once).
+   */
+  convertToIncremental(): void {
+    this.db.pragma('auto_vacuum = INCREMENTAL');
+    this.db.exec('VACUUM');
+  }
+
+  /** Pages on the file's free list: space an incremental vacuum can give back. */
+  freePages(): number {
+    return this.db.pragma('freelist_count', { simple: true }) as number;
+  }
+
+  /** Gives back up to `pages` free pages to the file system (their truncation reaches the file at a checkpoint). */
+  giveBack(pages: number): void {
+    this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
+  }
+
+  pageSize(): number {
+    return this.db.pragma('page_size', { simple: true }) as number;
+  }
+}

@@ -1,0 +1,70 @@
+import { historicalSqlTable } from '../db/tables.js';
+
+/**
+ * A table that retention thins (DESIGN 4 "retention"): its rows of a window, each with its row id, its own time (`t`),
+ * its city and what else tells its series apart (`part`); of each series and whole local hour only the newest row at
+ * or before HH:00 stays (every row at that instant: a snapshot's buckets, a run's dates).
+ */
+export interface ThinnedTable {
+  /** As `export` and the API name it. */
+  name: string;
+  /** The rows with `t` in (from, to]. Args: from, to. */
+  rowsSql: string;
+  /** Deletes one row by its id. */
+  deleteSql: string;
+  /** The oldest `t` of the table, by its time index. */
+  oldestSql: string;
+}
+
+/** A venue's bucket snapshots: one series a city, market day and bucket (a row is one bucket's quote). */
+function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): ThinnedTable {
+  const name = historicalSqlTable(table);
+  return {
+    name: table,
+    rowsSql: `SELECT rid AS id, t, city_id,
+        json_extract(json, '$.local_date') || '|' || json_extract(json, '$.bucket_slug') AS part
+      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
+    deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
+    oldestSql: `SELECT min(t) FROM ${name}`,
+  };
+}
+
+const FORECAST_HISTORY = historicalSqlTable('forecast_history');
+
+/**
+ * What is thinned. Whatever else the cache holds stays whole: METAR readings (history and the polls' `metar_observations`
+ * source: the running high is the highest of them all), the other sources' history tables (the board's reading as of an
+ * instant wants the newest row with a temperature, which the newest of an hour may lack), `model_tmax_range` (a
+ * BREAKTHROUGH is judged against the models published before each reading, at any minute), daily tables, strategy
+ * records, locks, webhook events and alerts.
+ */
+export const THINNED_TABLES: readonly ThinnedTable[] = [
+  buckets('mkta_buckets_history'),
+  buckets('mktb_buckets_history'),
+  {
+    // the desk's runs: one series a city (a run's rows for several dates share its instant, and stay together)
+    name: 'forecast_history',
+    rowsSql: `SELECT rid AS id, t, city_id, '' AS part
+      FROM ${FORECAST_HISTORY} INDEXED BY ${FORECAST_HISTORY}_t WHERE t > ? AND t <= ?`,
+    deleteSql: `DELETE FROM ${FORECAST_HISTORY} WHERE rid = ?`,
+    oldestSql: `SELECT min(t) FROM ${FORECAST_HISTORY}`,
+  },
+  {
+    // `/current` polls: one series a city and source
+    name: 'current',
+    rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, source AS part
+      FROM current_obs INDEXED BY current_obs_fetched
+      WHERE fetched_ms > ? AND fetched_ms <= ? AND source <> 'metar_observations'`,
+    deleteSql: 'DELETE FROM current_obs WHERE rowid = ?',
+    oldestSql: "SELECT min(fetched_ms) FROM current_obs WHERE source <> 'metar_observations'",
+  },
+  {
+    // `/forecasts` polls: one series a city and layer
+    name: 'forecasts',
+    rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, layer AS part
+      FROM forecasts INDEXED BY forecasts_fetched
+      WHERE fetched_ms > ? AND fetched_ms <= ? AND layer <> 'model_tmax_range'`,
+    deleteSql: 'DELETE FROM forecasts WHERE rowid = ?',
+    oldestSql: "SELECT min(fetched_ms) FROM forecasts WHERE layer <> 'model_tmax_range'",
+  },
+];
