@@ -5,6 +5,7 @@ import { LIVE_HISTORY_TABLES } from '../../domain/streams.js';
 import { HEALTH_MARK, HEALTH_TONE, STREAM_SHORT } from '../format/health-marks.js';
 import { layoutStatus, type StatusGroup } from '../format/status-layout.js';
 import { age, localDayClock, utcClock } from '../format/time.js';
+import { useListenerRefusing } from '../hooks/use-listener-refusing.js';
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
 import { useNow } from '../hooks/use-now.js';
 import { useStreamHealth } from '../hooks/use-stream-health.js';
@@ -66,6 +67,7 @@ export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   const status = useMonitorStatus();
   const nowMs = useNow();
   const health = useStreamHealth(nowMs);
+  const refusing = useListenerRefusing();
 
   const groups: StatusGroup[] = [];
   groups.push({ line: [MODE[status.mode], seg(` ${status.host ?? 'no service'}`, 'muted')], rank: RANK.mode });
@@ -84,6 +86,8 @@ export function useStatusGroups(cities: readonly City[]): StatusGroup[] {
   }
   groups.push({ line: streams, rank: RANK.sync });
   groups.push({ line: listenerGroup(status.listener), rank: RANK.listener });
+  // this monitor's listener or a `listen` beside it: kills are being refused, so it stays in sight as the connection does
+  if (refusing) groups.push({ line: [seg('!! listener refusing', 'bad', true)], rank: RANK.lastGood });
   const selected = cities.find((c) => c.city_id === city);
   // the clock ticks once a second; a pass that ended since read the same clock later (the demo's world clock runs
   // two minutes a second): the clock is never behind the answer it shows beside it
