@@ -215,7 +215,10 @@ function grouped<K extends string | number>(
   const out = new Map<K, BoardRecordTrade[]>();
   for (const t of trades) {
     const k = keyOf(t);
-    out.set(k, [...(out.get(k) ?? []), t]);
+    // pushed, not copied: a year's record has a group of 70,000 trades
+    const group = out.get(k);
+    if (group) group.push(t);
+    else out.set(k, [t]);
   }
   return out;
 }
@@ -250,6 +253,56 @@ export interface BoardRecordSection {
 /** The tables whose change can change the record (the cache's read of settled days): what a pane showing it watches. */
 export const BOARD_RECORD_TOPICS = HISTORY_READ_TOPICS.boardRecordDays;
 
+/** How long keeping days' records waits for another process's write lock: a screen's thread never waits long. */
+const KEEP_BUSY_TIMEOUT_MS = 20;
+
+/** What a day's positions depend on besides its rows: the edge threshold and its city's settlement rule. */
+const rulesOf = (day: { city_id: string; unit: RecordDay['unit'] }, rules: RecordRules) =>
+  `${rules.edgeMin}|${cityMarket({ city_id: day.city_id }, rules.settlement, day.unit).rule}`;
+
+/**
+ * The record's positions over the settled days the filter matches, day by day (issue 43: what a settled day
+ * contributes is worked out once and kept). A day kept under the same rules, settled at the same value, over the
+ * same span, whose rows have not changed since (the cache's triggers drop it then), is its kept positions; every
+ * other day is read and priced (`recordTrades`) and kept for the next read, when the cache can be written now.
+ */
+function settledTrades(
+  cache: Cache,
+  rules: RecordRules,
+  filter: BrowseFilter,
+  known?: Map<string, RecordDay>,
+): BoardRecordTrade[] {
+  const days = cache.history.recordSettledDays(filter);
+  const kept = cache.history.keptRecordDays(filter);
+  const keyOf = (d: { city_id: string; local_date: string }) => `${d.city_id}|${d.local_date}`;
+  const stands = (d: (typeof days)[number]) => {
+    const k = kept.get(keyOf(d));
+    return (
+      k !== undefined &&
+      k.rules === rulesOf(d, rules) &&
+      k.settled === d.settled &&
+      k.fromMs === d.fromMs &&
+      k.toMs === d.toMs
+    );
+  };
+  const stale = days.filter((d) => !stands(d));
+  const priced = new Map<string, BoardRecordTrade[]>();
+  if (stale.length > 0) {
+    const read = cache.history.recordDaysOf(stale, known);
+    const keep = read.map((day, i) => {
+      const trades = recordTrades([day], rules);
+      priced.set(keyOf(day), trades);
+      const { fromMs, toMs } = stale[i] as (typeof stale)[number];
+      const { city_id, local_date, settled } = day;
+      return { city_id, local_date, settled, fromMs, toMs, rules: rulesOf(day, rules), trades: JSON.stringify(trades) };
+    });
+    cache.withBusyTimeout(KEEP_BUSY_TIMEOUT_MS, () => cache.history.keepRecordDays(keep));
+  }
+  return days.flatMap(
+    (d) => priced.get(keyOf(d)) ?? (JSON.parse(kept.get(keyOf(d))?.trades ?? '[]') as BoardRecordTrade[]),
+  );
+}
+
 /**
  * The board's record from the cache alone, offline (DESIGN 4): every settled day's trades and their summaries. `known`
  * keeps the days read (the pane holds it while open, as the calibration does): a settled day is read once.
@@ -259,7 +312,7 @@ export function readBoardRecord(
   rules: RecordRules,
   { cityId, known }: { cityId?: string; known?: Map<string, RecordDay> } = {},
 ): BoardRecordSection {
-  const trades = recordTrades(cache.history.boardRecordDays({}, known), rules);
+  const trades = settledTrades(cache, rules, {}, known);
   const own = cityId === undefined ? null : trades.filter((t) => t.city_id === cityId);
   return {
     trades,
@@ -273,5 +326,5 @@ export function readBoardRecord(
  * (`since`/`until` on their local dates), one a row, day by day and hour by hour.
  */
 export function exportBoardRecord(cache: Cache, rules: RecordRules, filter: BrowseFilter = {}): BoardRecordTrade[] {
-  return recordTrades(cache.history.boardRecordDays(filter), rules);
+  return settledTrades(cache, rules, filter);
 }

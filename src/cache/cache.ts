@@ -66,7 +66,7 @@ export class Cache {
     this.feed = new FeedRepository(this.counted);
     this.positions = new PositionRepository(this.counted);
     this.market = new MarketRepository(this.counted);
-    this.history = new HistoryRepository(this.counted);
+    this.history = new HistoryRepository(this.counted, db);
     this.export = new ExportRepository(prepared);
     this.retention = new RetentionRepository(db, prepared);
     this.health = new HealthRepository(db, prepared);

@@ -40,6 +40,7 @@ export {
   HISTORY_READ_TOPICS,
 } from './history/history.js';
 export type { ForecastErrorSummary, HistorySummary, LockSummary, StrategySummary } from './history/history-summary.js';
+export type { KeptRecordDay, RecordSettledDay } from './history/kept-record-days.js';
 export type {
   InboxAlertRules,
   InboxEntry,

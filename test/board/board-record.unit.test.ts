@@ -261,14 +261,14 @@ describe('the board’s record from a cache', () => {
       largestDay: { city_id: 'nyc', local_date: '2026-11-24', pnl: 7.6, share: 1 },
     });
     expect(readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'paris' }).city?.summary.all.n).toBe(0);
-    // kept while History is open: a second read costs the settled days' list (the lock, the city), nothing more
+    // kept (kept-record.unit.test.ts): a second read costs the settled days' list (the lock, the city) and the kept
+    // day, nothing more
     const known = new Map<string, RecordDay>();
     const first = readBoardRecord(cache, { edgeMin: 0.08 }, { known });
     const before = cache.readStats.rows;
     const again = readBoardRecord(cache, { edgeMin: 0.08 }, { known });
-    expect(cache.readStats.rows - before).toBe(2);
+    expect(cache.readStats.rows - before).toBe(3);
     expect(again.trades).toEqual(first.trades);
-    expect(again.trades[0]).toBe(first.trades[0]);
     // another edge_min prices the kept days again: only the 0.3287 and 0.24056 edges reach 0.2
     expect(readBoardRecord(cache, { edgeMin: 0.2 }, { known }).trades.map((t) => t.local_hour)).toEqual([11, 11]);
     // the export's rows are the same trades, each with DESIGN 3's fields in order

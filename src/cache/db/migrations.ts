@@ -15,6 +15,22 @@ import { historicalSqlTable, strategySqlTable } from './tables.js';
  * (SQLite's fast path) instead of splitting its left edge, and `ORDER BY rid` is the API's `id DESC`. `t DESC`
  * for the same reason. Measured: about 1.4x the insert rate of `id INTEGER PRIMARY KEY` with ascending indexes.
  */
+/**
+ * The tables a settled day's board's record reads (history/board-record-days.ts), each with its instant column: a row
+ * written into one within a kept day's span makes that day's kept record stale (the migration that keeps the record).
+ */
+const RECORD_READS: { table: string; at: string; when?: string }[] = [
+  { table: historicalSqlTable('mkta_buckets_history'), at: 't' },
+  { table: historicalSqlTable('mktb_buckets_history'), at: 't' },
+  { table: historicalSqlTable('metar_observations_history'), at: 't' },
+  { table: historicalSqlTable('forecast_history'), at: 't' },
+  { table: 'current_obs', at: 'fetched_ms', when: "source = 'metar_observations'" },
+  { table: 'forecasts', at: 'fetched_ms', when: "layer = 'svc_pro_forecast'" },
+];
+
+/** Longer than any kept day's span (kept-record-days.ts `recordSpan`: 31 hours, 32 on a day that changes its clock). */
+const RECORD_SPAN_BOUND_MS = 48 * 3_600_000;
+
 export const MIGRATIONS: string[] = [
   [
     'CREATE TABLE cities (city_id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL)',
@@ -164,4 +180,35 @@ export const MIGRATIONS: string[] = [
   // daemon or a live monitor reads only the days since (a pass over every row is `cache prune`'s), and the day of
   // the service's clock of the last daily prune (`@daily`), so two processes on one cache prune once a day
   'CREATE TABLE retention_marks (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID',
+  // the board's record of each settled day, worked out once and kept (issue 43: a year's record reads these rows
+  // rather than pricing every hour of every day again). A kept day names the span of instants its reads covered; a
+  // row of what it read (a snapshot, a METAR report, a desk's run, a poll) written, changed or deleted within its
+  // span (a late report, a correction, retention's thinning) deletes it, so its next read works it out again. Its
+  // settled value and rules are checked on read (history/kept-record-days.ts).
+  [
+    `CREATE TABLE record_days_kept (
+      city_id TEXT NOT NULL, local_date TEXT NOT NULL, rules TEXT NOT NULL, settled REAL NOT NULL,
+      from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL, trades TEXT NOT NULL,
+      PRIMARY KEY (city_id, local_date)) WITHOUT ROWID`,
+    // a live row's instant is past every kept span: the trigger's probe finds nothing at once
+    'CREATE INDEX record_days_kept_span ON record_days_kept (city_id, to_ms)',
+    ...RECORD_READS.flatMap(({ table, at, when }) =>
+      (['INSERT', 'UPDATE', 'DELETE'] as const).map((change) => {
+        // a span is at most 32 hours (24 h of the desk's runs before 09:00 to 16:00, a day that changes its clock):
+        // bounding to_ms both ways makes the probe a few entries of the index, even for a row of long ago
+        const drop = (row: 'NEW' | 'OLD') =>
+          `DELETE FROM record_days_kept WHERE city_id = ${row}.city_id
+            AND to_ms >= ${row}.${at} AND to_ms < ${row}.${at} + ${RECORD_SPAN_BOUND_MS} AND from_ms <= ${row}.${at};`;
+        const rows =
+          change === 'INSERT'
+            ? ['NEW' as const]
+            : change === 'DELETE'
+              ? ['OLD' as const]
+              : ['NEW' as const, 'OLD' as const];
+        const only = when ? `WHEN ${rows.map((r) => `${r}.${when}`).join(' OR ')}` : '';
+        return `CREATE TRIGGER ${table}_${change.toLowerCase()}_record AFTER ${change} ON ${table} ${only}
+          BEGIN ${rows.map(drop).join(' ')} END`;
+      }),
+    ),
+  ].join(';\n'),
 ];

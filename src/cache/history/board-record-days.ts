@@ -255,9 +255,6 @@ function addQuotes(q: CountedQueries, venue: Venue, days: Day[]): void {
  * (settled-days.ts: the whole cache, not only the calibration's newest dates), each with the board as of each whole
  * hour from 09:00 to 16:00 local: the desk's run, the running high and both venues' snapshots then. Every read is
  * bounded by those days' own hours.
- *
- * `known` holds days read before (the caller keeps it while its view is open): a day found there, settled at the same
- * value, is not read again, so a re-read after a change costs the settled days' list and the days newly settled.
  */
 export function boardRecordDays(
   q: CountedQueries,
@@ -265,7 +262,22 @@ export function boardRecordDays(
   venues: readonly Venue[] = ['mkta', 'mktb'],
   known?: Map<string, RecordDay>,
 ): RecordDay[] {
-  const days = settledCityDays(q, filter, placesOf(q, filter.cityId));
+  return recordDaysOf(q, settledCityDays(q, filter, placesOf(q, filter.cityId)), venues, known);
+}
+
+/**
+ * The board at each record hour of the given settled days (`boardRecordDays`, of days already listed: those whose
+ * kept record no longer stands, kept-record-days.ts).
+ *
+ * `known` holds days read before (the caller keeps it while its view is open): a day found there, settled at the same
+ * value, is not read again, so a re-read after a change costs the days newly settled.
+ */
+export function recordDaysOf(
+  q: CountedQueries,
+  days: readonly SettledCityDay[],
+  venues: readonly Venue[] = ['mkta', 'mktb'],
+  known?: Map<string, RecordDay>,
+): RecordDay[] {
   const fresh: Day[] = days
     .filter((d) => known?.get(key(d))?.settled !== d.settled)
     .map((d) => ({

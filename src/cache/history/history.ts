@@ -6,17 +6,19 @@ import {
   type StrategyFamily,
 } from '../../contract/names.js';
 import type { SettledDay } from '../../domain/calibration-summary.js';
+import type { SqliteDb } from '../../sqlite/open-database.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable, strategySqlTable } from '../db/tables.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
 import type { Venue } from '../market/day-reads.js';
 import type { CacheTopic } from '../topics.js';
-import { boardRecordDays, type RecordDay } from './board-record-days.js';
+import { boardRecordDays, type RecordDay, recordDaysOf } from './board-record-days.js';
 import type { BrowseFilter } from './browse-filter.js';
 import { type CacheSpan, cacheSpan } from './cache-span.js';
 import { calibrationDays } from './calibration-days.js';
 import { type HistorySummary, historySummary } from './history-summary.js';
+import { type KeptRecordDay, KeptRecordDays, type RecordSettledDay, recordSettledDays } from './kept-record-days.js';
 
 /** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
 export const BROWSE_TABLES = [...STRATEGY_FAMILIES, 'fusion-locks', ...HISTORICAL_TABLES] as const;
@@ -72,7 +74,14 @@ export const HISTORY_READ_TOPICS = {
 
 /** What the History pane browses: keyset pages of any browsable table, and the summaries. */
 export class HistoryRepository {
-  constructor(private readonly q: CountedQueries) {}
+  private readonly kept: KeptRecordDays;
+
+  constructor(
+    private readonly q: CountedQueries,
+    db: SqliteDb,
+  ) {
+    this.kept = new KeptRecordDays(db, q);
+  }
 
   /** Up to `limit` rows after `after` in list order (null: from the first). */
   older(table: BrowseTable, filter: BrowseFilter, after: BrowseKey | null, limit: number): BrowseRow[] {
@@ -113,6 +122,30 @@ export class HistoryRepository {
     venues: readonly Venue[] = ['mkta', 'mktb'],
   ): RecordDay[] {
     return boardRecordDays(this.q, filter, venues, known);
+  }
+
+  /** The settled city-days the filter matches, each with the span of instants its record reads (kept-record-days.ts). */
+  recordSettledDays(filter: BrowseFilter): RecordSettledDay[] {
+    return recordSettledDays(this.q, filter);
+  }
+
+  /** The board at each record hour of these settled days (board-record-days.ts); days in `known` are not read again. */
+  recordDaysOf(
+    days: readonly RecordSettledDay[],
+    known?: Map<string, RecordDay>,
+    venues: readonly Venue[] = ['mkta', 'mktb'],
+  ): RecordDay[] {
+    return recordDaysOf(this.q, days, venues, known);
+  }
+
+  /** The settled days' records kept (kept-record-days.ts) that the filter matches, by `city_id|local_date`. */
+  keptRecordDays(filter: BrowseFilter): Map<string, KeptRecordDay> {
+    return this.kept.read(filter);
+  }
+
+  /** Keeps settled days' records; false when the cache cannot be written now (kept-record-days.ts). */
+  keepRecordDays(days: readonly KeptRecordDay[]): boolean {
+    return this.kept.keep(days);
   }
 
   /** The instants the cache's rows cover, oldest to newest; null when it holds none (cache-span.ts). */

@@ -26,7 +26,7 @@ function summaries() {
   const cache: Cache = caches.open().cities(NYC).cache;
   const counts = {
     summary: vi.spyOn(cache.history, 'summary'),
-    record: vi.spyOn(cache.history, 'boardRecordDays'),
+    record: vi.spyOn(cache.history, 'recordSettledDays'),
     calibration: vi.spyOn(cache.history, 'calibrationDays'),
   };
   const read = HISTORY_STORE.newRead();
