@@ -1,5 +1,6 @@
 import { Compile } from 'typebox/compile';
 import {
+  DETAIL_DAYS_BOUNDS,
   EDGE_MIN_BOUNDS,
   HISTORY_HOURS_BOUNDS,
   INTERVAL_BOUNDS_S,
@@ -42,6 +43,10 @@ function describeSchemaErrors(errors: SchemaError[]): string {
     return `history_hours must be a whole number of hours from ${HISTORY_HOURS_BOUNDS.min} to ${HISTORY_HOURS_BOUNDS.max}`;
   if (first.instancePath.startsWith('/alerts')) return alertsProblem(first.instancePath);
   if (first.instancePath.startsWith('/settlement')) return settlementProblem(first.instancePath);
+  if (first.instancePath.startsWith('/retention'))
+    return first.instancePath === '/retention'
+      ? 'retention must be an object: {"detail_days": days}'
+      : `retention.detail_days must be a whole number of days from ${DETAIL_DAYS_BOUNDS.min} to ${DETAIL_DAYS_BOUNDS.max}, or null to keep everything`;
   return `${dotted(first.instancePath)} ${first.message}`;
 }
 

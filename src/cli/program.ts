@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command as CommandType } from 'commander';
 import { packageFile } from '../package-root.js';
 import { Command, CommanderError } from './commander.js';
+import { cacheCommand } from './commands/cache.js';
 import { exportCommand } from './commands/export.js';
 import { listenCommand } from './commands/listen.js';
 import { monitorCommand } from './commands/monitor.js';
@@ -30,6 +31,7 @@ function buildProgram(typed: readonly string[] = []): CommandType {
   syncCommand(program);
   listenCommand(program);
   exportCommand(program);
+  cacheCommand(program);
   statusCommand(program);
   serverCommand(program);
   everyCommand(program, (command) => {

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { zoneOffsetMs } from '../../domain/city-time.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
 import type { ThinnedTable } from './thinned-tables.js';
+import { backupTo, cacheProblems } from './upkeep.js';
 
 const HOUR = 3_600_000;
 
@@ -115,7 +116,13 @@ export class RetentionRepository {
     this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
   }
 
-  pageSize(): number {
-    return this.db.pragma('page_size', { simple: true }) as number;
+  /** What is wrong with the cache (`cache check`, upkeep.ts); empty when nothing is. */
+  problems(): string[] {
+    return cacheProblems(this.db);
+  }
+
+  /** An online copy into a new file (`cache backup`, upkeep.ts). */
+  backup(destination: string): Promise<void> {
+    return backupTo(this.db, destination);
   }
 }

@@ -1,0 +1,88 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Cache, cacheFailure, openCache, type PruneReport, pruneCache } from '../../cache/index.js';
+import { detailDaysOf } from '../../domain/retention.js';
+import { resolveConnection } from '../config.js';
+import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { marketClockOf } from '../market-clock.js';
+
+/** The cache of `--db` (or SVC_DB, or the default) opened for `work`, closed after; its errors name the file. */
+async function withCache<T>(
+  flags: { db?: string },
+  access: 'read' | 'write',
+  work: (cache: Cache, detailDays: number | null | undefined) => Promise<T>,
+): Promise<T> {
+  const connection = await resolveConnection({ db: flags.db });
+  const cache = openCache(connection.dbPath, access);
+  try {
+    return await work(cache, connection.detailDays);
+  } catch (error) {
+    throw cacheFailure(connection.dbPath, error);
+  } finally {
+    cache.close();
+  }
+}
+
+/** `cache prune`: retention now, what it thinned a table and the space given back. */
+export async function runPrune(flags: { db?: string }): Promise<void> {
+  await withCache(flags, 'write', async (cache, configured) => {
+    const detailDays = detailDaysOf(configured);
+    if (detailDays === null) {
+      process.stdout.write('retention.detail_days is null: every row is kept, nothing thinned\n');
+      return;
+    }
+    const report = await pruneCache(cache, { nowMs: marketClockOf(cache).nowMs(), detailDays });
+    process.stdout.write(pruneLines(report, detailDays));
+  });
+}
+
+const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+
+function pruneLines(report: PruneReport, detailDays: number): string {
+  const lines: string[] = [];
+  if (report.converted)
+    lines.push('converted the cache to auto_vacuum = INCREMENTAL (a one-time VACUUM of the whole file)');
+  const cutoff = `${new Date(report.cutoffMs).toISOString().slice(0, 19)}Z`;
+  lines.push(`thinned to the hour: rows older than ${cutoff} (retention.detail_days ${detailDays})`);
+  const width = Math.max(...Object.keys(report.thinned).map((name) => name.length));
+  let total = 0;
+  for (const [name, rows] of Object.entries(report.thinned)) {
+    total += rows;
+    lines.push(`  ${name.padEnd(width)}  ${rows} rows`);
+  }
+  lines.push(`  ${'total'.padEnd(width)}  ${total} rows`);
+  const returned = Math.max(0, report.bytesBefore - report.bytesAfter);
+  lines.push(`file ${mb(report.bytesBefore)} -> ${mb(report.bytesAfter)} (${mb(returned)} returned)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A typed value is never repeated in an error (typed-values.ts): FILE is named as the usage names it. */
+const EXISTS = 'FILE exists: a backup is made into a new file, never over one';
+
+/** `cache backup FILE`: an online copy; an existing FILE is refused (exit 2), whatever it holds. */
+export async function runBackup(file: string, flags: { db?: string }): Promise<void> {
+  const destination = resolve(file);
+  if (existsSync(destination)) throw usageError(EXISTS);
+  await withCache(flags, 'read', async (cache) => {
+    if (resolve(cache.file) === destination) throw usageError('the backup cannot be the cache itself');
+    try {
+      await cache.retention.backup(destination);
+    } catch (error) {
+      const errno = (error as NodeJS.ErrnoException).code;
+      if (errno === 'EEXIST') throw usageError(EXISTS);
+      if (errno === 'ENOENT' || errno === 'EACCES' || errno === 'ENOTDIR')
+        throw usageError(`FILE cannot be created (${errno}): is its folder there, and writable?`);
+      throw error;
+    }
+    process.stdout.write(`backed up ${cache.file} to ${destination} (${mb(statSync(destination).size)})\n`);
+  });
+}
+
+/** `cache check`: `ok`, or exit 1 with what is wrong in one line. */
+export async function runCheck(flags: { db?: string }): Promise<void> {
+  await withCache(flags, 'read', async (cache) => {
+    const problems = cache.retention.problems();
+    if (problems.length > 0) throw new CliError(`${cache.file} fails its check: ${problems.join('; ')}`, EXIT.failure);
+    process.stdout.write('ok\n');
+  });
+}
