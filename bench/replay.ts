@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { readBoardRecord } from '../src/board/board-record.js';
+import { recordSummary, recordTrades } from '../src/board/board-record.js';
 import { readBoard } from '../src/board/read-board.js';
 import { openCache, RECORD_QUOTE_WINDOW_MS, type RecordDay } from '../src/cache/index.js';
 import { addDays } from '../src/domain/city-time.js';
@@ -123,7 +123,9 @@ export async function benchReplay(): Promise<object> {
     for (let r = 0; r < RECORD_ROUNDS; r++) {
       records.push(
         timed(() => {
-          trades = readBoardRecord(cache, { edgeMin: EDGE_MIN }).trades.length;
+          // from nothing kept: the days read and priced each round (readBoardRecord keeps them since issue 43)
+          const priced = recordTrades(cache.history.boardRecordDays({}), { edgeMin: EDGE_MIN });
+          trades = recordSummary(priced).all.n;
         }),
       );
       scans.push(
