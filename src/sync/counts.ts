@@ -22,6 +22,8 @@ export class PartialFailure extends Error {
     message: string,
     readonly failures: string[],
     readonly counts: StreamCounts,
+    /** The first of the failures as it was thrown: its kind (unreachable, invalid...) is the stream's failure's. */
+    readonly first?: unknown,
   ) {
     super(message);
   }

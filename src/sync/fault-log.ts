@@ -8,7 +8,8 @@ export const REMINDER_EVERY_MS = 3_600_000;
 interface Failing {
   sinceMs: number;
   passes: number;
-  kind: SyncError['kind'];
+  /** The kinds of failure said in this run of failures: each once. */
+  said: Set<SyncError['kind']>;
   remindedMs: number;
 }
 
@@ -18,10 +19,11 @@ const lasted = (ms: number) => signedDuration(ms).slice(1);
 /**
  * The daemon's log of stream faults (DESIGN 3 `sync`): a fault is loud once and a recovery is said. A stream's first
  * failed pass is a line with its error; the passes that fail after it are folded (a service down for a weekend is
- * not thousands of identical lines), except a failure of another kind (unreachable, refused, invalid, other), which
- * is a fault of its own and said; while it keeps failing, a reminder at most once an hour with the count and the
- * latest error; the pass that answers again says `recovered after N failed passes (3m12s)`, from the first failure
- * to the recovery. Times are the host's (`nowMs`), as the lines' stamps are.
+ * not thousands of identical lines), except the first failure of another kind (unreachable, refused, invalid,
+ * other) in the run, a fault of its own (a stream flapping between two kinds says each once); while it keeps
+ * failing, a reminder at most once an hour with the count and the latest error; the pass that answers again says
+ * `recovered after N failed passes (3m12s)`, from the first failure to the recovery. Times are the host's
+ * (`nowMs`), as the lines' stamps are.
  */
 export class FaultLog {
   private readonly failing = new Map<string, Failing>();
@@ -42,13 +44,13 @@ export class FaultLog {
       return;
     }
     if (!failing) {
-      this.failing.set(stream, { sinceMs: nowMs, passes: 1, kind: error.kind, remindedMs: nowMs });
+      this.failing.set(stream, { sinceMs: nowMs, passes: 1, said: new Set([error.kind]), remindedMs: nowMs });
       this.log(`${stream}: ${error.error}`);
       return;
     }
     failing.passes++;
-    if (error.kind !== failing.kind) {
-      failing.kind = error.kind;
+    if (!failing.said.has(error.kind)) {
+      failing.said.add(error.kind);
       failing.remindedMs = nowMs;
       this.log(`${stream}: ${error.error}`);
       return;

@@ -52,7 +52,7 @@ async function eachCity(
   if (failures.length > 0) {
     const reasons = failures.map((error) => (error instanceof Error ? error.message : String(error)));
     const message = `${failures.length} of the cities failed, the rest were stored; first: ${reasons[0]}`;
-    throw new PartialFailure(message, reasons, counts);
+    throw new PartialFailure(message, reasons, counts, failures[0]);
   }
   return counts;
 }

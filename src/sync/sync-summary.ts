@@ -1,5 +1,5 @@
 import { InvalidResponse, RequestRefused, ServiceUnreachable } from '../client/errors.js';
-import type { StreamCounts } from './counts.js';
+import { PartialFailure, type StreamCounts } from './counts.js';
 
 export interface SyncError {
   stream: string;
@@ -28,14 +28,17 @@ export interface StreamOutcome {
   error?: SyncError;
 }
 
+/** A failure's kind; a stream that failed part way (PartialFailure) fails as its first failure did. */
 export const kindOf = (error: unknown): SyncError['kind'] =>
-  error instanceof ServiceUnreachable
-    ? 'unreachable'
-    : error instanceof InvalidResponse
-      ? 'invalid'
-      : error instanceof RequestRefused
-        ? 'refused'
-        : 'other';
+  error instanceof PartialFailure && error.first !== undefined
+    ? kindOf(error.first)
+    : error instanceof ServiceUnreachable
+      ? 'unreachable'
+      : error instanceof InvalidResponse
+        ? 'invalid'
+        : error instanceof RequestRefused
+          ? 'refused'
+          : 'other';
 
 /** One pass of a stream into a summary: its counts added to the stream's, its failure in place of an older one. */
 export function addOutcome(summary: SyncSummary, outcome: StreamOutcome | undefined): SyncSummary {

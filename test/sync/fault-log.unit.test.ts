@@ -66,4 +66,15 @@ describe('the daemon’s fault log', () => {
       'metar: recovered after 1 failed pass (7s)',
     ]);
   });
+
+  it('a stream flapping between two kinds of failure says each once in the run', () => {
+    const lines: string[] = [];
+    const faults = new FaultLog((line) => lines.push(line));
+    const refused = failed('GET /x: the service refused the request (400): bad since', 'refused');
+    for (let pass = 0; pass < 10; pass++) faults.outcome(pass % 2 === 0 ? failed() : refused, at(pass * 60));
+    expect(lines).toEqual([
+      'metar: GET /x: no answer after 5 attempts (last: ECONNREFUSED)',
+      'metar: GET /x: the service refused the request (400): bad since',
+    ]);
+  });
 });
