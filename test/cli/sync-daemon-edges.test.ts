@@ -73,7 +73,9 @@ describe('the sync daemon’s edge alerts', () => {
     running.kill('SIGTERM');
     expect(await exited).toBe(0);
     // the daemon's own line only: no error, no log of a clock it could not read
-    expect(stderr.trim()).toMatch(/^sync: polling until SIGTERM or Ctrl-C \([^)\n]*\)$/);
+    expect(stderr.trim()).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z sync: polling until SIGTERM or Ctrl-C \([^)\n]*\)$/,
+    );
 
     const cache = openCache(db, 'read');
     let alerts: AlertRow[];

@@ -4,12 +4,6 @@ import { FaultLog } from '../../sync/fault-log.js';
 import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, type SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
 
-/**
- * A pass's line is written at the latest once this long (host ms) went by since its first stream pass ended: a
- * service whose world runs fast, polled every second, may never leave the engine idle.
- */
-const LONGEST_PASS_MS = 60_000;
-
 export interface DaemonOptions {
   engine: SyncEngine;
   clock: ServiceClock;
@@ -27,17 +21,19 @@ export const passLine = (pass: SyncSummary, at: Date): string =>
 
 /**
  * The headless daemon of DESIGN 3: polls every stream on its interval until SIGTERM or SIGINT (the engine's `stop`).
- * A pass is one burst of the engine's work: the first is every stream once with the catch-ups it set off (what
- * `--once` does); after it, from a stream's timed turn until no stream runs or waits to run (the turns that fell
- * together and the catch-ups they asked for). Each pass is one NDJSON line with `--json` (its counts summed over
- * every stream pass in it), and the wrong-base-URL hint when every stream in it answered 404 or HTML; faults and
- * recoveries are lines of their own as they come (FaultLog).
+ * A pass is the stream passes that end together: from the first that ends after the pass before until no stream
+ * runs or waits for its turn (a timed turn and the catch-ups it asked for, turns that fell together; the first pass
+ * is every stream once, as `--once`), but no longer than the shortest poll interval (30 s by default), so a daemon
+ * never idle (a fast world polled every second) still says what it did that often. Each pass is one NDJSON line
+ * with `--json` (its counts summed over every stream pass in it) and the wrong-base-URL hint when every stream in
+ * it answered 404 or HTML; faults and recoveries are lines of their own as they come (FaultLog).
  */
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const { engine, clock, log } = opts;
   const every = STREAMS.map((s) => `${s.name} ${(opts.intervals[s.name] ?? s.everyMs) / 1000}s`).join(', ');
   log(`polling until SIGTERM or Ctrl-C (${every})`);
   const faults = new FaultLog(log);
+  const longestPassMs = Math.min(...STREAMS.map((s) => opts.intervals[s.name] ?? s.everyMs));
   let pass: SyncSummary | undefined;
   let passBeganMs = 0;
   let hinted = false;
@@ -61,7 +57,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         passBeganMs = now;
       }
       addOutcome(pass, outcome);
-      if (now - passBeganMs >= LONGEST_PASS_MS) endPass();
+      if (now - passBeganMs >= longestPassMs) endPass();
     }, endPass);
   } finally {
     // what the last pass did before the signal is still a line

@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STREAM_NAMES } from '../../src/contract/config.js';
+import { type RunningService, startService } from '../../src/server/service.js';
+import { waitUntil } from '../helpers/listener-harness.js';
+import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
+import { CLI } from './run-cli.js';
+
+/**
+ * DESIGN 3 `sync` as a daemon is watched: against a real reference service stopped and started again on the same
+ * port and store, every stderr line starts with its instant, each stream says its fault once however many passes
+ * fail while the service is down, and `recovered after N failed passes` once it answers again; `--json` prints one
+ * parseable line a pass, each with `at`, whose counts add up to the rows the cache holds.
+ */
+const root = mkdtempSync(join(tmpdir(), 'sync-daemon-watch-'));
+let svc: TestService | undefined;
+let restarted: RunningService | undefined;
+let daemon: ChildProcess | undefined;
+afterAll(async () => {
+  daemon?.kill('SIGKILL');
+  await restarted?.close();
+  await svc?.close().catch(() => undefined);
+  rmSync(root, { recursive: true, force: true });
+});
+
+const STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z sync: /;
+
+interface PassLine {
+  at: string;
+  streams: Record<string, { fetched: number; inserted: number; updated: number }>;
+  errors: { stream: string; error: string; kind: string }[];
+}
+
+/** The daemon's stdout, one JSON object a line; a line not parseable fails the test. */
+const passLines = (stdout: string): PassLine[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as PassLine);
+
+/** Stderr lines of one stream's fault (its own lines, not a recovery). */
+const faultLines = (stderr: string, stream: string) =>
+  stderr.split('\n').filter((l) => l.includes(` sync: ${stream}: `) && !l.includes(': recovered after '));
+
+describe('the sync daemon, watched', () => {
+  it('stamps its lines, says a fault once a stream while the service is down, a recovery once it is back', async () => {
+    svc = await startTestService({ tickMs: 24 * 3_600_000 });
+    const config = join(root, 'config');
+    mkdirSync(join(config, 'svc-monitor'), { recursive: true });
+    // every stream every second: while the service is down, each fails pass after pass
+    writeFileSync(
+      join(config, 'svc-monitor', 'config.json'),
+      JSON.stringify({ intervals: Object.fromEntries(STREAM_NAMES.map((s) => [s, 1])) }),
+      { mode: 0o600 },
+    );
+    const db = join(root, 'cache.db');
+    const env = { ...process.env, SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: TEST_KEY, XDG_CONFIG_HOME: config };
+    const child = spawn(process.execPath, [CLI, 'sync', '--json', '--no-notify', '--db', db], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    daemon = child;
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (d) => {
+      out.stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      out.stderr += d;
+    });
+    const exited = new Promise<number | null>((done) => child.once('close', done));
+    const complete = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1);
+
+    // every stream answered once
+    await waitUntil('a pass of every stream', () => {
+      const answered = new Set(passLines(complete(out.stdout)).flatMap((p) => Object.keys(p.streams)));
+      return STREAM_NAMES.every((s) => answered.has(s)) ? true : undefined;
+    });
+
+    // the service stops; its store and port are kept for the restart
+    const { port, dataDir } = { port: svc.service.port, dataDir: svc.dataDir };
+    await svc.service.close();
+    const linesBefore = passLines(complete(out.stdout)).length;
+    const stderrBefore = out.stderr.length;
+    // until every stream failed in at least three pass lines: at least three failed passes each
+    await waitUntil('three failed passes of every stream', () => {
+      const failedIn = new Map<string, number>();
+      for (const pass of passLines(complete(out.stdout)).slice(linesBefore))
+        for (const e of pass.errors) failedIn.set(e.stream, (failedIn.get(e.stream) ?? 0) + 1);
+      return STREAM_NAMES.every((s) => (failedIn.get(s) ?? 0) >= 3) ? true : undefined;
+    });
+    const whileDown = complete(out.stderr.slice(stderrBefore));
+    // no flood: one line a stream for all its failed passes
+    for (const stream of STREAM_NAMES) expect(faultLines(whileDown, stream), whileDown).toHaveLength(1);
+
+    // the service again, on the same port over the same store
+    restarted = await startService({
+      dataDir,
+      port,
+      apiKey: TEST_KEY,
+      rateLimitPerMinute: 1_000_000,
+      tickMs: 24 * 3_600_000,
+      logLevel: 'silent',
+    });
+    const recovered = (stream: string) =>
+      out.stderr.split('\n').filter((l) => l.includes(` sync: ${stream}: recovered after `));
+    await waitUntil('every stream recovered', () =>
+      STREAM_NAMES.every((s) => recovered(s).length > 0) ? true : undefined,
+    );
+    // a pass of every stream after the recoveries: nothing more is said of them
+    const afterRecovery = passLines(complete(out.stdout)).length;
+    await waitUntil('a pass of every stream after the recovery', () => {
+      const answered = new Set(
+        passLines(complete(out.stdout))
+          .slice(afterRecovery)
+          .flatMap((p) => Object.keys(p.streams)),
+      );
+      return STREAM_NAMES.every((s) => answered.has(s)) ? true : undefined;
+    });
+    child.kill('SIGTERM');
+    expect(await exited, out.stderr).toBe(0);
+
+    const stderr = out.stderr.trimEnd().split('\n');
+    for (const line of stderr) expect(line).toMatch(STAMP);
+    for (const stream of STREAM_NAMES) {
+      // one recovery line, after at least the three failed passes waited for, within the minutes the test ran
+      expect(recovered(stream), stream).toHaveLength(1);
+      const [, passes] =
+        /recovered after (\d+) failed passes \((\d+m\d\ds|\d+s)\)$/.exec(recovered(stream)[0] ?? '') ?? [];
+      expect(Number(passes), recovered(stream)[0]).toBeGreaterThanOrEqual(3);
+      expect(faultLines(out.stderr, stream), stream).toHaveLength(1);
+    }
+
+    // every stdout line one pass, with the service's instant
+    const passes = passLines(out.stdout);
+    for (const pass of passes) {
+      expect(Object.keys(pass)).toEqual(['at', 'streams', 'errors']);
+      expect(pass.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+    // what the lines say was inserted is what the cache holds: the history tables of the streams of one table each
+    const file = new Database(db, { readonly: true });
+    try {
+      for (const [stream, table] of [
+        ['metar', 'h_metar_observations_history'],
+        ['mkta-buckets', 'h_mkta_buckets_history'],
+        ['mktb-buckets', 'h_mktb_buckets_history'],
+      ] as const) {
+        const inserted = passes.reduce((sum, p) => sum + (p.streams[stream]?.inserted ?? 0), 0);
+        const rows = file.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+        expect(inserted, stream).toBe(rows);
+      }
+    } finally {
+      file.close();
+    }
+  });
+});
