@@ -242,6 +242,19 @@ describe('svc-monitor status', () => {
     );
   });
 
+  it('no service configured: the report, then exit 2 saying where to set it; --offline still answers', async () => {
+    const bare = { ...home.env, SVC_BASE_URL: '', SVC_API_KEY: '' };
+    const report = await statusJson(['--db', synced], bare);
+    expect(report.code).toBe(2);
+    expect(report.service).toMatchObject({ checked: false, base_url: null, reachable: null, key_accepted: null });
+    expect(setting(report, 'api_key')).toEqual({ key: 'api_key', value: 'not set', from: 'not set' });
+    const line = await status(['--db', synced], bare);
+    expect(line.stderr).toBe(
+      `svc-monitor: not configured: no service: set SVC_BASE_URL and SVC_API_KEY, or put base_url and api_key in ${home.file}\n`,
+    );
+    expect((await status(['--db', synced, '--offline'], bare)).code).toBe(0);
+  });
+
   it('--offline reads the cache alone: exit 0 or 1 by the cache, the service not checked', async () => {
     const closed = await closedPort();
     const offline = await statusJson(['--db', synced, '--offline'], { SVC_BASE_URL: `http://127.0.0.1:${closed}` });

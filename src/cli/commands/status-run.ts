@@ -45,7 +45,7 @@ async function serviceOf(connection: Connection, offline: boolean): Promise<Serv
   if (connection.baseUrl === undefined || connection.apiKey === undefined)
     return notChecked(
       connection,
-      `no service configured: set SVC_BASE_URL and SVC_API_KEY, or put base_url and api_key in ${configFile()}`,
+      `no service: set SVC_BASE_URL and SVC_API_KEY, or put base_url and api_key in ${configFile()}`,
     );
   return checkService(connection);
 }
