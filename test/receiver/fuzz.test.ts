@@ -12,6 +12,7 @@ import {
   rawExchange,
   startTempListener,
   type TempListener,
+  waitUntil,
 } from '../helpers/listener-harness.js';
 import { seededRandom, testSeed } from '../helpers/sync-fixtures.js';
 import {
@@ -418,17 +419,22 @@ it('answers thousands of hostile requests with 4xx or a close, keeps nothing, an
     Object.fromEntries(clientErrors),
   );
   expect(offenders.slice(0, 20), `${offenders.length} requests got a non-4xx answer`).toEqual([]);
+  // nothing of what they sent; thousands of bad signatures are a listener refusing: its one alert (DESIGN 4)
+  const refusing = await waitUntil('the refusing alert', () =>
+    l.inspect.alerts().some((a) => a.kind === 'listener-refusing') ? true : undefined,
+  );
+  expect(refusing).toBe(true);
   expect(l.inspect.counts()).toEqual({
     webhook_events: 0,
     rejected_webhooks: 0,
     insurance_picks: 0,
     edge_trades: 0,
-    alerts: 0,
+    alerts: 1,
   });
   expect(l.logs.filter((line) => /error/i.test(line))).toEqual([]);
   // and it still takes a valid delivery
   const valid = signed(PRIMARY_SECRET, insuranceEvent('insurance.pick.killed'));
   const answer = await http.post(l.url, valid);
   expect(answer.json).toEqual({ status: 'stored' });
-  expect(l.inspect.counts()).toMatchObject({ webhook_events: 1, insurance_picks: 1, alerts: 1 });
+  expect(l.inspect.counts()).toMatchObject({ webhook_events: 1, insurance_picks: 1, alerts: 2 });
 });
