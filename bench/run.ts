@@ -13,6 +13,7 @@ import { benchTuiRender } from './tui-render.js';
 import { benchWebhookDelivery } from './webhook-delivery.js';
 import { benchWebhookIntake } from './webhook-intake.js';
 import { benchWorld } from './world.js';
+import { benchYear } from './year.js';
 
 /** `npm run bench [name...]`: runs the benchmarks, writes bench/results/*.json, prints a table of ratios. */
 const BENCHES: Record<string, () => Promise<any>> = {
@@ -34,9 +35,11 @@ const BENCHES: Record<string, () => Promise<any>> = {
   live: () => benchLive(),
   world: () => benchWorld(),
   cli: () => benchCli(),
+  // a year of history for 40 cities, built then read (tens of minutes, GBs): run only when named (`npm run bench -- year`)
+  year: () => benchYear(),
 };
 /** Benches too long for a plain `npm run bench`. */
-const ON_REQUEST = new Set(['soak', 'live-start', 'live']);
+const ON_REQUEST = new Set(['soak', 'live-start', 'live', 'year']);
 
 const wanted = process.argv.slice(2);
 const rows: string[][] = [];
@@ -225,6 +228,26 @@ for (const [name, bench] of Object.entries(BENCHES)) {
         String(c.ratio_median),
       ]);
     }
+  } else if (name === 'year') {
+    const r = result.year_over_short;
+    rows.push([
+      name,
+      `first board frame offline, a year vs ${result.short ? '30 days' : ''}`,
+      `${result.year.first_frame_ms} ms vs ${result.short.first_frame_ms} ms`,
+      String(r.first_frame),
+    ]);
+    rows.push([
+      name,
+      'every key, p95, a year vs 30 days',
+      `${result.year.keys_p95_ms.all} ms vs ${result.short.keys_p95_ms.all} ms`,
+      String(r.keys_p95.all),
+    ]);
+    rows.push([
+      name,
+      "the board's record, a year vs 30 days",
+      `${result.year.record_ms} ms vs ${result.short.record_ms} ms`,
+      String(r.record),
+    ]);
   } else if (name === 'account-pages') {
     rows.push([
       name,
