@@ -46,33 +46,44 @@ const passLines = (stdout: string): PassLine[] =>
 const faultLines = (stderr: string, stream: string) =>
   stderr.split('\n').filter((l) => l.includes(` sync: ${stream}: `) && !l.includes(': recovered after '));
 
+/** `sync` as a daemon with the config's intervals and the environment's service, its output as it comes. */
+function startDaemon(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [CLI, 'sync', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  daemon = child;
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => {
+    out.stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    out.stderr += d;
+  });
+  const exited = new Promise<number | null>((done) => child.once('close', done));
+  return { child, out, exited };
+}
+
+/** The text up to its last complete line. */
+const complete = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1);
+
+/** A config dir whose file polls every stream every second. */
+function everySecond(name: string): string {
+  const config = join(root, name);
+  mkdirSync(join(config, 'svc-monitor'), { recursive: true });
+  writeFileSync(
+    join(config, 'svc-monitor', 'config.json'),
+    JSON.stringify({ intervals: Object.fromEntries(STREAM_NAMES.map((s) => [s, 1])) }),
+    { mode: 0o600 },
+  );
+  return config;
+}
+
 describe('the sync daemon, watched', () => {
   it('stamps its lines, says a fault once a stream while the service is down, a recovery once it is back', async () => {
     svc = await startTestService({ tickMs: 24 * 3_600_000 });
-    const config = join(root, 'config');
-    mkdirSync(join(config, 'svc-monitor'), { recursive: true });
     // every stream every second: while the service is down, each fails pass after pass
-    writeFileSync(
-      join(config, 'svc-monitor', 'config.json'),
-      JSON.stringify({ intervals: Object.fromEntries(STREAM_NAMES.map((s) => [s, 1])) }),
-      { mode: 0o600 },
-    );
+    const config = everySecond('config');
     const db = join(root, 'cache.db');
     const env = { ...process.env, SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: TEST_KEY, XDG_CONFIG_HOME: config };
-    const child = spawn(process.execPath, [CLI, 'sync', '--json', '--no-notify', '--db', db], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    daemon = child;
-    const out = { stdout: '', stderr: '' };
-    child.stdout.on('data', (d) => {
-      out.stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      out.stderr += d;
-    });
-    const exited = new Promise<number | null>((done) => child.once('close', done));
-    const complete = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1);
+    const { child, out, exited } = startDaemon(['--json', '--no-notify', '--db', db], env);
 
     // every stream answered once
     await waitUntil('a pass of every stream', () => {
@@ -154,6 +165,46 @@ describe('the sync daemon, watched', () => {
       }
     } finally {
       file.close();
+    }
+  });
+});
+
+describe('the sync daemon at an address serving web pages', () => {
+  it('says each stream’s fault once and the base URL hint once, however many passes fail', async () => {
+    const pages = await startTestService({ tickMs: 24 * 3_600_000 });
+    try {
+      const account = pages.service.accountUrl.replace(/\/$/, '');
+      const env = {
+        ...process.env,
+        SVC_BASE_URL: account,
+        SVC_API_KEY: TEST_KEY,
+        XDG_CONFIG_HOME: everySecond('pages'),
+      };
+      const { child, out, exited } = startDaemon(['--json', '--db', join(root, 'pages.db')], env);
+      const hint = / sync: the base URL is probably wrong: every stream answered 404 or HTML from /;
+      await waitUntil('the hint', () => (hint.test(out.stderr) ? true : undefined));
+      // five more passes, every stream failing in each
+      const seen = passLines(complete(out.stdout)).length;
+      await waitUntil('five more passes', () =>
+        passLines(complete(out.stdout)).length >= seen + 5 ? true : undefined,
+      );
+      child.kill('SIGTERM');
+      expect(await exited, out.stderr).toBe(0);
+      const lines = out.stderr.trimEnd().split('\n');
+      for (const line of lines) expect(line).toMatch(STAMP);
+      // the polling line, a line a stream, the hint: nothing more
+      expect(lines, out.stderr).toHaveLength(1 + STREAM_NAMES.length + 1);
+      expect(lines.filter((l) => hint.test(l))).toHaveLength(1);
+      for (const stream of STREAM_NAMES) {
+        const [line] = faultLines(out.stderr, stream);
+        expect(line, stream).toMatch(/: HTTP 404 text\/html \(not the API: \d+ B of HTML\)$/);
+      }
+      for (const pass of passLines(out.stdout)) {
+        expect(pass.streams).toEqual({});
+        expect(pass.errors.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await pages.close();
     }
   });
 });
