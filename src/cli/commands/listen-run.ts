@@ -33,6 +33,9 @@ export async function runListen(flags: ListenFlags, connection: Connection): Pro
   // events are received, and kills alerted, on the market's clock as the cache last knew it (DESIGN 4)
   const clock = marketClockOf(cache);
   const log = daemonLog();
+  // Node's own warnings (a failed after-commit hook, group-commit.ts) as stamped lines too, not its bare `(node:PID)`
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => log(`warning: ${warning.message}`));
   const { notifyCommand, notify } = connection.alerts;
   // kills to the notify command (with `alerts.notify.kill` on); its failure is an alert, never the listener's
   const command =
