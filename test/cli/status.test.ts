@@ -37,7 +37,8 @@ const STREAMS = [
 ];
 const WEBHOOK_SECRET = 'whsec_status-test-Zx9Yw8Vu7Ts6';
 const root = mkdtempSync(join(tmpdir(), 'svc-status-'));
-const home = configHomes(root)({ intervals: Object.fromEntries(STREAMS.map((s) => [s, HOUR_S])) });
+const homes = configHomes(root);
+const home = homes({ intervals: Object.fromEntries(STREAMS.map((s) => [s, HOUR_S])) });
 const synced = join(root, 'synced.db');
 const check = Compile(StatusSchema);
 let svc: TestService;
@@ -277,6 +278,25 @@ describe('svc-monitor status', () => {
     const stale = await statusJson(['--db', db, '--offline']);
     expect(stale.code).toBe(1);
     expect(stale.problems).toEqual(['daily: stale, last success 5h00m ago (every 1h00m, stale past 3h00m)']);
+  });
+
+  it('retention from the config file: its days, or null for everything kept', async () => {
+    for (const days of [30, null]) {
+      const other = homes({ retention: { detail_days: days } });
+      const report = await statusJson(['--db', synced, '--offline'], other.env);
+      expect(setting(report, 'retention.detail_days')).toEqual({
+        key: 'retention.detail_days',
+        value: days,
+        from: 'config file',
+      });
+      expect(report.cache.retention_detail_days).toBe(days);
+      const text = await status(['--db', synced, '--offline'], other.env);
+      expect(text.stdout).toContain(
+        days === null
+          ? '  retention  everything kept\n'
+          : '  retention  30 days kept whole, older days thinned to the hour\n',
+      );
+    }
   });
 
   it('--offline loads neither the HTTP client nor TypeBox; a look at the service loads the client', async () => {

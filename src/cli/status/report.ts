@@ -10,6 +10,7 @@ import { DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import type { ServiceCheck } from './service-check.js';
+import { detailDaysInForce } from './settings.js';
 
 export interface StatusInputs {
   cache: Cache;
@@ -152,7 +153,6 @@ function cacheFacts(cache: Cache, connection: Connection, nowMs: number): Status
   const span = cache.history.span();
   const rowsLastDay = cache.health.rowsOfLastDay(nowMs);
   const size = fileBytes + walBytes;
-  const detailDays = (connection as { detailDays?: number | null }).detailDays;
   return {
     path: cache.file,
     size_bytes: size,
@@ -165,6 +165,6 @@ function cacheFacts(cache: Cache, connection: Connection, nowMs: number): Status
     rows_last_day: rowsLastDay,
     // the day's rows at the file's bytes a row: what the file grows by a day at the present cadence
     growth_bytes_a_day: totalRows === 0 ? 0 : Math.round((rowsLastDay * size) / totalRows),
-    retention_detail_days: detailDays === undefined ? 14 : detailDays,
+    retention_detail_days: detailDaysInForce(connection),
   };
 }

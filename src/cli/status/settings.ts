@@ -1,9 +1,7 @@
 import type { Setting, SettingSource } from '../../contract/status.js';
+import { detailDaysOf } from '../../domain/retention.js';
 import { DEFAULT_HISTORY_HOURS, DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
-
-/** The retention's default (DESIGN 3 `retention`), for a connection resolved before the config had one. */
-const DEFAULT_DETAIL_DAYS = 14;
 
 /**
  * The config in force, each value with where it came from (DESIGN 3 `status`): `--db`, a variable, the config file
@@ -17,7 +15,6 @@ export function settingsInForce(connection: Connection, db: string | undefined, 
   const secrets = connection.webhookSecrets.length;
   const alerts = connection.alerts;
   const fileAlerts = file.alerts ?? {};
-  const detailDays = (connection as { detailDays?: number | null }).detailDays;
   const settings: Setting[] = [
     {
       key: 'base_url',
@@ -80,8 +77,8 @@ export function settingsInForce(connection: Connection, db: string | undefined, 
     },
     {
       key: 'retention.detail_days',
-      value: detailDays === undefined ? DEFAULT_DETAIL_DAYS : detailDays,
-      from: fromFile((file as { retention?: { detail_days?: unknown } }).retention?.detail_days !== undefined),
+      value: detailDaysInForce(connection),
+      from: fromFile(file.retention?.detail_days !== undefined),
     },
     {
       key: 'settlement',
@@ -91,6 +88,10 @@ export function settingsInForce(connection: Connection, db: string | undefined, 
   ];
   return settings;
 }
+
+/** `retention.detail_days` in force: the connection's, or the default for one resolved without it. */
+export const detailDaysInForce = (connection: Connection): number | null =>
+  connection.detailDays === undefined ? detailDaysOf(undefined) : connection.detailDays;
 
 /** No flag sets the service for `status`: a value came from its variable or from the config file. */
 function variableOrFile(from: string, variable: SettingSource): SettingSource {
