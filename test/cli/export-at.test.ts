@@ -108,7 +108,7 @@ describe('export board --at', () => {
     ]);
   });
 
-  it('refuses what is not an instant, before the cache’s first row or after now, naming the option and the span', async () => {
+  it('refuses what is not an instant (before it opens the cache), before the cache’s first row or after now (naming the span)', async () => {
     for (const [at, why] of [
       ['2026-11-24', '--at must be an ISO 8601 instant with its offset, e.g. 2026-11-20T15:00:00Z'],
       ['2026-11-24T16:00:00', '--at must be an ISO 8601 instant with its offset'],
@@ -120,7 +120,8 @@ describe('export board --at', () => {
       expect(out.code, at).toBe(2);
       expect(out.stdout).toBe('');
       expect(out.stderr, at).toContain(why);
-      expect(out.stderr, at).toContain(SPAN);
+      // a value that is no instant is answered from the command line alone (export-flags.ts); a range, with the span
+      if (!why.includes('ISO 8601')) expect(out.stderr, at).toContain(SPAN);
       expect(out.stderr.trim().split('\n'), at).toHaveLength(1);
     }
     // the value typed is never repeated

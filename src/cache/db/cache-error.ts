@@ -19,7 +19,7 @@ export function cacheFailure(path: string, error: unknown): Error {
     if (code.startsWith('SQLITE_CORRUPT')) return new CacheError(damaged(path, message));
     if (code === 'SQLITE_READONLY_DIRECTORY') return new CacheError(folderReadOnly(path));
     if (code.startsWith('SQLITE_READONLY')) return new CacheError(fileReadOnly(path));
-    if (code.startsWith('SQLITE_BUSY')) return new CacheBusyError(`${path} is locked by another process (${message})`);
+    if (code.startsWith('SQLITE_BUSY')) return new CacheBusyError(busy(path));
     return new CacheError(`${path} is not a usable svc-monitor cache: ${message}`, { cause: error });
   }
   const errno = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -30,6 +30,8 @@ export function cacheFailure(path: string, error: unknown): Error {
 }
 
 const notSqlite = 'it is not an SQLite database';
+/** Busy is a condition of the moment (another process's write or VACUUM), not SQLite's bare `database is locked`. */
+export const busy = (path: string): string => `the cache ${path} is busy (locked by another process); try again`;
 export const damaged = (path: string, problem: string): string =>
   `${path} is damaged (${problem}): nothing is written to it; export what can still be read, then move it away`;
 const fileReadOnly = (path: string) => `${path} cannot be written: the file is read-only`;

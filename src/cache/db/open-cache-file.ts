@@ -1,5 +1,17 @@
-import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CACHE_APPLICATION_ID, STORE_APPLICATION_ID } from '../../sqlite/application-ids.js';
 import { readFileIdentity } from '../../sqlite/file-identity.js';
@@ -78,7 +90,43 @@ export function openCacheFile(
       },
     );
   } catch (error) {
+    if (access === 'read' && inReadOnlyFolder(path, error)) return openPrivateCopy(path, pageCacheMib);
     throw cacheFailure(path, error);
+  }
+}
+
+/**
+ * A cache in a folder that cannot be written (a read-only mount, a backup kept read-only) cannot be opened in place:
+ * SQLite reads a WAL-mode file only beside its -shm, which it must be able to create there. With no -wal beside it
+ * nobody is writing it (a writer would have made one) and the file alone holds everything, so a reader can read a copy.
+ */
+function inReadOnlyFolder(path: string, error: unknown): boolean {
+  return (
+    error instanceof Database.SqliteError && error.code === 'SQLITE_READONLY_DIRECTORY' && !existsSync(`${path}-wal`)
+  );
+}
+
+/**
+ * Reads a private copy of the file (in a folder of the temp dir only this user can open), switched from WAL to a
+ * rollback journal in its header (bytes 18 and 19, SQLite's own way for a file with no WAL content), so it needs no
+ * -shm; the copy is removed as soon as it is open (the connection keeps its descriptor).
+ */
+function openPrivateCopy(path: string, pageCacheMib: number): SqliteDb {
+  const folder = mkdtempSync(join(tmpdir(), 'svc-monitor-read-'));
+  try {
+    const copy = join(folder, basename(path));
+    copyFileSync(path, copy);
+    const fd = openSync(copy, 'r+');
+    try {
+      writeSync(fd, Buffer.from([1, 1]), 0, 2, 18);
+    } finally {
+      closeSync(fd);
+    }
+    return openCacheFile(copy, 'read', pageCacheMib);
+  } catch (error) {
+    throw cacheFailure(path, error);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 

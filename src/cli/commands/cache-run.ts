@@ -10,12 +10,12 @@ import { marketClockOf } from '../market-clock.js';
 async function withCache<T>(
   flags: { db?: string },
   access: 'read' | 'write',
-  work: (cache: Cache, detailDays: number | null | undefined) => Promise<T>,
+  work: (cache: Cache, detailDays: number | null | undefined, path: string) => Promise<T>,
 ): Promise<T> {
   const connection = await resolveConnection({ db: flags.db });
   const cache = openCache(connection.dbPath, access);
   try {
-    return await work(cache, connection.detailDays);
+    return await work(cache, connection.detailDays, connection.dbPath);
   } catch (error) {
     throw cacheFailure(connection.dbPath, error);
   } finally {
@@ -63,8 +63,8 @@ const EXISTS = 'FILE exists: a backup is made into a new file, never over one';
 export async function runBackup(file: string, flags: { db?: string }): Promise<void> {
   const destination = resolve(file);
   if (existsSync(destination)) throw usageError(EXISTS);
-  await withCache(flags, 'read', async (cache) => {
-    if (resolve(cache.file) === destination) throw usageError('the backup cannot be the cache itself');
+  await withCache(flags, 'read', async (cache, _days, path) => {
+    if (resolve(path) === destination) throw usageError('the backup cannot be the cache itself');
     try {
       await cache.retention.backup(destination);
     } catch (error) {
@@ -74,15 +74,15 @@ export async function runBackup(file: string, flags: { db?: string }): Promise<v
         throw usageError(`FILE cannot be created (${errno}): is its folder there, and writable?`);
       throw error;
     }
-    process.stdout.write(`backed up ${cache.file} to ${destination} (${mb(statSync(destination).size)})\n`);
+    process.stdout.write(`backed up ${path} to ${destination} (${mb(statSync(destination).size)})\n`);
   });
 }
 
 /** `cache check`: `ok`, or exit 1 with what is wrong in one line. */
 export async function runCheck(flags: { db?: string }): Promise<void> {
-  await withCache(flags, 'read', async (cache) => {
+  await withCache(flags, 'read', async (cache, _days, path) => {
     const problems = cache.retention.problems();
-    if (problems.length > 0) throw new CliError(`${cache.file} fails its check: ${problems.join('; ')}`, EXIT.failure);
+    if (problems.length > 0) throw new CliError(`${path} fails its check: ${problems.join('; ')}`, EXIT.failure);
     process.stdout.write('ok\n');
   });
 }

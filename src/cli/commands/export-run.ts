@@ -1,12 +1,11 @@
 import type { RecordRules } from '../../board/board-record.js';
-import { type Cache, cacheFailure, checkExportName, type ExportFilter, openCache } from '../../cache/index.js';
+import { type Cache, cacheFailure, type ExportFilter, openCache } from '../../cache/index.js';
 import type { SettlementConfig } from '../../contract/config.js';
-import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { resolveConnection } from '../config.js';
 import { usageError } from '../exit-codes.js';
+import type { ExportFlags, ExportFormat } from './export-flags.js';
 
-const FORMATS = ['json', 'ndjson', 'csv'] as const;
-type Format = (typeof FORMATS)[number];
+type Format = ExportFormat;
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break; nested values as their JSON. */
 function csvField(value: unknown): string {
@@ -31,17 +30,8 @@ export function formatRows(rows: readonly string[], format: Format): string {
 
 /** `svc-monitor export NAME`'s work (commands/export.ts declares it): the rows on stdout. */
 export async function runExport(name: string, flags: ExportFlags): Promise<void> {
-  // what was asked is checked before the cache is looked for: a mistyped name is a mistyped name
-  if (!(FORMATS as readonly string[]).includes(flags.format))
-    throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
-  checkExportName(name);
-  if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
-    throw usageError('--since and --until do not apply to board: it is the board as of now, or of --at');
-  if (flags.at !== undefined && name !== 'board') throw usageError('--at applies to board only');
-  if (flags.date !== undefined && name !== 'board') throw usageError('--date applies to board only');
-  if (flags.date !== undefined && !isMarketDate(flags.date))
-    throw usageError('--date must be a market day, YYYY-MM-DD, e.g. 2026-11-20');
-  refuseEmptyWindow(flags.since, flags.until);
+  // what was asked was checked before this module loaded (export.ts, export-flags.ts): a mistyped name is a mistyped
+  // name, whatever the cache
   // a reader: a mistyped --db is "no cache at PATH", never a new empty cache
   const connection = await resolveConnection({ db: flags.db });
   const path = connection.dbPath;
@@ -65,21 +55,6 @@ export async function runExport(name: string, flags: ExportFlags): Promise<void>
   } finally {
     cache.close();
   }
-}
-
-export interface ExportFlags {
-  format: string;
-  city?: string;
-  since?: string;
-  until?: string;
-  at?: string;
-  date?: string;
-  db?: string;
-}
-
-/** A real calendar date written YYYY-MM-DD. */
-function isMarketDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 }
 
 /**
@@ -110,15 +85,4 @@ async function boardRows(cache: Cache, flags: ExportFlags, settlement?: Settleme
 async function boardRecordRows(cache: Cache, rules: RecordRules, filter: ExportFilter): Promise<string[]> {
   const { exportBoardRecord } = await import('../../board/board-record.js');
   return exportBoardRecord(cache, rules, filter).map((trade) => JSON.stringify(trade));
-}
-
-/** `--since` after `--until` asks for nothing: said, by the service's own rule (domain/time-bounds.ts), not `[]`. */
-function refuseEmptyWindow(since: string | undefined, until: string | undefined): void {
-  try {
-    timeBounds('instant', since, until);
-  } catch (error) {
-    if (error instanceof TimeBoundsError && error.bound === 'both')
-      throw usageError('--since is after --until: no row can be in between');
-    throw error;
-  }
 }

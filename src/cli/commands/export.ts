@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseDateOrInstantArg } from '../parse.js';
-import type { ExportFlags } from './export-run.js';
+import { checkExportFlags, type ExportFlags } from './export-flags.js';
 
 /** `svc-monitor export NAME`: cache contents, API rows exactly as the API returned them. */
 export function exportCommand(program: Command): void {
@@ -23,7 +23,9 @@ export function exportCommand(program: Command): void {
     .option('--date <yyyy-mm-dd>', "board: this market day in every city (default: each city's date at the instant)")
     .option('--db <file>', 'cache file (default <data dir>/svc-monitor/cache.db, or SVC_DB)')
     .action(async (name: string, flags: ExportFlags) => {
-      // the cache, the board and the config's checks load when an export runs: `export --help` needs none of them
+      // the cache, the board and the config's checks load when an export runs: `export --help` and an argument error
+      // need none of them
+      checkExportFlags(name, flags);
       const { runExport } = await import('./export-run.js');
       await runExport(name, flags);
     });
