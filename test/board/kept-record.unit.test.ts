@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBoardRecord, readBoardRecord } from '../../src/board/board-record.js';
-import { type Cache, openCache } from '../../src/cache/index.js';
+import { type Cache, openCache, type RecordDay } from '../../src/cache/index.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
 import { DAY, fillAsOfDay } from '../cache/as-of-day.js';
 
@@ -59,6 +59,18 @@ describe('the board’s record of a settled day, kept', () => {
     // History's summaries read the same kept day
     const record = readBoardRecord(cache, RULES);
     expect([record.all.all.n, record.all.all.pnl]).toEqual([3, 7.6]);
+  });
+
+  it('is parsed once while a view stays open (History’s `known`): a re-read hands back the same positions', () => {
+    const known = new Map<string, RecordDay>();
+    readBoardRecord(cache, RULES, { known });
+    // the first read worked the day out; the second parses the kept day and holds it; the third reuses it
+    const second = readBoardRecord(cache, RULES, { known });
+    const third = readBoardRecord(cache, RULES, { known });
+    expect(third.trades).toHaveLength(3);
+    expect(third.trades[0]).toBe(second.trades[0]);
+    // another view parses for itself
+    expect(readBoardRecord(cache, RULES).trades[0]).not.toBe(second.trades[0]);
   });
 
   it('is worked out again under other rules, and kept under them', () => {
