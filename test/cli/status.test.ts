@@ -156,7 +156,9 @@ describe('svc-monitor status', () => {
     // metar last answered 4 h 30 s before the monitor's clock: 4 h > 3 x 1 h, said in whole minutes (4h00m). The 30 s
     // cover the clock's offset measured again from a Date header of whole seconds (up to 1 s earlier)
     const old = minus(at, 4 * HOUR_S * 1000 + 30_000);
-    plant(db, (hand) => hand.streams({ metar: { ok: old } }));
+    // its last failure quotes the key, as a service that echoes what it was sent would: cut from every output
+    const echoed = `HTTP 400: unknown key ${TEST_KEY} (signed with ${WEBHOOK_SECRET})`;
+    plant(db, (hand) => hand.streams({ metar: { ok: old, failed: [minus(at, 60_000), echoed] } }));
     const run = await status(['--db', db]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
@@ -165,7 +167,12 @@ describe('svc-monitor status', () => {
     const report = await statusJson(['--db', db]);
     expect(report.problems).toEqual(['metar: stale, last success 4h00m ago (every 1h00m, stale past 3h00m)']);
     const metar = report.streams.find((s) => s.stream === 'metar');
-    expect(metar).toMatchObject({ state: 'stale', last_success_at: old, stale_after_s: 10_800 });
+    expect(metar).toMatchObject({
+      state: 'stale',
+      last_success_at: old,
+      stale_after_s: 10_800,
+      last_error: 'HTTP 400: unknown key … (signed with …)',
+    });
     expect(report.streams.filter((s) => s.state !== 'ok').map((s) => s.stream)).toEqual(['metar']);
   });
 

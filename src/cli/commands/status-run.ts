@@ -36,6 +36,7 @@ export async function runStatus(flags: StatusFlags, connection: Connection): Pro
   } finally {
     cache.close();
   }
+  report = withoutSecrets(report, [connection.apiKey, ...connection.webhookSecrets]);
   process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : statusText(report));
   if (report.exit_code !== EXIT.ok) throw new CliError(problemLine(report), report.exit_code);
 }
@@ -48,4 +49,21 @@ async function serviceOf(connection: Connection, offline: boolean): Promise<Serv
       `no service: set SVC_BASE_URL and SVC_API_KEY, or put base_url and api_key in ${configFile()}`,
     );
   return checkService(connection);
+}
+
+/**
+ * The report with every text the key or a webhook secret appears in cut where it appears: a stream's last error or a
+ * service's answer is the service's text, and one that echoes what it was sent (a proxy's page, a misconfigured
+ * service) must not carry the key onto the screen, into a cron mail or a log.
+ */
+function withoutSecrets<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  const cut = secrets.filter((s): s is string => s !== undefined && s.length > 0);
+  const clean = (v: unknown): unknown => {
+    if (typeof v === 'string') return cut.reduce((text, secret) => text.replaceAll(secret, '…'), v);
+    if (Array.isArray(v)) return v.map(clean);
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]));
+    return v;
+  };
+  return clean(value) as T;
 }
