@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { DEFAULT_DETAIL_DAYS } from '../../domain/retention.js';
 import type { Cache } from '../cache.js';
 import { THINNED_TABLES } from './thinned-tables.js';
 
@@ -122,21 +123,23 @@ const DAILY_MARK = '@daily';
  * The prune a `sync` daemon and a live monitor run once a day of the service's clock (DESIGN 3 `cache`): it reads the
  * days since the last prune only, and never converts the file (a whole-file VACUUM is `cache prune`'s, said when it
  * runs). The day is kept in the cache, so two processes on one cache prune once a day between them. A line to `log`
- * when it thinned something. Null retention (`detail_days: null`) keeps everything. Returns the report, or null when
+ * when it thinned something. Null retention (`detail_days: null`) keeps everything; undefined is the default. Returns the report, or null when
  * it was not the day's first.
  */
 export async function dailyPrune(
   cache: Cache,
   nowMs: number,
-  detailDays: number | null,
+  detailDays: number | null | undefined,
   log: (line: string) => void,
+  pause?: () => Promise<void>,
 ): Promise<PruneReport | null> {
   if (detailDays === null) return null;
+  detailDays ??= DEFAULT_DETAIL_DAYS;
   const today = Math.floor(nowMs / DAY);
   const last = cache.retention.mark(DAILY_MARK);
   if (last !== null && last >= today) return null;
   cache.retention.setMark(DAILY_MARK, today);
-  const report = await pruneCache(cache, { nowMs, detailDays, scope: 'since-last', convert: false });
+  const report = await pruneCache(cache, { nowMs, detailDays, scope: 'since-last', convert: false, pause });
   const rows = Object.values(report.thinned).reduce((a, b) => a + b, 0);
   if (rows > 0) log(pruneSummary(report, detailDays));
   return report;

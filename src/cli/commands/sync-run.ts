@@ -94,9 +94,18 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
       Object.assign(summary.streams, pass.streams);
       summary.errors.push(...pass.errors);
     } else if (daemon) {
-      const { runDaemon } = await import('./sync-daemon.js');
+      const [{ runDaemon }, { pruneDaily }] = await Promise.all([
+        import('./sync-daemon.js'),
+        import('../daily-prune.js'),
+      ]);
       const { intervals } = connection;
-      await runDaemon({ engine, clock, intervals, baseUrl: client.baseUrl, json: flags.json === true, log });
+      // retention once a day of the service's clock (DESIGN 3 `cache prune`)
+      const stopPruning = pruneDaily(cache, () => clock.now().getTime(), connection.detailDays, log);
+      try {
+        await runDaemon({ engine, clock, intervals, baseUrl: client.baseUrl, json: flags.json === true, log });
+      } finally {
+        stopPruning();
+      }
     }
   } catch (error) {
     if (!(signalled && error instanceof Cancelled)) throw error;

@@ -23,6 +23,11 @@ export interface SessionStart {
   historyHours: number;
   /** The demo's history fill. */
   fill: boolean;
+  /**
+   * `retention.detail_days` of a live monitor, pruned once a day of the service's clock (daily-prune.ts); null keeps
+   * everything, and the demo's own cache is not pruned (absent).
+   */
+  detailDays?: number | null;
   /** Where the listener's and the alerts' lines go while the TUI has the screen. */
   logFile: string;
 }

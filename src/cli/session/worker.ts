@@ -19,6 +19,7 @@ import { startListener, type WebhookListener } from '../../receiver/listener.js'
 import { fillHistory } from '../../sync/history-fill.js';
 import { type StreamOutcome, SyncEngine } from '../../sync/sync-engine.js';
 import type { MonitorStatus } from '../../tui/types.js';
+import { pruneDaily } from '../daily-prune.js';
 import { marketClockOf } from '../market-clock.js';
 import { ConnectionTracker, NO_LISTENER } from '../monitor-status.js';
 import type { FromSession, SessionStart, ToSession } from './protocol.js';
@@ -98,6 +99,8 @@ async function start(options: SessionStart): Promise<void> {
     send({ type: 'status', status: { connection: { ...tracker.current(), state, message } } });
   });
   if (options.fill) closers.push(startHistoryFill(client, cache, now));
+  // a live monitor keeps its cache small as a sync daemon does (DESIGN 3 `cache prune`)
+  if (options.detailDays !== undefined) closers.push(pruneDaily(cache, () => now().getTime(), options.detailDays, log));
   // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
   refresh = () => {
     engine.runOnce().catch(() => undefined);

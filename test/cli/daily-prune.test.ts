@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { pruneDaily } from '../../src/cli/daily-prune.js';
+import { fillTwentyDays } from '../cache/twenty-days.js';
+import { handCaches } from '../helpers/cache-builder.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
+
+/**
+ * The prune a `sync` daemon and a live monitor run once a day of the service's clock (daily-prune.ts), over twenty
+ * hand-built days (cache/twenty-days.ts) as of 2026-11-25T12:12Z: the first look thins the 3,744 rows that
+ * retention-prune.test.ts works out by hand (156 hours), in one line, and the day is kept in the cache (a second look
+ * that day, from this process or another, is retention-prune.test.ts's dailyPrune case).
+ */
+const caches = handCaches('daily-prune-');
+afterAll(() => caches.close());
+
+const until = async (ok: () => boolean) => {
+  const end = Date.now() + PATIENCE_MS;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('not yet');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('pruneDaily', () => {
+  it('thins once a day of the service’s clock, with one line', async () => {
+    const cache = caches.open().cache;
+    fillTwentyDays(cache);
+    const lines: string[] = [];
+    const now = Date.parse('2026-11-25T12:12:00Z');
+    const stop = pruneDaily(
+      cache,
+      () => now,
+      14,
+      (l) => lines.push(l),
+    );
+    try {
+      await until(() => lines.length > 0);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^retention: thinned 3,744 rows older than 2026-11-11T12:12:00\.000Z \(detail_days 14\); /,
+        ),
+      ]);
+      // the day kept in the cache for every process on it: 2026-11-25 is day 20,782 since 1970-01-01 (56 years of 365
+      // days and 14 leap days to 2026-01-01, 20,454; then January to October, 304, and 24 days of November)
+      expect(cache.retention.mark('@daily')).toBe(20_782);
+    } finally {
+      stop();
+    }
+  });
+
+  it('with retention null does nothing', () => {
+    const cache = caches.open().cache;
+    const stop = pruneDaily(
+      cache,
+      () => Date.now(),
+      null,
+      () => undefined,
+    );
+    stop();
+    expect(cache.retention.mark('@daily')).toBeNull();
+  });
+});
