@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -232,4 +232,42 @@ it('--no-notify, or alerts.notify.kill false, keeps the alert from the desktop; 
   expect(await unswitched.stop()).toBe(0);
   expect(quiet.notify.calls()).toEqual([]);
   expect(unswitched.notify.calls()).toEqual([]);
+});
+
+it('forwards the refusing alert to the notify command as a kill, also with --no-notify', async () => {
+  const dir = join(root, 'forward');
+  mkdirSync(dir, { recursive: true });
+  const received = join(dir, 'received.jsonl');
+  const command = join(dir, 'to-phone.sh');
+  writeFileSync(command, `#!/bin/sh\ncat >> '${received}'\n`);
+  chmodSync(command, 0o755);
+  const l = await listen('forward', PRIMARY_SECRET, ['--no-notify'], { alerts: { notify_command: [command] } });
+  for (let i = 0; i < 3; i++) expect((await http.post(l.url, signed(STRANGER_SECRET, testEvent()))).status).toBe(401);
+  const text = await waitUntil('the command to have run', () =>
+    existsSync(received) && readFileSync(received, 'utf8').endsWith('\n') ? readFileSync(received, 'utf8') : undefined,
+  );
+  expect(await l.stop()).toBe(0);
+  const stored = l.inspect.db
+    .prepare("SELECT id, created_at, message FROM alerts WHERE kind = 'listener-refusing'")
+    .all() as { id: number; created_at: string; message: string }[];
+  expect(stored).toHaveLength(1);
+  const [one] = stored as [{ id: number; created_at: string; message: string }];
+  expect(
+    text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  ).toEqual([
+    {
+      id: one.id,
+      kind: 'listener-refusing',
+      severity: 'high',
+      city_id: null,
+      ref: null,
+      created_at: one.created_at,
+      message: one.message,
+    },
+  ]);
+  expect(l.notify.calls()).toEqual([]);
+  expect(text).not.toContain(PRIMARY_SECRET);
 });
