@@ -24,8 +24,8 @@ export interface ListenerOptions {
   host?: string;
   port?: number;
   /**
-   * Desktop notification for kill signals and a listener refusing (listener-refusing-alert.ts); null turns them off (`--no-notify`), and the kills taken in meanwhile
-   * count as notified: none pops up later.
+   * Desktop notification for kill signals and a listener refusing (listener-refusing-alert.ts); null turns them off
+   * (`--no-notify`), and the kills taken in meanwhile count as notified: none pops up later.
    */
   notify?: Notify | null;
   /** Each kill alert, and a refusing alert, to the config's notify command (kill-notifier.ts); none when absent. */
