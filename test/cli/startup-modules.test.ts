@@ -192,6 +192,20 @@ describe('what a command loads', () => {
     }
   });
 
+  it('status --offline: the cache, never the HTTP client, TypeBox, the service or the screen; status asks through undici', async () => {
+    // nothing listens on port 9 (discard): asked, the service is unreachable (exit 4); offline, the streams of this
+    // cache never synced (exit 1)
+    const service = { ...env, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'k'.repeat(24) };
+    const offline = await recorded([CLI, 'status', '--offline', '--db', db], service);
+    expect(offline.code, offline.stderr).toBe(1);
+    const loaded = packages(offline.loaded);
+    expect(loaded.has('better-sqlite3')).toBe(true);
+    expect(['undici', ...WITH_TYPEBOX].filter((name) => loaded.has(name))).toEqual([]);
+    const asked = await recorded([CLI, 'status', '--db', db], service);
+    expect(asked.code, asked.stderr).toBe(4);
+    expect(packages(asked.loaded).has('undici')).toBe(true);
+  });
+
   it('server keys and server webhooks: the store, never the service or the screen', async () => {
     const dir = join(root, 'server');
     const runs = [

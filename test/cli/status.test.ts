@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENER_ALERT_RULES } from '../../src/alerts/listener-refusing-alert.js';
@@ -13,7 +11,7 @@ import { HandCache } from '../helpers/cache-builder.js';
 import { configHomes } from '../helpers/config-home.js';
 import { startTestService, TEST_KEY, type TestService } from '../helpers/service.js';
 import { testEvent } from '../helpers/webhook-events.js';
-import { CLI, type CliResult, runCli } from './run-cli.js';
+import { type CliResult, runCli } from './run-cli.js';
 
 /**
  * `svc-monitor status` (DESIGN 3) through the built CLI: a real reference service, a cache filled by `sync --once`,
@@ -306,22 +304,6 @@ describe('svc-monitor status', () => {
     }
   });
 
-  it('--offline loads neither the HTTP client nor TypeBox; a look at the service loads the client', async () => {
-    const offline = await recorded(['status', '--db', synced, '--offline']);
-    expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.loaded.some((path) => path.includes('node_modules/undici/'))).toBe(false);
-    expect(offline.loaded.some((path) => path.includes('node_modules/typebox/'))).toBe(false);
-    // nor a chunk the bundle made of TypeBox (dist/cli/bundled-packages.json, written by scripts/bundle-cli.mjs)
-    const bundled: Record<string, string[]> = JSON.parse(
-      readFileSync(fileURLToPath(new URL('../../dist/cli/bundled-packages.json', import.meta.url)), 'utf8'),
-    );
-    const typeboxChunks = Object.keys(bundled).filter((chunk) => bundled[chunk]?.includes('typebox'));
-    expect(offline.loaded.filter((path) => typeboxChunks.some((chunk) => path.endsWith(`/dist/${chunk}`)))).toEqual([]);
-    const online = await recorded(['status', '--db', synced]);
-    expect(online.code, online.stderr).toBe(0);
-    expect(online.loaded.some((path) => path.includes('node_modules/undici/'))).toBe(true);
-  });
-
   it('never prints the key or the webhook secret', () => {
     expect(outputs.length).toBeGreaterThan(10);
     for (const out of outputs) {
@@ -343,32 +325,4 @@ function closedPort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
-let recordings = 0;
-
-/**
- * The built CLI run with the module recorder (fixtures/record-modules.mjs): its exit, stderr and every file loaded.
- * Asynchronous: the service runs in this process, and must answer while the child waits.
- */
-function recorded(args: string[]): Promise<{ code: number | null; stderr: string; loaded: string[] }> {
-  const file = join(root, `modules-${++recordings}.txt`);
-  const child = spawn(process.execPath, ['--import', RECORDER, CLI, ...args], {
-    env: { ...process.env, ...env, RECORD_MODULES: file },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => {
-    out.stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    out.stderr += d;
-  });
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      outputs.push(out.stdout, out.stderr);
-      resolve({ code, stderr: out.stderr, loaded: readFileSync(file, 'utf8').split('\n').filter(Boolean) });
-    }),
-  );
 }
