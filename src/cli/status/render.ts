@@ -34,7 +34,8 @@ export function statusText(report: StatusReport): string {
     ...table(
       report.config.settings
         .filter((s) => !s.key.startsWith('intervals.'))
-        .map((s) => [s.key, s.value === null ? 'none' : String(s.value), `(${s.from})`]),
+        // `not set` says where it came from already
+        .map((s) => [s.key, s.value === null ? 'none' : String(s.value), s.from === 'not set' ? '' : `(${s.from})`]),
     ),
   );
   lines.push('', `service  ${serviceLine(report.service)}`);
