@@ -39,6 +39,7 @@ function replayFrom(cache: Cache, atMs: number, cityId: string | null): ReplaySt
     atMs,
     date: localDate(atMs, tz),
     firstMs: cache.history.span()?.firstMs ?? atMs,
+    hourlyBeforeMs: cache.retention.thinnedBefore() ?? undefined,
   });
 }
 

@@ -48,6 +48,15 @@ export class RetentionRepository {
     return typeof value === 'number' ? value : null;
   }
 
+  /**
+   * The instant before which rows were thinned to the hour (the newest cutoff a prune reached, of any thinned table);
+   * null when nothing was. Time travel steps by the hour before it.
+   */
+  thinnedBefore(): number | null {
+    const value = this.prepared("SELECT max(value) FROM retention_marks WHERE name NOT LIKE '@%'").pluck().get();
+    return typeof value === 'number' ? value : null;
+  }
+
   setMark(name: string, value: number): void {
     this.prepared(
       'INSERT INTO retention_marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { City } from '../../contract/cities.js';
 import { localStamp, offsetLabel } from '../format/time.js';
 import { hintOf, KEYS } from '../keys.js';
-import type { Replay } from '../state/replay.js';
+import { isHourly, type Replay } from '../state/replay.js';
 import { type Line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 
@@ -17,7 +17,7 @@ export const REPLAY_HINTS = [
 
 /**
  * On top while replaying: `REPLAY <local time>` in the selected city's zone, the market day pinned when it is another
- * date than the one shown, whether it plays and how fast, and the keys. Says in words that nothing below is live.
+ * date than the one shown, `hourly` on a day retention thinned, whether it plays and how fast, and the keys. Says in words that nothing below is live.
  */
 export const ReplayBanner = memo(function ReplayBanner({
   width,
@@ -35,6 +35,8 @@ export const ReplayBanner = memo(function ReplayBanner({
     seg(` ${city ? `${city.city_name} ` : ''}${offsetLabel(replay.atMs, tz)} · `, 'accent'),
     // the day pinned, when it is not the local date shown (past its midnight: passed, then settled)
     seg(local.startsWith(replay.date) ? '' : `market day ${replay.date} · `, 'accent'),
+    // a day thinned by retention (DESIGN 4): what it holds, and what the steps are, is by the hour
+    seg(isHourly(replay) ? 'hourly · ' : '', 'accent', true),
     seg(replay.playing ? `playing x${replay.speed}` : `paused x${replay.speed}`, 'accent', true),
     seg(`   ${REPLAY_HINTS}`, 'muted'),
   ];

@@ -18,7 +18,14 @@ export function useReplayState(
   const actions = useMemo<ReplayActions>(
     () => ({
       start: (atMs, date, day = false) =>
-        dispatch({ type: 'start', atMs, date, firstMs: cache.history.span()?.firstMs ?? atMs, day }),
+        dispatch({
+          type: 'start',
+          atMs,
+          date,
+          firstMs: cache.history.span()?.firstMs ?? atMs,
+          day,
+          hourlyBeforeMs: cache.retention.thinnedBefore() ?? undefined,
+        }),
       step: (by) => dispatch({ type: 'step', by, nowMs: now().getTime() }),
       play: () => dispatch({ type: 'play' }),
       speed: (by) => dispatch({ type: 'speed', by }),

@@ -13,12 +13,30 @@ export interface Replay {
   /** Simulated seconds a real second while playing. */
   speed: number;
   playing: boolean;
+  /**
+   * Rows before this instant were thinned to the hour by retention (DESIGN 4, the cache's `thinnedBefore`): there the
+   * steps are whole hours and the banner says `hourly`. Absent: nothing was thinned.
+   */
+  hourlyBeforeMs?: number;
 }
 
 export type ReplayState = Replay | null;
 
 /** `←` / `→`: half an hour. */
 export const STEP_MS = 30 * 60_000;
+/** `←` / `→` on a thinned day: to the whole hour before or after, what retention kept. */
+export const HOURLY_STEP_MS = 60 * 60_000;
+
+/** Whether the replay shows a thinned day (the steps are whole hours there). */
+export const isHourly = (r: Replay, atMs = r.atMs): boolean =>
+  r.hourlyBeforeMs !== undefined && atMs < r.hourlyBeforeMs;
+
+/** The next instant `←` / `→` goes to: half an hour, or on a thinned day the whole hour (UTC) before or after. */
+function stepFrom(r: Replay, by: 1 | -1): number {
+  if (!isHourly(r, Math.min(r.atMs, r.atMs + by * STEP_MS))) return r.atMs + by * STEP_MS;
+  const H = HOURLY_STEP_MS;
+  return by === 1 ? Math.floor(r.atMs / H) * H + H : Math.ceil(r.atMs / H) * H - H;
+}
 
 /** The speeds `+` and `-` go through, simulated seconds a real second; x60 (a minute a second) to start. */
 export const SPEEDS = [15, 30, 60, 120, 300, 600, 1800, 3600] as const;
@@ -29,7 +47,7 @@ export type ReplayAction =
    * `t`, History's Enter, `--at`: go to an instant and pin its day; paused, at the speed it had for `t` (a jump within
    * a review), at x60 for a day chosen to replay (`day`: History's Enter), as for the first replay.
    */
-  | { type: 'start'; atMs: number; date: string; firstMs: number; day?: boolean }
+  | { type: 'start'; atMs: number; date: string; firstMs: number; day?: boolean; hourlyBeforeMs?: number }
   /** `←` / `→`: half an hour earlier or later, within the cache's span and not past now. */
   | { type: 'step'; by: 1 | -1; nowMs: number }
   /** `Space`. */
@@ -47,12 +65,13 @@ export function replayReducer(state: ReplayState, action: ReplayAction): ReplayS
   if (action.type === 'start') {
     const { atMs, date, firstMs } = action;
     const speed = action.day || !state ? FIRST_SPEED : state.speed;
-    return { atMs, date, firstMs, speed, playing: false };
+    const hourly = action.hourlyBeforeMs === undefined ? {} : { hourlyBeforeMs: action.hourlyBeforeMs };
+    return { atMs, date, firstMs, speed, playing: false, ...hourly };
   }
   if (action.type === 'live' || state === null) return null;
   switch (action.type) {
     case 'step': {
-      const atMs = within(state, state.atMs + action.by * STEP_MS, action.nowMs);
+      const atMs = within(state, stepFrom(state, action.by), action.nowMs);
       return atMs === state.atMs ? state : { ...state, atMs };
     }
     case 'play':
