@@ -35,8 +35,7 @@ export function statusReport(inputs: StatusInputs): StatusReport {
   const offsetMs = service.offsetMs ?? keptOffset;
   const nowMs = inputs.hostNowMs + (offsetMs ?? 0);
   const nowIso = iso(nowMs);
-  const checks = streamChecks(cache, connection, nowMs);
-  const streams = streamRows(cache, connection, checks);
+  const { checks, rows: streams } = streamRows(cache, connection, nowMs);
   const listener = listenerFacts(cache, nowIso);
   const notify = cache.health.notifyCommandFailures(nowMs - NOTIFY_FAILURES_WITHIN_MS);
   const problems = [
@@ -97,32 +96,26 @@ function serviceProblems(service: ServiceCheck, connection: Connection): string[
 const keyFrom = (connection: Connection) =>
   connection.apiKeyFrom === 'SVC_API_KEY' ? 'SVC_API_KEY' : `the config file (${connection.apiKeyFrom})`;
 
-function intervalOf(connection: Connection, stream: (typeof POLLED_STREAMS)[number]): number {
-  return connection.intervals[stream] ?? DEFAULT_INTERVALS_MS[stream];
-}
-
-function streamChecks(cache: Cache, connection: Connection, nowMs: number): StreamCheck[] {
-  const states = cache.streams.states();
-  return POLLED_STREAMS.map((stream) =>
-    checkStream(
-      states.find((s) => s.stream === stream),
-      stream,
-      nowMs,
-      intervalOf(connection, stream),
-    ),
-  );
-}
-
-function streamRows(cache: Cache, connection: Connection, checks: readonly StreamCheck[]): StatusStream[] {
+/**
+ * Each polled stream judged at `nowMs` against its interval (the config's, else the default), with what the cache
+ * keeps of it.
+ */
+function streamRows(
+  cache: Cache,
+  connection: Connection,
+  nowMs: number,
+): { checks: StreamCheck[]; rows: StatusStream[] } {
   const states = cache.streams.states();
   const fileIntervals = connection.fileSettings?.intervals ?? {};
-  return checks.map((check) => {
-    const state = states.find((s) => s.stream === check.stream);
-    const name = check.stream as (typeof POLLED_STREAMS)[number];
+  const checks: StreamCheck[] = [];
+  const rows = POLLED_STREAMS.map((stream): StatusStream => {
+    const state = states.find((s) => s.stream === stream);
+    const check = checkStream(state, stream, nowMs, connection.intervals[stream] ?? DEFAULT_INTERVALS_MS[stream]);
+    checks.push(check);
     return {
-      stream: check.stream,
+      stream,
       interval_s: check.intervalMs / 1000,
-      interval_from: fileIntervals[name] !== undefined ? 'config file' : 'default',
+      interval_from: fileIntervals[stream] !== undefined ? 'config file' : 'default',
       state: check.verdict,
       last_success_at: state?.last_success_at ?? null,
       age_s: check.ageMs === null ? null : seconds(check.ageMs),
@@ -131,6 +124,7 @@ function streamRows(cache: Cache, connection: Connection, checks: readonly Strea
       last_error: state?.last_error ?? null,
     };
   });
+  return { checks, rows };
 }
 
 /** The listener as the cache knows it, whichever process runs it. */
