@@ -21,7 +21,11 @@ export function printableUrl(url: string): string {
  */
 export function wrongBaseUrlHint(pass: SyncSummary, baseUrl: string): string | null {
   if (Object.keys(pass.streams).length > 0 || pass.errors.length === 0) return null;
-  if (!pass.errors.every((error) => error.notTheApi)) return null;
+  return pass.errors.every((error) => error.notTheApi) ? wrongBaseUrlLine(baseUrl) : null;
+}
+
+/** The hint's line, naming the address in use and the API's at its host. */
+export function wrongBaseUrlLine(baseUrl: string): string {
   const used = printableUrl(baseUrl);
   let example = '';
   try {

@@ -1,5 +1,5 @@
 import type { ServiceClock } from '../../client/service-clock.js';
-import { wrongBaseUrlHint } from '../../sync/base-url-hint.js';
+import { wrongBaseUrlLine } from '../../sync/base-url-hint.js';
 import { FaultLog } from '../../sync/fault-log.js';
 import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, type SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
@@ -25,8 +25,9 @@ export const passLine = (pass: SyncSummary, at: Date): string =>
  * runs or waits for its turn (a timed turn and the catch-ups it asked for, turns that fell together; the first pass
  * is every stream once, as `--once`), but no longer than the shortest poll interval (30 s by default), so a daemon
  * never idle (a fast world polled every second) still says what it did that often. Each pass is one NDJSON line
- * with `--json` (its counts summed over every stream pass in it) and the wrong-base-URL hint when every stream in
- * it answered 404 or HTML; faults and recoveries are lines of their own as they come (FaultLog).
+ * with `--json` (its counts summed over every stream pass in it). Faults and recoveries are lines of their own as
+ * they come (FaultLog); the wrong-base-URL hint is said at the end of a pass once every stream's latest pass
+ * answered 404 or HTML, and again only after one answered as the API.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const { engine, clock, log } = opts;
@@ -36,22 +37,23 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const longestPassMs = Math.min(...STREAMS.map((s) => opts.intervals[s.name] ?? s.everyMs));
   let pass: SyncSummary | undefined;
   let passBeganMs = 0;
+  // each stream's latest pass: whether it answered 404 or HTML
+  const notTheApi = new Map<string, boolean>();
   let hinted = false;
   const endPass = () => {
     if (!pass) return;
     const ended = pass;
     pass = undefined;
     if (opts.json) process.stdout.write(passLine(ended, clock.now()));
-    const hint = wrongBaseUrlHint(ended, opts.baseUrl);
-    // said once while it holds; again if the address answers as the API and then stops doing so
-    if (hint && !hinted) log(hint);
-    if (Object.keys(ended.streams).length > 0) hinted = false;
-    else if (hint) hinted = true;
+    const wrongBase = notTheApi.size === STREAMS.length && [...notTheApi.values()].every(Boolean);
+    if (wrongBase && !hinted) log(wrongBaseUrlLine(opts.baseUrl));
+    hinted = wrongBase;
   };
   try {
     await engine.start((outcome) => {
       const now = Date.now();
       faults.outcome(outcome, now);
+      notTheApi.set(outcome.stream, outcome.error?.notTheApi === true && !outcome.counts);
       if (!pass) {
         pass = { streams: {}, errors: [] };
         passBeganMs = now;
