@@ -17,7 +17,10 @@ export interface PruneReport {
   bytesAfter: number;
   /** The cache was not yet `auto_vacuum = INCREMENTAL` and was converted by a VACUUM first. */
   converted: boolean;
-  /** Transactions the thinning took, and the longest of them (ms): what a writer beside it waited at most. */
+  /**
+   * Transactions the thinning took, and the longest of them or of the steps giving pages back (ms): what a writer
+   * beside it waited at most.
+   */
   transactions: number;
   longestTransactionMs: number;
 }
@@ -46,8 +49,8 @@ const MIN_WINDOW_MS = HOUR;
 const MAX_WINDOW_MS = 7 * DAY;
 /** The daily prune reads again this much before where the last one stopped: a late report, a backfill of the days. */
 const SINCE_LAST_REACH_MS = 2 * DAY;
-/** Free pages given back a transaction (4 MiB of 4 KiB pages). */
-const PAGES_A_STEP = 1024;
+/** Free pages given back in the first step (1 MiB of 4 KiB pages); the next ones sized by how long it took. */
+const PAGES_A_STEP = 256;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -100,8 +103,15 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
     report.thinned[table.name] = thinned;
     if (cutoffMs > (mark ?? Number.NEGATIVE_INFINITY)) retention.setMark(table.name, cutoffMs);
   }
+  // the free pages back in steps sized as the thinning's transactions are (moving a page costs more than deleting a row)
+  let pages = PAGES_A_STEP;
   while (retention.autoVacuum() === 2 && retention.freePages() > 0) {
-    retention.giveBack(PAGES_A_STEP);
+    const started = performance.now();
+    retention.giveBack(pages);
+    const took = performance.now() - started;
+    report.longestTransactionMs = Math.max(report.longestTransactionMs, took);
+    if (took > TARGET_TRANSACTION_MS) pages = Math.max(16, pages / 2);
+    else if (took < TARGET_TRANSACTION_MS / 4) pages = Math.min(16 * PAGES_A_STEP, pages * 2);
     await pause();
   }
   cache.checkpoint();
