@@ -43,10 +43,11 @@ export interface PruneOptions {
 
 /** A transaction of thinning aims at this long: a sync or listener beside it waits no more (DESIGN 4: 50 ms). */
 const TARGET_TRANSACTION_MS = 25;
-/** The window a transaction thins, first and at its bounds. */
-const FIRST_WINDOW_MS = 6 * HOUR;
+/** The rows a transaction reads, first and at its bounds; a window is never shorter than an hour (a series' hour). */
+const FIRST_WINDOW_ROWS = 2_000;
+const MIN_WINDOW_ROWS = 200;
+const MAX_WINDOW_ROWS = 50_000;
 const MIN_WINDOW_MS = HOUR;
-const MAX_WINDOW_MS = 7 * DAY;
 /** The daily prune reads again this much before where the last one stopped: a late report, a backfill of the days. */
 const SINCE_LAST_REACH_MS = 2 * DAY;
 /** Free pages given back in the first step (1 MiB of 4 KiB pages); the next ones sized by how long it took. */
@@ -86,17 +87,20 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
     const mark = retention.mark(table.name);
     let from = oldest === null ? cutoffMs : oldest - 1;
     if (options.scope === 'since-last' && mark !== null) from = Math.max(from, mark - SINCE_LAST_REACH_MS);
-    let window = FIRST_WINDOW_MS;
+    let rows = FIRST_WINDOW_ROWS;
     while (from < cutoffMs) {
-      const to = Math.min(from + window, cutoffMs);
+      // a window of about `rows` rows (an hour at least), by the time index: a stretch with no rows and a dense one
+      // cost the same transaction
+      const end = retention.windowEnd(table, from, rows);
+      const to = Math.min(Math.max(end ?? cutoffMs, from + MIN_WINDOW_MS), cutoffMs);
       const started = performance.now();
       thinned += retention.thinWindow(table, from, to, zones);
       const took = performance.now() - started;
       report.transactions++;
       report.longestTransactionMs = Math.max(report.longestTransactionMs, took);
       // the next window sized so its transaction takes about the target
-      if (took > TARGET_TRANSACTION_MS) window = Math.max(MIN_WINDOW_MS, window / 2);
-      else if (took < TARGET_TRANSACTION_MS / 4) window = Math.min(MAX_WINDOW_MS, window * 2);
+      if (took > TARGET_TRANSACTION_MS) rows = Math.max(MIN_WINDOW_ROWS, rows / 2);
+      else if (took < TARGET_TRANSACTION_MS / 4) rows = Math.min(MAX_WINDOW_ROWS, rows * 2);
       from = to;
       await pause();
     }

@@ -43,6 +43,14 @@ export class RetentionRepository {
     return typeof value === 'number' ? value : null;
   }
 
+  /** Where a window of about `rows` rows after `fromMs` ends; null when fewer rows follow. */
+  windowEnd(table: ThinnedTable, fromMs: number, rows: number): number | null {
+    const value = this.prepared(table.nthAfterSql)
+      .pluck()
+      .get(fromMs, Math.max(0, Math.floor(rows) - 1));
+    return typeof value === 'number' ? value : null;
+  }
+
   mark(name: string): number | null {
     const value = this.prepared('SELECT value FROM retention_marks WHERE name = ?').pluck().get(name);
     return typeof value === 'number' ? value : null;

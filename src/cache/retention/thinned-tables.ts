@@ -14,7 +14,11 @@ export interface ThinnedTable {
   deleteSql: string;
   /** The oldest `t` of the table, by its time index. */
   oldestSql: string;
+  /** The time of the Nth row after an instant, by the time index: where a window of about N rows ends. Args: from, N. */
+  nthAfterSql: string;
 }
+
+const nthAfter = (name: string) => `SELECT t FROM ${name} INDEXED BY ${name}_t WHERE t > ? ORDER BY t LIMIT 1 OFFSET ?`;
 
 /** A venue's bucket snapshots: one series a city, market day and bucket (a row is one bucket's quote). */
 function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): ThinnedTable {
@@ -26,6 +30,7 @@ function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): Thinne
       FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
     deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${name}`,
+    nthAfterSql: nthAfter(name),
   };
 }
 
@@ -48,6 +53,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
       FROM ${FORECAST_HISTORY} INDEXED BY ${FORECAST_HISTORY}_t WHERE t > ? AND t <= ?`,
     deleteSql: `DELETE FROM ${FORECAST_HISTORY} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${FORECAST_HISTORY}`,
+    nthAfterSql: nthAfter(FORECAST_HISTORY),
   },
   {
     // `/current` polls: one series a city and source
@@ -57,6 +63,8 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
       WHERE fetched_ms > ? AND fetched_ms <= ? AND source <> 'metar_observations'`,
     deleteSql: 'DELETE FROM current_obs WHERE rowid = ?',
     oldestSql: "SELECT min(fetched_ms) FROM current_obs WHERE source <> 'metar_observations'",
+    nthAfterSql:
+      'SELECT fetched_ms FROM current_obs INDEXED BY current_obs_fetched WHERE fetched_ms > ? ORDER BY fetched_ms LIMIT 1 OFFSET ?',
   },
   {
     // `/forecasts` polls: one series a city and layer
@@ -66,5 +74,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
       WHERE fetched_ms > ? AND fetched_ms <= ? AND layer <> 'model_tmax_range'`,
     deleteSql: 'DELETE FROM forecasts WHERE rowid = ?',
     oldestSql: "SELECT min(fetched_ms) FROM forecasts WHERE layer <> 'model_tmax_range'",
+    nthAfterSql:
+      'SELECT fetched_ms FROM forecasts INDEXED BY forecasts_fetched WHERE fetched_ms > ? ORDER BY fetched_ms LIMIT 1 OFFSET ?',
   },
 ];
