@@ -44,7 +44,7 @@ export interface PruneOptions {
 /** A transaction of thinning aims at this long: a sync or listener beside it waits no more (DESIGN 4: 50 ms). */
 const TARGET_TRANSACTION_MS = 25;
 /** The rows a transaction reads, first and at its bounds; a window is never shorter than an hour (a series' hour). */
-const FIRST_WINDOW_ROWS = 2_000;
+const FIRST_WINDOW_ROWS = 1_000;
 const MIN_WINDOW_ROWS = 200;
 const MAX_WINDOW_ROWS = 50_000;
 const MIN_WINDOW_MS = HOUR;

@@ -103,10 +103,25 @@ export class RetentionRepository {
           else group.older.push(r.id);
         }
         let deleted = 0;
-        for (const group of newest.values()) for (const id of group.older) deleted += remove.run(id).changes;
+        const kept: number[] = [];
+        for (const group of newest.values()) {
+          if (group.older.length === 0) continue;
+          for (const id of group.older) deleted += remove.run(id).changes;
+          kept.push(...group.ids);
+        }
+        if (table.rewrite) this.rewrite(table.rewrite, remove, kept);
         return deleted;
       })
       .immediate();
+  }
+
+  /** The rows `ids` deleted and written again, in key order (ThinnedTable's `rewrite` says why). */
+  private rewrite(sql: { selectSql: string; insertSql: string }, remove: Statement<unknown[]>, ids: number[]): void {
+    const select = this.prepared(sql.selectSql).raw(true);
+    const rows = ids.map((id) => select.get(id) as unknown[]).filter((row) => row !== undefined);
+    for (const id of ids) remove.run(id);
+    const insert = this.prepared(sql.insertSql);
+    for (const row of rows.sort((a, b) => (a[0] as number) - (b[0] as number))) insert.run(...row);
   }
 
   /** `PRAGMA auto_vacuum`: 0 none, 1 full, 2 incremental. */

@@ -16,7 +16,18 @@ export interface ThinnedTable {
   oldestSql: string;
   /** The time of the Nth row after an instant, by the time index: where a window of about N rows ends. Args: from, N. */
   nthAfterSql: string;
+  /**
+   * A historical table's rows read and written whole: the rows kept of a thinned hour are written again after the
+   * hour's rows are deleted, so they fill pages of their own rather than half of the pages they shared with the rows
+   * deleted (SQLite merges pages only below a third full). Args: rid; rid, city_id, t, json.
+   */
+  rewrite?: { selectSql: string; insertSql: string };
 }
+
+const rewrite = (name: string) => ({
+  selectSql: `SELECT rid, city_id, t, json FROM ${name} WHERE rid = ?`,
+  insertSql: `INSERT INTO ${name} (rid, city_id, t, json) VALUES (?, ?, ?, ?)`,
+});
 
 const nthAfter = (name: string) => `SELECT t FROM ${name} INDEXED BY ${name}_t WHERE t > ? ORDER BY t LIMIT 1 OFFSET ?`;
 
@@ -31,6 +42,7 @@ function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): Thinne
     deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${name}`,
     nthAfterSql: nthAfter(name),
+    rewrite: rewrite(name),
   };
 }
 
@@ -54,6 +66,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
     deleteSql: `DELETE FROM ${FORECAST_HISTORY} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${FORECAST_HISTORY}`,
     nthAfterSql: nthAfter(FORECAST_HISTORY),
+    rewrite: rewrite(FORECAST_HISTORY),
   },
   {
     // `/current` polls: one series a city and source
