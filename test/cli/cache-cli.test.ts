@@ -62,6 +62,8 @@ describe('cache prune', () => {
     expect(recordAfter.stdout).toBe(recordBefore.stdout);
     expect(JSON.parse(recordAfter.stdout).length).toBeGreaterThan(20);
     expect((await boards()).map((b) => b.stdout)).toEqual(boardsBefore.map((b) => b.stdout));
+    // a thinned cache keeps every invariant
+    expect((await cli('cache', 'check', '--db', twenty)).stdout).toBe('ok\n');
     const again = await cli('cache', 'prune', '--db', twenty);
     expect(again.stdout).toContain('  total                 0 rows\n');
   });
