@@ -140,6 +140,9 @@ export interface BoardRecordSection {
 /** The tables whose change can change the record (the cache's read of settled days): what a pane showing it watches. */
 export const BOARD_RECORD_TOPICS = HISTORY_READ_TOPICS.boardRecordDays;
 
+/** Settled days read and priced together when their records are worked out (a month of 40 cities). */
+const STALE_DAYS_A_BATCH = 1_200;
+
 /** How long keeping days' records waits for another process's write lock: a screen's thread never waits long. */
 const KEEP_BUSY_TIMEOUT_MS = 20;
 
@@ -174,12 +177,14 @@ function settledTrades(
   };
   const stale = days.filter((d) => !stands(d));
   const priced = new Map<string, BoardRecordTrade[]>();
-  if (stale.length > 0) {
-    const read = cache.history.recordDaysOf(stale, known);
-    const keep = read.map((day, i) => {
+  // a bounded batch at a time: a year never kept is 14,600 days of hours read at once otherwise, and each batch kept
+  // is not read again if the rest is cut short
+  for (let from = 0; from < stale.length; from += STALE_DAYS_A_BATCH) {
+    const batch = stale.slice(from, from + STALE_DAYS_A_BATCH);
+    const keep = cache.history.recordDaysOf(batch, known).map((day, i) => {
       const trades = recordTrades([day], rules);
       priced.set(keyOf(day), trades);
-      const { fromMs, toMs } = stale[i] as (typeof stale)[number];
+      const { fromMs, toMs } = batch[i] as (typeof batch)[number];
       const { city_id, local_date, settled } = day;
       return { city_id, local_date, settled, fromMs, toMs, rules: rulesOf(day, rules), trades: JSON.stringify(trades) };
     });

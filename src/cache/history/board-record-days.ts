@@ -71,16 +71,16 @@ function addHighs(q: CountedQueries, days: Day[]): void {
     (d) => [[d.startMs, lastAt(d)]],
   );
   const polled: (MetarRow & { city_id: string })[] = [];
+  // a row at a time, not spread into push: a year's polls overflow the stack as arguments
   for (const [from, to] of merged(days.map((d): Range => [d.startMs, lastAt(d)])))
-    polled.push(
-      ...q.all<MetarRow & { city_id: string }>(
-        `SELECT city_id, fetched_ms AS ms, temp_f, ${j('temp_c')} AS temp_c FROM current_obs INDEXED BY current_obs_fetched
-         WHERE fetched_ms >= ? AND fetched_ms <= ? AND source = 'metar_observations'`,
-        from,
-        to,
-      ),
-    );
-  const rowsOf = byDay(days, [...history, ...polled]);
+    for (const row of q.all<MetarRow & { city_id: string }>(
+      `SELECT city_id, fetched_ms AS ms, temp_f, ${j('temp_c')} AS temp_c FROM current_obs INDEXED BY current_obs_fetched
+       WHERE fetched_ms >= ? AND fetched_ms <= ? AND source = 'metar_observations'`,
+      from,
+      to,
+    ))
+      polled.push(row);
+  const rowsOf = byDay(days, (history as (MetarRow & { city_id: string; t?: number })[]).concat(polled));
   for (const d of days) {
     const rows = rowsOf.get(d) ?? { history: [], polled: [] };
     const points = metarPoints(rows.history, rows.polled);

@@ -84,17 +84,17 @@ export function rowsIn<T, D extends { city_id: string }>(
     for (const range of merged(ranges)) {
       const within = idsIn(range);
       if (within?.lo == null || within.hi == null) continue;
-      out.push(
-        ...q.all<T>(
-          `SELECT t, city_id, ${columns} FROM ${name} INDEXED BY ${name}_city
-           WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ? ORDER BY t`,
-          city,
-          within.lo,
-          within.hi,
-          range[0],
-          range[1],
-        ),
-      );
+      // a row at a time, not spread into push: a city's year of rows overflows the stack as arguments
+      for (const row of q.all<T>(
+        `SELECT t, city_id, ${columns} FROM ${name} INDEXED BY ${name}_city
+         WHERE city_id = ? AND rid >= ? AND rid <= ? AND t >= ? AND t <= ? ORDER BY t`,
+        city,
+        within.lo,
+        within.hi,
+        range[0],
+        range[1],
+      ))
+        out.push(row);
     }
   return out;
 }
