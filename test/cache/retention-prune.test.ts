@@ -65,6 +65,10 @@ describe('cache prune on twenty days', () => {
     expect(report.thinned).toEqual({
       mkta_buckets_history: HOURS * 2 * 3, // 156 hours x 2 cities x 3 buckets, one row of two each = 936
       mktb_buckets_history: HOURS * 2 * 3,
+      // each hour's :45 row of wxa has no temperature: a series of its own, so nothing of wxa goes
+      wxa_history: 0,
+      wxb_history: HOURS * 2, // one series a city: 312
+      pws_observations_history: HOURS * 2,
       forecast_history: HOURS * 2, // one series a city: 312
       current: HOURS * 2 * 3, // wxa, wxb, pws (METAR stays whole): 936
       forecasts: HOURS * 2 * 2, // svc_pro and edge_ensemble (model_tmax_range stays whole): 624
@@ -76,6 +80,14 @@ describe('cache prune on twenty days', () => {
     // the desk's runs of that hour: 14:50Z of 14:20Z and 14:50Z
     expect(snapshotsOf('forecast_history', 'nyc', '2026-11-06T14:00:00Z', '2026-11-06T14:59:59Z')).toEqual([
       '2026-11-06T14:50:00Z',
+    ]);
+    // wxa keeps both of its hour's rows (14:15Z with a temperature, 14:45Z without), wxb the later one
+    expect(snapshotsOf('wxa_history', 'nyc', '2026-11-06T14:00:00Z', '2026-11-06T14:59:59Z')).toEqual([
+      '2026-11-06T14:15:00Z',
+      '2026-11-06T14:45:00Z',
+    ]);
+    expect(snapshotsOf('wxb_history', 'nyc', '2026-11-06T14:00:00Z', '2026-11-06T14:59:59Z')).toEqual([
+      '2026-11-06T14:45:00Z',
     ]);
     // METAR whole: 14:00Z and 14:30Z
     expect(snapshotsOf('metar_observations_history', 'nyc', '2026-11-06T14:00:00Z', '2026-11-06T14:59:59Z')).toEqual([
@@ -104,20 +116,23 @@ describe('cache prune on twenty days', () => {
 
   it('thins nothing more when run again, and the daily prune runs once a day of the service’s clock', async () => {
     const again = await pruneCache(cache, { nowMs: NOW, detailDays: 14 });
-    expect(Object.values(again.thinned)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values(again.thinned)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     const lines: string[] = [];
     // a day later (cutoff 11-12T12:12Z): the hours ending 13:00Z on 11-11 to 12:00Z on 11-12, 24 of them
     const daily = await dailyPrune(cache, NOW + 86_400_000, 14, (l) => lines.push(l));
     expect(daily?.thinned).toEqual({
       mkta_buckets_history: 24 * 2 * 3,
       mktb_buckets_history: 24 * 2 * 3,
+      wxa_history: 0,
+      wxb_history: 24 * 2,
+      pws_observations_history: 24 * 2,
       forecast_history: 24 * 2,
       current: 24 * 2 * 3,
       forecasts: 24 * 2 * 2,
     });
-    // 144 + 144 + 48 + 144 + 96 = 576 rows
+    // 144 + 144 + 0 + 48 + 48 + 48 + 144 + 96 = 672 rows
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^retention: thinned 576 rows older than 2026-11-12T12:12:00.000Z \(detail_days 14\); /);
+    expect(lines[0]).toMatch(/^retention: thinned 672 rows older than 2026-11-12T12:12:00.000Z \(detail_days 14\); /);
     expect(await dailyPrune(cache, NOW + 86_400_000 + 3_600_000, 14, (l) => lines.push(l))).toBeNull();
     expect(await dailyPrune(cache, NOW + 2 * 86_400_000, null, (l) => lines.push(l))).toBeNull();
     expect(lines).toHaveLength(1);

@@ -1,7 +1,7 @@
 import type { Cache } from '../../src/cache/index.js';
 import type { City } from '../../src/contract/cities.js';
 import type { HistoricalRow } from '../../src/contract/historical.js';
-import { fusionLock, HandCache, metar, NYC, PARIS, quote } from '../helpers/cache-builder.js';
+import { fusionLock, HandCache, historicalRow, metar, NYC, PARIS, quote } from '../helpers/cache-builder.js';
 
 /**
  * Twenty days of two cities written by hand through the repositories (helpers/cache-builder.ts), at fixed minutes of
@@ -11,7 +11,8 @@ import { fusionLock, HandCache, metar, NYC, PARIS, quote } from '../helpers/cach
  * - both venues: a snapshot of the city's market day (its local date then) at :25 and :55, three buckets, the YES
  *   price moving with the hour;
  * - `/forecasts` polls (three layers) at :05 and :35; `forecast_history` runs at :20 and :50; `/current` polls (four
- *   sources) at :10 and :40; METAR reports at :00 and :30;
+ *   sources) at :10 and :40; METAR reports at :00 and :30; the three other sources' history (wxa, wxb, pws) at :15 and
+ *   :45, wxa's :45 row without a temperature;
  * - each local day settled by a resolved fusion lock at its METAR high (13 °C).
  */
 export const FIRST_DAY = '2026-11-05';
@@ -37,6 +38,11 @@ export function fillTwentyDays(cache: Cache): void {
   const quotes: Record<'mkta' | 'mktb', HistoricalRow[]> = { mkta: [], mktb: [] };
   const metars: HistoricalRow[] = [];
   const runs: HistoricalRow[] = [];
+  const readings: Record<'wxa_history' | 'wxb_history' | 'pws_observations_history', HistoricalRow[]> = {
+    wxa_history: [],
+    wxb_history: [],
+    pws_observations_history: [],
+  };
   let id = 1;
   for (let h = 0; h < DAYS * 24; h++) {
     const hourMs = start + h * HOUR;
@@ -73,6 +79,18 @@ export function fillTwentyDays(cache: Cache): void {
           hottest_model: 'gfs',
         } as HistoricalRow);
       }
+      for (const table of ['wxa_history', 'wxb_history', 'pws_observations_history'] as const)
+        for (const minute of [15, 45]) {
+          const row = historicalRow(table, id++, c.city_id, iso(hourMs + minute * 60_000)) as Record<string, unknown>;
+          row.local_date = localDate(c.city_id, hourMs);
+          row.temp_c = tempAt(localHour);
+          row.temp_f = Math.round(((tempAt(localHour) * 9) / 5 + 32) * 10) / 10;
+          if (table === 'wxa_history' && minute === 45) {
+            delete row.temp_c;
+            delete row.temp_f;
+          }
+          readings[table].push(row as HistoricalRow);
+        }
       for (const minute of [5, 35]) {
         const at = hourMs + minute * 60_000;
         hand.forecast(c, localDate(c.city_id, at), { mu_c: minute === 5 ? 12 : 12.2, sigma_c: 1, at: iso(at) });
@@ -84,6 +102,9 @@ export function fillTwentyDays(cache: Cache): void {
   hand.historical('mktb_buckets_history', quotes.mktb);
   hand.historical('metar_observations_history', metars);
   hand.historical('forecast_history', runs);
+  // through the repository itself: the builder's check wants a temperature, which the API may leave out
+  for (const [table, rows] of Object.entries(readings))
+    cache.resources.upsertHistorical(table as keyof typeof readings, rows);
   for (let d = 0; d < DAYS; d++) {
     const date = new Date(start + d * 24 * HOUR).toISOString().slice(0, 10);
     hand.locks(

@@ -44,17 +44,20 @@ describe('cache prune', () => {
     const pruned = await cli('cache', 'prune', '--db', twenty);
     expect(pruned.code, pruned.stderr).toBe(0);
     const lines = pruned.stdout.split('\n');
-    expect(lines.slice(0, 8)).toEqual([
+    expect(lines.slice(0, 11)).toEqual([
       // the service's clock, give or take the test's seconds
       expect.stringMatching(
         /^thinned to the hour: rows older than 2026-11-11T12:1\d:\d\dZ \(retention\.detail_days 14\)$/,
       ),
-      '  mkta_buckets_history  936 rows', // 156 hours x 2 cities x 3 buckets
-      '  mktb_buckets_history  936 rows',
-      '  forecast_history      312 rows', // 156 x 2 cities
-      '  current               936 rows', // 156 x 2 cities x 3 sources (METAR whole)
-      '  forecasts             624 rows', // 156 x 2 cities x 2 layers (model_tmax_range whole)
-      '  total                 3744 rows',
+      '  mkta_buckets_history      936 rows', // 156 hours x 2 cities x 3 buckets
+      '  mktb_buckets_history      936 rows',
+      '  wxa_history               0 rows', // its :45 rows have no temperature: a series of their own
+      '  wxb_history               312 rows', // 156 x 2 cities
+      '  pws_observations_history  312 rows',
+      '  forecast_history          312 rows', // 156 x 2 cities
+      '  current                   936 rows', // 156 x 2 cities x 3 sources (METAR whole)
+      '  forecasts                 624 rows', // 156 x 2 cities x 2 layers (model_tmax_range whole)
+      '  total                     4368 rows',
       expect.stringMatching(/^file \d+\.\d MB -> \d+\.\d MB \(\d+\.\d MB returned\)$/),
     ]);
     expect(statSync(twenty).size).toBeLessThan(before);
@@ -65,7 +68,7 @@ describe('cache prune', () => {
     // a thinned cache keeps every invariant
     expect((await cli('cache', 'check', '--db', twenty)).stdout).toBe('ok\n');
     const again = await cli('cache', 'prune', '--db', twenty);
-    expect(again.stdout).toContain('  total                 0 rows\n');
+    expect(again.stdout).toContain('  total                     0 rows\n');
   });
 
   it('with retention.detail_days null keeps everything; a wrong value is exit 2 naming it', async () => {

@@ -6,7 +6,7 @@ import { PATIENCE_MS } from '../helpers/patience.js';
 
 /**
  * The prune a `sync` daemon and a live monitor run once a day of the service's clock (daily-prune.ts), over twenty
- * hand-built days (cache/twenty-days.ts) as of 2026-11-25T12:12Z: the first look thins the 3,744 rows that
+ * hand-built days (cache/twenty-days.ts) as of 2026-11-25T12:12Z: the first look thins the 4,368 rows that
  * retention-prune.test.ts works out by hand (156 hours), in one line, and the day is kept in the cache (a second look
  * that day, from this process or another, is retention-prune.test.ts's dailyPrune case).
  */
@@ -37,7 +37,7 @@ describe('pruneDaily', () => {
       await until(() => lines.length > 0);
       expect(lines).toEqual([
         expect.stringMatching(
-          /^retention: thinned 3,744 rows older than 2026-11-11T12:12:00\.000Z \(detail_days 14\); /,
+          /^retention: thinned 4,368 rows older than 2026-11-11T12:12:00\.000Z \(detail_days 14\); /,
         ),
       ]);
       // the day kept in the cache for every process on it: 2026-11-25 is day 20,782 since 1970-01-01 (56 years of 365

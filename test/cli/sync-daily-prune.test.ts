@@ -16,8 +16,9 @@ import { CLI } from './run-cli.js';
  * 2026-11-21T12:00Z (kept in the cache as a sync would have, so the first look is on it), so with 14 days kept whole
  * the cutoff is 2026-11-07T12:00Z and the hours thinned end from 01:00Z on 11-05 to 12:00Z on 11-07: 2 x 24 + 12 =
  * 60 hours, each series keeping one row of its two. A series a city: 6 bucket series a venue (2 cities x 3
- * buckets), 2 of forecast_history, 6 of /current (3 sources), 4 of /forecasts (2 layers): 60 x (12 + 2 + 6 + 4) =
- * 1,440 rows (the daemon's clock a moment before 12:00Z: 59 hours, 1,416).
+ * buckets), 2 each of wxb and pws (wxa's two rows an hour are two series), 2 of forecast_history, 6 of /current
+ * (3 sources), 4 of /forecasts (2 layers): 60 x (12 + 4 + 2 + 6 + 4) = 1,680 rows (the daemon's clock a moment
+ * before 12:00Z: 59 hours, 1,652).
  */
 let svc: TestService;
 const root = mkdtempSync(join(tmpdir(), 'svc-sync-prune-'));
@@ -65,10 +66,10 @@ describe('the sync daemon', () => {
         lines[0] as string,
       );
       // the service's clock is its Date header's, whole seconds: the cutoff can fall a moment before 12:00Z, and then
-      // the hour ending 12:00Z is not thinned yet (59 hours, 1,416 rows)
+      // the hour ending 12:00Z is not thinned yet (59 hours, 1,652 rows)
       const cutoff = Date.parse(said?.[2] ?? '');
       expect(Math.abs(cutoff - Date.parse('2026-11-07T12:00:00Z'))).toBeLessThan(PATIENCE_MS);
-      expect(said?.[1]).toBe(cutoff >= Date.parse('2026-11-07T12:00:00Z') ? '1,440' : '1,416');
+      expect(said?.[1]).toBe(cutoff >= Date.parse('2026-11-07T12:00:00Z') ? '1,680' : '1,652');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

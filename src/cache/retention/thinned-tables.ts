@@ -49,15 +49,35 @@ function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): Thinne
 const FORECAST_HISTORY = historicalSqlTable('forecast_history');
 
 /**
+ * A `/current` source's history (wxa, wxb, pws): one series a city, and the rows with a temperature apart from those
+ * without, so the newest reading with a temperature at or before HH:00, which the board's reading as of an instant
+ * takes (market/readings-as-of.ts), stays.
+ */
+function readings(table: 'wxa_history' | 'wxb_history' | 'pws_observations_history'): ThinnedTable {
+  const name = historicalSqlTable(table);
+  return {
+    name: table,
+    rowsSql: `SELECT rid AS id, t, city_id, json_type(json, '$.temp_f') IN ('integer', 'real') AS part
+      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
+    deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
+    oldestSql: `SELECT min(t) FROM ${name}`,
+    nthAfterSql: nthAfter(name),
+    rewrite: rewrite(name),
+  };
+}
+
+/**
  * What is thinned. Whatever else the cache holds stays whole: METAR readings (history and the polls' `metar_observations`
- * source: the running high is the highest of them all), the other sources' history tables (the board's reading as of an
- * instant wants the newest row with a temperature, which the newest of an hour may lack), `model_tmax_range` (a
- * BREAKTHROUGH is judged against the models published before each reading, at any minute), daily tables, strategy
- * records, locks, webhook events and alerts.
+ * source: the running high is the highest of them all), `model_tmax_range` (a BREAKTHROUGH is judged against the
+ * models published before each reading, at any minute), daily tables, strategy records, locks, webhook events and
+ * alerts.
  */
 export const THINNED_TABLES: readonly ThinnedTable[] = [
   buckets('mkta_buckets_history'),
   buckets('mktb_buckets_history'),
+  readings('wxa_history'),
+  readings('wxb_history'),
+  readings('pws_observations_history'),
   {
     // the desk's runs: one series a city (a run's rows for several dates share its instant, and stay together)
     name: 'forecast_history',
