@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,7 +141,7 @@ async function prune(file: string) {
  * the year and the same reads on the thinned file. YEAR_DAYS, YEAR_CITIES shrink it; YEAR_KEEP=1 keeps the files.
  */
 export async function benchYear(): Promise<object> {
-  const dir = mkdtempSync(join(process.env.YEAR_DIR ?? tmpdir(), 'svc-year-'));
+  const dir = process.env.YEAR_DIR ?? mkdtempSync(join(tmpdir(), 'svc-year-'));
   const files = { short: join(dir, 'short.db'), year: join(dir, 'year.db') };
   const log = (line: string) => process.stderr.write(`year: ${new Date().toISOString().slice(11, 19)} ${line}\n`);
   // the build measured, copied now: a long run outlives other builds of this checkout (git and biome ignore dist/)
@@ -153,30 +153,37 @@ export async function benchYear(): Promise<object> {
   }
   process.env.TUI_BENCH_DIST = process.env.YEAR_DIST;
   try {
-    log(`building ${DAYS} days of ${CITIES} cities in ${dir}`);
-    const build: YearBuild = buildYear(files.year, files.short, yearCities(CITIES), {
-      endMs: END_MS,
-      days: DAYS,
-      shortDays: SHORT_DAYS,
-      onDay: (d) => d % 30 === 0 && log(`day ${d}`),
-    });
+    const built = join(dir, 'build.json');
+    let build: YearBuild;
+    if (existsSync(built)) {
+      // YEAR_DIR=a kept run's folder: its caches as they were left (a run cut short keeps them)
+      build = JSON.parse(readFileSync(built, 'utf8')) as YearBuild;
+      log(`reusing the caches of ${dir}`);
+    } else {
+      log(`building ${DAYS} days of ${CITIES} cities in ${dir}`);
+      build = buildYear(files.year, files.short, yearCities(CITIES), {
+        endMs: END_MS,
+        days: DAYS,
+        shortDays: SHORT_DAYS,
+        onDay: (d) => d % 30 === 0 && log(`day ${d}`),
+      });
+      writeFileSync(built, JSON.stringify(build));
+    }
     log(`built in ${build.build_ms} ms; reading both`);
     const both = await reads(files, dir);
     const short = both.short as Reads;
     const year = both.year as Reads;
     log(`30 days: ${JSON.stringify(short)}`);
     log(`year: ${JSON.stringify(year)}`);
-    log('warm sync passes (copies)');
-    const copies = { short: join(dir, 'short-sync.db'), year: join(dir, 'year-sync.db') };
-    copyFileSync(files.short, copies.short);
-    copyFileSync(files.year, copies.year);
-    const sync = await warmSyncs(copies);
-    log(`sync: ${JSON.stringify(sync)}`);
-    for (const f of Object.values(copies)) for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true });
     log('pruning the year');
     const pruned = await prune(files.year);
     log(`prune: ${JSON.stringify(pruned)}`);
     const thinned = pruned ? ((await reads({ thinned: files.year }, dir)).thinned as Reads) : null;
+    log(`thinned: ${JSON.stringify(thinned)}`);
+    // last, as it writes the service's cities into both: the year as it is now (thinned when prune ran)
+    log('warm sync passes');
+    const sync = await warmSyncs(files);
+    log(`sync: ${JSON.stringify(sync)}`);
     const passMs = (s: { pass_ms: number[] } | undefined) => (s ? Math.min(...s.pass_ms) : null);
     const yearRatios = ratios(short, year);
     const keysWithin = Object.values(yearRatios.keys_p95).every((r) => r !== null && r <= GOAL.ratio);
@@ -206,10 +213,13 @@ export async function benchYear(): Promise<object> {
     };
     writeResult('year', result);
     process.stdout.write(`${table(result)}\n`);
-    return result;
-  } finally {
     if (process.env.YEAR_KEEP === '1') log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
+    return result;
+  } catch (error) {
+    // a run cut short keeps its caches: YEAR_DIR=that folder reads them again without building
+    log(`failed; kept ${dir}`);
+    throw error;
   }
 }
 
