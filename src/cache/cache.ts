@@ -3,7 +3,7 @@ import { statementCache } from '../sqlite/statement-cache.js';
 import { AlertRepository, AlertRows } from './alerts.js';
 import { ChangeEvents, type ChangeListener } from './db/change-events.js';
 import { CountedQueries, type ReadStats } from './db/counted-queries.js';
-import { BULK_PAGE_CACHE_MIB, type CacheAccess, openCacheFile } from './db/open-cache-file.js';
+import { BULK_PAGE_CACHE_MIB, type CacheAccess, cachePathOf, openCacheFile } from './db/open-cache-file.js';
 import { ExportRepository } from './export.js';
 import { FeedRepository } from './feed/feed.js';
 import { HealthRepository } from './health.js';
@@ -74,12 +74,13 @@ export class Cache {
 
   /** The file's path (`:memory:` for an in-memory cache). */
   get file(): string {
-    return this.db.name;
+    // a cache in a read-only folder is read through a private copy (db/open-cache-file.ts): named by its own path
+    return cachePathOf(this.db);
   }
 
   /** The WAL file that holds the commits not yet checkpointed into the file; null in memory, which has none. */
   get walFile(): string | null {
-    return this.db.memory ? null : `${this.db.name}-wal`;
+    return this.db.memory ? null : `${this.file}-wal`;
   }
 
   /**

@@ -106,6 +106,12 @@ function inReadOnlyFolder(path: string, error: unknown): boolean {
   );
 }
 
+/** The file a connection to a private copy reads (openPrivateCopy). */
+const copiedFrom = new WeakMap<SqliteDb, string>();
+
+/** The cache file a connection reads: its own path, or the file its private copy was made of. */
+export const cachePathOf = (db: SqliteDb): string => copiedFrom.get(db) ?? db.name;
+
 /**
  * Reads a private copy of the file (in a folder of the temp dir only this user can open), switched from WAL to a
  * rollback journal in its header (bytes 18 and 19, SQLite's own way for a file with no WAL content), so it needs no
@@ -122,7 +128,9 @@ function openPrivateCopy(path: string, pageCacheMib: number): SqliteDb {
     } finally {
       closeSync(fd);
     }
-    return openCacheFile(copy, 'read', pageCacheMib);
+    const db = openCacheFile(copy, 'read', pageCacheMib);
+    copiedFrom.set(db, path);
+    return db;
   } catch (error) {
     throw cacheFailure(path, error);
   } finally {
