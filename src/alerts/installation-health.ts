@@ -25,17 +25,31 @@ export interface StreamCheck {
   staleAfterMs: number;
 }
 
-/** One stream judged at `nowMs` against its interval. */
+/**
+ * One stream judged against its interval: its age is on the monitor's clock (`nowMs`, the service's), but whether it is
+ * stale on the host's (`hostNowMs`), where its polls are timed: a reference service at `--speed 60` lives an hour a
+ * real minute, and every stream polled a minute ago would be an hour old on its clock. A pass recorded without the
+ * host's clock (a cache from before) is judged on the monitor's, which is the host's at a real service.
+ */
 export function checkStream(
   state: StreamState | undefined,
   stream: string,
   nowMs: number,
   intervalMs: number,
+  hostNowMs: number = nowMs,
 ): StreamCheck {
   const { health, ageMs } = streamHealth(state, stream, nowMs, intervalMs);
   const staleAfterMs = STALE_AFTER_INTERVALS * intervalMs;
+  const hostMs = state?.last_success_host_ms ?? null;
+  const pollAgeMs = hostMs === null ? ageMs : hostNowMs - hostMs;
   const verdict: StreamVerdict =
-    ageMs === null ? 'never' : ageMs > staleAfterMs ? 'stale' : health === 'failing' ? 'failing' : 'ok';
+    ageMs === null || pollAgeMs === null
+      ? 'never'
+      : pollAgeMs > staleAfterMs
+        ? 'stale'
+        : health === 'failing'
+          ? 'failing'
+          : 'ok';
   return { stream, verdict, ageMs, intervalMs, staleAfterMs };
 }
 

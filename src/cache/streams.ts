@@ -16,6 +16,11 @@ export interface StreamState {
    * published before it is in the cache. Null for a pass made before the cache kept it.
    */
   complete_at: string | null;
+  /**
+   * The host's clock (epoch ms) at the stream's last successful pass: its polls are timed on the host's clock, so
+   * "has it polled lately" is judged on that one. Null for a pass recorded without it (a cache from before).
+   */
+  last_success_host_ms: number | null;
 }
 
 /** Where an incremental stream stopped: written with the page it follows, in the same transaction. */
@@ -64,13 +69,22 @@ export class StreamRepository {
     return typeof value === 'string' ? value : undefined;
   }
 
-  /** `completeAt`: the service's clock at the pass's first answer; null (no request answered) keeps the last one. */
-  recordSuccess(stream: string, at: string, rows: number, completeAt: string | null = null): void {
+  /**
+   * `at`: the service's clock at the pass's end; `completeAt`: the service's clock at the pass's first answer, null
+   * (no request answered) keeps the last one; `hostMs`: the host's clock at the pass's end (null: not known).
+   */
+  recordSuccess(
+    stream: string,
+    at: string,
+    rows: number,
+    completeAt: string | null = null,
+    hostMs: number | null = null,
+  ): void {
     this.prepared(
-      `INSERT INTO stream_state (stream, last_success_at, rows, complete_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO stream_state (stream, last_success_at, rows, complete_at, last_success_host_ms) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (stream) DO UPDATE SET last_success_at = excluded.last_success_at, rows = excluded.rows,
-         complete_at = COALESCE(excluded.complete_at, complete_at)`,
-    ).run(stream, at, rows, completeAt);
+         complete_at = COALESCE(excluded.complete_at, complete_at), last_success_host_ms = excluded.last_success_host_ms`,
+    ).run(stream, at, rows, completeAt, hostMs === null ? null : Math.round(hostMs));
     this.changes.emit({ table: 'streams', ids: [stream] });
   }
 
@@ -99,7 +113,7 @@ export class StreamRepository {
   /** Every stream that ever ran, by name. */
   states(): StreamState[] {
     return this.prepared(
-      'SELECT stream, last_success_at, last_error_at, last_error, rows, complete_at FROM stream_state ORDER BY stream',
+      'SELECT stream, last_success_at, last_error_at, last_error, rows, complete_at, last_success_host_ms FROM stream_state ORDER BY stream',
     ).all() as StreamState[];
   }
 }

@@ -283,6 +283,7 @@ export class SyncEngine {
         at(),
         counts.fetched,
         answers.firstMs === null ? null : isoUtc(answers.firstMs),
+        Date.now(),
       );
       this.stored(stream.name, counts, depth);
       return { stream: stream.name, counts };

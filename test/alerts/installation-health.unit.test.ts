@@ -10,12 +10,32 @@ const state = (over: Partial<StreamState>): StreamState => ({
   last_error: null,
   rows: 1,
   complete_at: null,
+  last_success_host_ms: null,
   ...over,
 });
 const quiet = { refusing: false, refusalsLastHour: 0, lastRefusalAt: null };
 const noFailures = { count: 0, newestAt: null };
 
 describe('what makes an installation need a person (status, exit 1)', () => {
+  it("is judged stale on the host's clock when the pass kept it, its age staying on the service's", () => {
+    // a service at --speed 60: its clock says the pass was an hour ago (3,600 s), the host's says 61 s
+    const pass = state({ last_success_at: '2026-11-21T11:00:00Z', last_success_host_ms: 1_000_000 });
+    const fresh = checkStream(pass, 'metar', NOW, 60_000, 1_061_000);
+    expect(fresh).toEqual({
+      stream: 'metar',
+      verdict: 'ok',
+      ageMs: 3_600_000,
+      intervalMs: 60_000,
+      staleAfterMs: 180_000,
+    });
+    // 180 s of the host's clock is not past three intervals; 181 s is
+    expect(checkStream(pass, 'metar', NOW, 60_000, 1_180_000).verdict).toBe('ok');
+    expect(checkStream(pass, 'metar', NOW, 60_000, 1_181_000).verdict).toBe('stale');
+    // a pass from before the cache kept the host's clock: the service's clock decides (an hour: stale)
+    const older = state({ last_success_at: '2026-11-21T11:00:00Z' });
+    expect(checkStream(older, 'metar', NOW, 60_000, 1_061_000).verdict).toBe('stale');
+  });
+
   it('a stream is stale past three of its intervals, not at them', () => {
     // every 60 s: stale past 180 s; 11:57:00 is exactly 180 s before noon, 11:56:59 is 181 s
     const at = (iso: string) => checkStream(state({ last_success_at: iso }), 'metar', NOW, 60_000);

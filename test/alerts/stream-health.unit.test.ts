@@ -11,6 +11,7 @@ const state = (stream: string, fields: Partial<StreamState>): StreamState => ({
   last_error: null,
   rows: 0,
   complete_at: null,
+  last_success_host_ms: null,
   ...fields,
 });
 const MINUTE = 60_000;

@@ -446,7 +446,7 @@ describe('stream state, checkpoints and alerts', () => {
     cache.streams.recordSuccess('current', '2026-11-21T12:00:00Z', 52);
     cache.streams.recordError('current', '2026-11-21T12:01:00Z', 'service unreachable');
     cache.streams.recordError('historical/wxa_history', '2026-11-21T12:02:00Z', '401');
-    cache.streams.recordSuccess('current', '2026-11-21T12:03:00Z', 4);
+    cache.streams.recordSuccess('current', '2026-11-21T12:03:00Z', 4, null, 1_795_000_000_000);
     expect(cache.streams.states()).toEqual([
       {
         stream: 'current',
@@ -455,6 +455,7 @@ describe('stream state, checkpoints and alerts', () => {
         last_error: 'service unreachable',
         rows: 4,
         complete_at: null,
+        last_success_host_ms: 1_795_000_000_000,
       },
       {
         stream: 'historical/wxa_history',
@@ -463,6 +464,7 @@ describe('stream state, checkpoints and alerts', () => {
         last_error: '401',
         rows: 0,
         complete_at: null,
+        last_success_host_ms: null,
       },
     ]);
     // the service's clock at a pass's first answer: kept by a pass that made no request
@@ -471,6 +473,8 @@ describe('stream state, checkpoints and alerts', () => {
     expect(cache.streams.states()[0]).toMatchObject({
       last_success_at: '2026-11-21T12:06:00Z',
       complete_at: '2026-11-21T12:04:58Z',
+      // a pass recorded without the host's clock says so, rather than keep an older pass's
+      last_success_host_ms: null,
     });
     // the service's clock offset: none before the first answer, then the last kept
     expect(cache.streams.clockOffset()).toBeNull();

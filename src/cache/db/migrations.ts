@@ -211,4 +211,8 @@ export const MIGRATIONS: string[] = [
       }),
     ),
   ].join(';\n'),
+  // each stream's last good pass on the host's clock too (issue 43): a stream's polls are timed on the host's clock,
+  // so whether a sync still polls ("stale past 3 intervals", `status`) is judged on it; the service's clock, which
+  // runs faster than the host's at a reference service's --speed, would call every stream stale there
+  'ALTER TABLE stream_state ADD COLUMN last_success_host_ms INTEGER',
 ];

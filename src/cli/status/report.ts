@@ -35,7 +35,7 @@ export function statusReport(inputs: StatusInputs): StatusReport {
   const offsetMs = service.offsetMs ?? keptOffset;
   const nowMs = inputs.hostNowMs + (offsetMs ?? 0);
   const nowIso = iso(nowMs);
-  const { checks, rows: streams } = streamRows(cache, connection, nowMs);
+  const { checks, rows: streams } = streamRows(cache, connection, nowMs, inputs.hostNowMs);
   const listener = listenerFacts(cache, nowIso);
   const notify = cache.health.notifyCommandFailures(nowMs - NOTIFY_FAILURES_WITHIN_MS);
   const problems = [
@@ -97,20 +97,22 @@ const keyFrom = (connection: Connection) =>
   connection.apiKeyFrom === 'SVC_API_KEY' ? 'SVC_API_KEY' : `the config file (${connection.apiKeyFrom})`;
 
 /**
- * Each polled stream judged at `nowMs` against its interval (the config's, else the default), with what the cache
- * keeps of it.
+ * Each polled stream judged at `nowMs` (its age) and `hostNowMs` (whether it is stale: installation-health.ts) against
+ * its interval (the config's, else the default), with what the cache keeps of it.
  */
 function streamRows(
   cache: Cache,
   connection: Connection,
   nowMs: number,
+  hostNowMs: number,
 ): { checks: StreamCheck[]; rows: StatusStream[] } {
   const states = cache.streams.states();
   const fileIntervals = connection.fileSettings?.intervals ?? {};
   const checks: StreamCheck[] = [];
   const rows = POLLED_STREAMS.map((stream): StatusStream => {
     const state = states.find((s) => s.stream === stream);
-    const check = checkStream(state, stream, nowMs, connection.intervals[stream] ?? DEFAULT_INTERVALS_MS[stream]);
+    const interval = connection.intervals[stream] ?? DEFAULT_INTERVALS_MS[stream];
+    const check = checkStream(state, stream, nowMs, interval, hostNowMs);
     checks.push(check);
     return {
       stream,
