@@ -57,6 +57,8 @@ export interface ListenerFacts {
   refusing: boolean;
   refusalsLastHour: number | null;
   lastRefusalAt: string | null;
+  /** What the last refusal was refused for: the line says what to fix. */
+  lastRefusalCause: 'signature' | 'replay' | null;
 }
 
 export interface NotifyFailures {
@@ -82,10 +84,12 @@ export function installationProblems(
   }
   if (listener.refusing) {
     const count = listener.refusalsLastHour === null ? '' : `${listener.refusalsLastHour} refused in the last hour, `;
-    problems.push(
-      `listener refusing: ${count}the last at ${listener.lastRefusalAt ?? 'unknown'}; ` +
-        "the configured webhook secret does not match the service's",
-    );
+    const why =
+      listener.lastRefusalCause === 'replay'
+        ? "refused as replays on a clock more than 24 h ahead of the service's: run `svc-monitor sync` against " +
+          "the service, or check the service's clock"
+        : "the configured webhook secret does not match the service's";
+    problems.push(`listener refusing: ${count}the last at ${listener.lastRefusalAt ?? 'unknown'}; ${why}`);
   }
   if (notify.count > 0)
     problems.push(

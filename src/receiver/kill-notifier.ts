@@ -1,4 +1,5 @@
-import { killNotification, type Notify } from '../alerts/notifier.js';
+import { refusingNotification } from '../alerts/listener-refusing-alert.js';
+import { type DesktopNotification, killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
 import { type Cache, writeWhenFree } from '../cache/index.js';
 import { cityNames } from '../domain/city-names.js';
@@ -26,11 +27,19 @@ export interface KillNotifierOptions {
   forward?: (alert: AlertMessage) => void;
 }
 
+/** One alert to notify: what the notify command gets, and the popup (built only when there is a desktop to show it). */
+interface Notice {
+  alertId: number;
+  message?: AlertMessage;
+  desktop: (() => DesktopNotification) | string;
+}
+
 /**
- * Each kill alert's desktop notification, once, even across a crash. A kill alert is committed with the event, and
- * is marked `notified_at` only after the notifier returned: a listener killed in between leaves it unmarked, and
- * the next listener to start shows it then. A failed notification is marked too (and logged): the alert stays in
- * the Alerts pane, and a desktop without a notification daemon does not get every old kill retried at each start.
+ * Each kill alert's desktop notification, once, even across a crash; and the listener's refusing alert the same way,
+ * because a listener refusing kills is as urgent as a kill (DESIGN 4). An alert is committed first, and is marked
+ * `notified_at` only after the notifier returned: a listener killed in between leaves it unmarked, and the next
+ * listener to start shows it then. A failed notification is marked too (and logged): the alert stays in the Alerts
+ * pane, and a desktop without a notification daemon does not get every old kill retried at each start.
  */
 export class KillNotifier {
   /** Alerts whose notification is under way in this process, by alert id. */
@@ -39,14 +48,26 @@ export class KillNotifier {
 
   constructor(private readonly options: KillNotifierOptions) {}
 
-  /** Every kill alert not notified yet: at the listener's start, those a crash cut short. */
+  /** Every kill alert, and the standing refusing alert, not notified yet: at the listener's start, those a crash cut short. */
   notifyPending(): void {
-    this.start(this.options.cache.inbox.unnotifiedKills());
+    this.start(this.killNotices(this.options.cache.inbox.unnotifiedKills()));
+    this.notifyRefusing();
   }
 
   /** The kill alerts about these picks not notified yet: after a commit that stored events of them. */
   notifyAbout(pickIds: readonly string[]): void {
-    if (pickIds.length > 0) this.start(this.options.cache.inbox.unnotifiedKills(pickIds));
+    if (pickIds.length > 0) this.start(this.killNotices(this.options.cache.inbox.unnotifiedKills(pickIds)));
+  }
+
+  /** The refusing alert standing, when not notified yet: after a write of refusals raised it (refusal-recorder.ts). */
+  notifyRefusing(): void {
+    this.start(
+      this.options.cache.inbox.unnotifiedRefusing().map((alert) => ({
+        alertId: alert.id,
+        message: { ...alert, kind: 'listener-refusing', city_id: null, ref: null },
+        desktop: () => refusingNotification(alert),
+      })),
+    );
   }
 
   /**
@@ -63,27 +84,39 @@ export class KillNotifier {
     this.closed = true;
   }
 
-  private start(kills: { alertId: number; pickId: string; createdAt: string; signal?: KillSignal }[]): void {
-    for (const kill of kills) {
-      if (this.underWay.has(kill.alertId)) continue;
-      if (kill.signal) this.options.forward?.(killMessage(kill.alertId, kill.pickId, kill.createdAt, kill.signal));
-      const done = this.show(kill)
-        .then(() => this.mark(kill.alertId))
-        .finally(() => this.underWay.delete(kill.alertId));
-      this.underWay.set(kill.alertId, done);
+  private killNotices(kills: { alertId: number; pickId: string; createdAt: string; signal?: KillSignal }[]): Notice[] {
+    return kills.map(({ alertId, pickId, createdAt, signal }) =>
+      signal
+        ? {
+            alertId,
+            message: killMessage(alertId, pickId, createdAt, signal),
+            // the city's name from the cached cities (the listener alone may have none yet: then its id)
+            desktop: () => killNotification(signal, cityNames(this.options.cache.resources.cities())),
+          }
+        : { alertId, desktop: `kill alert of pick ${pickId}: the pick is not in the cache, no notification` },
+    );
+  }
+
+  private start(notices: Notice[]): void {
+    for (const notice of notices) {
+      if (this.underWay.has(notice.alertId)) continue;
+      if (notice.message) this.options.forward?.(notice.message);
+      const done = this.show(notice.desktop)
+        .then(() => this.mark(notice.alertId))
+        .finally(() => this.underWay.delete(notice.alertId));
+      this.underWay.set(notice.alertId, done);
     }
   }
 
-  private async show(kill: { pickId: string; signal?: KillSignal }): Promise<void> {
+  private async show(desktop: Notice['desktop']): Promise<void> {
     const { notify, log, onResult } = this.options;
     if (!notify) return;
-    if (!kill.signal) {
-      log(`kill alert of pick ${kill.pickId}: the pick is not in the cache, no notification`);
+    if (typeof desktop === 'string') {
+      log(desktop);
       return;
     }
     try {
-      // the city's name from the cached cities (the listener alone may have none yet: then its id)
-      await notify(killNotification(kill.signal, cityNames(this.options.cache.resources.cities())));
+      await notify(desktop());
       onResult(true);
     } catch (error) {
       // the event and its alert are committed already; a missing daemon costs only the popup
@@ -101,7 +134,7 @@ export class KillNotifier {
       const marked = () => !this.closed && cache.alerts.markNotified(alertId, at);
       await writeWhenFree(write, marked, Date.now() + MARK_DEADLINE_MS);
     } catch (error) {
-      log(`could not record a kill notification: ${error instanceof Error ? error.message : String(error)}`);
+      log(`could not record an alert's notification: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

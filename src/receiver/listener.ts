@@ -120,7 +120,7 @@ export async function startListener(options: ListenerOptions): Promise<WebhookLi
   // refused deliveries: a line at most a second of each kind, and kept (without bodies) for status and the screen
   const signatureLines = new RefusalLog(log);
   const replayLines = new RefusalLog(log);
-  const refusals = new RefusalRecorder({ cache, write, log, notify: options.notify ?? null, forward: options.forward });
+  const refusals = new RefusalRecorder({ cache, write, log, raised: () => kills.notifyRefusing() });
   const commits = new GroupCommit(
     (entries) => write(() => cache.inbox.intake(entries, INBOX_ALERT_RULES)),
     wal.sync,

@@ -1,6 +1,4 @@
-import { LISTENER_ALERT_RULES, refusingNotification } from '../alerts/listener-refusing-alert.js';
-import type { Notify } from '../alerts/notifier.js';
-import type { AlertMessage } from '../alerts/notify-command.js';
+import { LISTENER_ALERT_RULES } from '../alerts/listener-refusing-alert.js';
 import { type Cache, type ListenerRefusal, type NewAlert, writeWhenFree } from '../cache/index.js';
 
 /** Refusals written at most this often, in one transaction: a flood of strangers costs one small commit a second. */
@@ -15,23 +13,20 @@ export interface RefusalRecorderOptions {
   /** The listener's writes, with its short wait for the lock (cache/db/busy-writes.ts). */
   write: <T>(write: () => T) => T;
   log: (line: string) => void;
-  /** Desktop notifications as for kills; null: off (`--no-notify`, `alerts.notify.kill: false`). */
-  notify: Notify | null;
-  /** The notify command, as for kills (given only when `alerts.notify.kill` is on). */
-  forward?: (alert: AlertMessage) => void;
+  /** After a write raised the refusing alert (committed): notify it as a kill is (KillNotifier.notifyRefusing). */
+  raised: () => void;
 }
 
 /**
  * Keeps the listener's refusals in the cache (never a body), at most one write a second, and raises what the
- * refusing rule says in the same transaction (alerts/listener-refusing-alert.ts): the alert is notified as a kill is,
- * on the desktop and through the notify command, because a listener refusing kills is as urgent as a kill.
+ * refusing rule says in the same transaction (alerts/listener-refusing-alert.ts). The alert is notified as a kill
+ * is, by the kill notifier (`raised`): forwarded, shown, marked notified, and waited for with the kills' time limit.
  */
 export class RefusalRecorder {
   private pending: ListenerRefusal[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
   private writing: Promise<void> = Promise.resolve();
-  private readonly notifications = new Set<Promise<void>>();
 
   constructor(private readonly options: RefusalRecorderOptions) {}
 
@@ -41,12 +36,11 @@ export class RefusalRecorder {
     this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.lastWrite + RECORD_EVERY_MS - Date.now()));
   }
 
-  /** Writes what is pending and waits for the writes and the notifications under way (the listener is stopping). */
+  /** Writes what is pending and waits for the writes (the listener is stopping; the kill notifier closes after). */
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.flush();
     await this.writing;
-    await Promise.all(this.notifications);
   }
 
   private flush(): void {
@@ -70,22 +64,7 @@ export class RefusalRecorder {
   }
 
   private raise(alert: NewAlert & { id: number }): void {
-    const { log, notify, forward } = this.options;
-    log(`alert: ${alert.message}`);
-    forward?.({
-      id: alert.id,
-      kind: alert.kind,
-      severity: alert.severity,
-      city_id: alert.city_id ?? null,
-      ref: alert.ref ?? null,
-      created_at: alert.created_at,
-      message: alert.message,
-    });
-    if (!notify) return;
-    const shown = notify(refusingNotification(alert)).catch((error: unknown) =>
-      log(`desktop notification failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    this.notifications.add(shown);
-    void shown.finally(() => this.notifications.delete(shown));
+    this.options.log(`alert: ${alert.message}`);
+    this.options.raised();
   }
 }

@@ -13,7 +13,7 @@ const state = (over: Partial<StreamState>): StreamState => ({
   last_success_host_ms: null,
   ...over,
 });
-const quiet = { refusing: false, refusalsLastHour: 0, lastRefusalAt: null };
+const quiet = { refusing: false, refusalsLastHour: 0, lastRefusalAt: null, lastRefusalCause: null };
 const noFailures = { count: 0, newestAt: null };
 
 describe('what makes an installation need a person (status, exit 1)', () => {
@@ -73,7 +73,7 @@ describe('what makes an installation need a person (status, exit 1)', () => {
     expect(
       installationProblems(
         [stale, never, ok],
-        { refusing: true, refusalsLastHour: 4, lastRefusalAt: '2026-11-21T11:58:10Z' },
+        { refusing: true, refusalsLastHour: 4, lastRefusalAt: '2026-11-21T11:58:10Z', lastRefusalCause: 'signature' },
         { count: 2, newestAt: '2026-11-21T09:00:00Z' },
       ),
     ).toEqual([
@@ -83,6 +83,20 @@ describe('what makes an installation need a person (status, exit 1)', () => {
       'daily: never synced (every 30m00s, stale past 1h30m)',
       "listener refusing: 4 refused in the last hour, the last at 2026-11-21T11:58:10Z; the configured webhook secret does not match the service's",
       'notify_command failing: 2 unacknowledged failures in the last day, the newest at 2026-11-21T09:00:00Z',
+    ]);
+  });
+
+  it('says what to fix when the listener refuses deliveries as replays (its clock, not its secret)', () => {
+    const refusing = {
+      refusing: true,
+      refusalsLastHour: 3,
+      lastRefusalAt: '2026-11-21T11:58:10Z',
+      lastRefusalCause: 'replay' as const,
+    };
+    expect(installationProblems([], refusing, noFailures)).toEqual([
+      'listener refusing: 3 refused in the last hour, the last at 2026-11-21T11:58:10Z; refused as replays on a ' +
+        "clock more than 24 h ahead of the service's: run `svc-monitor sync` against the service, or check the " +
+        "service's clock",
     ]);
   });
 });

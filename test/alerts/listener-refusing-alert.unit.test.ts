@@ -4,6 +4,7 @@ import type { RefusalRun } from '../../src/cache/index.js';
 
 /** A signature refusal at `at` (ISO, UTC), of `type`. */
 const refusal = (at: string, type: string | null = 'insurance.pick.killed') => ({
+  cause: 'signature' as const,
   receivedAt: at,
   receivedMs: Date.parse(at),
   eventType: type,
@@ -83,5 +84,44 @@ describe('three signature refusals within 10 minutes, none verified between them
       title: 'Webhook listener refusing',
       message: '3 deliveries refused',
     });
+  });
+});
+
+describe('three replay refusals within 10 minutes, none verified between them: a listener on the wrong clock', () => {
+  const replay = (at: string) => ({ ...refusal(at, 'webhook.test'), cause: 'replay' as const });
+  const replayMessage =
+    'webhook listener refusing: 3 deliveries refused as replays: their created_at is more than 24 h older than ' +
+    "the clock this listener knows (the service's, or this machine's when no sync has run); run `svc-monitor sync` " +
+    "against the service, or check the service's clock";
+
+  it('raises one at the third, naming the cause and what to do', () => {
+    // 12:00, 12:05, 12:09:59: within 10 minutes of the first
+    const alert = listenerRefusingAlert(
+      run([replay('2026-11-21T12:00:00Z'), replay('2026-11-21T12:05:00Z'), replay('2026-11-21T12:09:59Z')]),
+    );
+    expect(alert).toEqual({
+      severity: 'high',
+      kind: 'listener-refusing',
+      created_at: '2026-11-21T12:09:59Z',
+      message: replayMessage,
+    });
+  });
+
+  it('counts each cause apart: two replays and two signature refusals raise nothing', () => {
+    const mixed = [
+      replay('2026-11-21T12:00:00Z'),
+      refusal('2026-11-21T12:00:01Z'),
+      replay('2026-11-21T12:00:02Z'),
+      refusal('2026-11-21T12:00:03Z'),
+    ];
+    expect(listenerRefusingAlert(run(mixed))).toBeUndefined();
+    // a third signature refusal at 12:00:04: the signature alert, replays left out of its count
+    const alert = listenerRefusingAlert(run([...mixed, refusal('2026-11-21T12:00:04Z')]));
+    expect(alert?.message).toContain('refusing: 3 deliveries refused for their signature');
+  });
+
+  it('one alert a run, whichever cause raised it', () => {
+    const three = [replay('2026-11-21T12:00:00Z'), replay('2026-11-21T12:00:01Z'), replay('2026-11-21T12:00:02Z')];
+    expect(listenerRefusingAlert(run(three, true))).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startCli } from '../cli/run-cli.js';
+import { runCli, startCli } from '../cli/run-cli.js';
 import { onFixtureClock } from '../helpers/fixture-clock.js';
 import { fakeNotifySend, httpClient, Inspector, isolatedEnv, waitUntil } from '../helpers/listener-harness.js';
 import { insuranceEvent, leg, PRIMARY_SECRET, signed, testEvent } from '../helpers/webhook-events.js';
@@ -38,7 +38,8 @@ async function listen(name: string, onFixtures: boolean) {
   });
   const inspect = new Inspector(db);
   stops.push(async () => inspect.close());
-  return { url: started.match[1] as string, inspect, notify, stderr: () => started.output().stderr };
+  const env = isolatedEnv(dir);
+  return { url: started.match[1] as string, inspect, notify, db, env, stderr: () => started.output().stderr };
 }
 
 const replayLine = (stderr: string, eventId: string) =>
@@ -66,7 +67,8 @@ it('refuses a delivery signed right but 25 h older than the service’s clock: i
     insuranceEvent('insurance.pick.killed', { createdAt: '2026-11-20T22:00:00Z', legs: [leg('A', 50)] }),
   );
   expect((await http.post(l.url, kill)).status).toBe(409);
-  // a third replay: replays are not signature refusals, so three of them raise no refusing alert
+  // a third replay within the 10 minutes: the listener is judging on a clock the service is not on, so it raises
+  // the refusing alert naming the cause (below, in the test on the host's clock)
   const third = signed(PRIMARY_SECRET, { ...testEvent(), created_at: '2026-11-20T20:00:00Z' });
   expect((await http.post(l.url, third)).status).toBe(409);
   await waitUntil('the three replays kept', () =>
@@ -84,13 +86,17 @@ it('refuses a delivery signed right but 25 h older than the service’s clock: i
     rejected_webhooks: 0,
     insurance_picks: 0,
     edge_trades: 0,
-    alerts: 0,
+    alerts: 1,
   });
+  await waitUntil('the refusing alert notified', () =>
+    l.notify.calls().some((c) => c[0] === 'Webhook listener refusing') ? true : undefined,
+  );
   // the same event made within the day is taken: 2026-11-21T12:00:00Z is 12 h before the clock
   const fresh = signed(PRIMARY_SECRET, { ...testEvent(), created_at: '2026-11-21T12:00:00Z' });
   expect((await http.post(l.url, fresh)).status).toBe(200);
   expect(l.inspect.counts().webhook_events).toBe(1);
-  expect(l.notify.calls()).toEqual([]);
+  // the replayed kill raised no kill alert: the one popup is the refusing alert's
+  expect(l.notify.calls().map((c) => c[0])).toEqual(['Webhook listener refusing']);
 });
 
 it('without any clock offset kept (a cache that never synced) judges on the host’s clock', async () => {
@@ -105,4 +111,45 @@ it('without any clock offset kept (a cache that never synced) judges on the host
   const recent = signed(PRIMARY_SECRET, { ...testEvent(), created_at: new Date(Date.now() - hour).toISOString() });
   expect((await http.post(l.url, recent)).status).toBe(200);
   expect(l.inspect.counts().webhook_events).toBe(1);
+});
+
+it('a listener whose clock is a day ahead of the service refuses every delivery as a replay: loud, as for signatures', async () => {
+  // a reference service resumed where it stopped: its world 30 h behind this host, and no sync has run, so the
+  // listener judges on the host's clock. Each delivery is made "now" on the service's clock: 30 h before the host
+  const l = await listen('world-behind', false);
+  const serviceNow = () => new Date(Date.now() - 30 * 3_600_000).toISOString();
+  for (let i = 0; i < 3; i++)
+    expect((await http.post(l.url, signed(PRIMARY_SECRET, { ...testEvent(), created_at: serviceNow() }))).status).toBe(
+      409,
+    );
+  // the third within 10 minutes raises the alert: its line, its popup, marked notified as a kill is
+  const message =
+    'webhook listener refusing: 3 deliveries refused as replays: their created_at is more than 24 h older than ' +
+    "the clock this listener knows (the service's, or this machine's when no sync has run); run `svc-monitor sync` " +
+    "against the service, or check the service's clock";
+  await waitUntil('the alert line', () => (l.stderr().includes(`alert: ${message}`) ? true : undefined));
+  const popup = await waitUntil('the popup', () => l.notify.calls().find((c) => c[0] === 'Webhook listener refusing'));
+  expect(popup).toContain(message.replace('webhook listener refusing: ', ''));
+  await waitUntil('the alert marked notified', () =>
+    l.inspect.db.prepare("SELECT 1 FROM alerts WHERE kind = 'listener-refusing' AND notified_at IS NOT NULL").get() ===
+    undefined
+      ? undefined
+      : true,
+  );
+  // status (on the cache alone) says the listener is refusing and what to do: exit 1
+  const status = await runCli(['status', '--offline', '--json', '--db', l.db], l.env);
+  expect(status.code).toBe(1);
+  const report = JSON.parse(status.stdout) as { problems: string[]; listener: { refusing: boolean } };
+  expect(report.listener.refusing).toBe(true);
+  expect(report.problems.find((p) => p.startsWith('listener refusing: 3 refused in the last hour'))).toContain(
+    "refused as replays on a clock more than 24 h ahead of the service's: run `svc-monitor sync` against the service",
+  );
+  // a fourth replay raises no second alert: one a run
+  expect((await http.post(l.url, signed(PRIMARY_SECRET, { ...testEvent(), created_at: serviceNow() }))).status).toBe(
+    409,
+  );
+  await waitUntil('the fourth kept', () =>
+    l.inspect.db.prepare('SELECT count(*) FROM listener_refusals').pluck().get() === 4 ? true : undefined,
+  );
+  expect(l.inspect.counts().alerts).toBe(1);
 });

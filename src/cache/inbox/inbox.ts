@@ -15,7 +15,9 @@ import {
   listenerHealth,
   recordVerified,
   refusalRun,
+  type StandingRefusingAlert,
   storeRefusals,
+  unnotifiedRefusing,
 } from './listener-health.js';
 
 /** The webhook receiver's durable inbox: accepted events and what they become, rejected deliveries, kill notices. */
@@ -97,6 +99,11 @@ export class InboxRepository {
    */
   listenerHealth(nowIso: string): ListenerHealth {
     return listenerHealth(this.prepared, nowIso);
+  }
+
+  /** The standing refusing alert not notified yet (listener-health.ts); once shown, `alerts.markNotified`. */
+  unnotifiedRefusing(): StandingRefusingAlert[] {
+    return unnotifiedRefusing(this.prepared);
   }
 
   /**

@@ -20,10 +20,10 @@ export interface ListenerRefusal {
   eventType?: string;
 }
 
-/** The signature refusals since the last verified delivery, as the refusing rule (alerts/) reads them. */
+/** The refusals since the last verified delivery, as the refusing rule (alerts/) reads them. */
 export interface RefusalRun {
   /** Oldest first; the newest RUN_LIMIT at most. */
-  refusals: { receivedAt: string; receivedMs: number; eventType: string | null }[];
+  refusals: { cause: RefusalCause; receivedAt: string; receivedMs: number; eventType: string | null }[];
   /** A `listener-refusing` alert was raised since the last verified delivery: the run has had its one. */
   alerted: boolean;
 }
@@ -38,13 +38,15 @@ export interface ListenerHealth {
   firstVerifiedAt: string | null;
   lastVerifiedAt: string | null;
   lastRefusalAt: string | null;
+  /** Why the last refusal was refused: what a standing refusing alert is about; null with none kept. */
+  lastRefusalCause: RefusalCause | null;
   /** Refusals (signature or replay) received in the hour up to `nowIso`. */
   refusalsLastHour: number;
   /** A `listener-refusing` alert stands: raised after the last verified delivery (DESIGN 4). */
   refusing: boolean;
 }
 
-/** How much of a run the rule is shown: three within ten minutes is all it looks for. */
+/** How much of a run the rule is shown: three of a cause within ten minutes is all it looks for. */
 const RUN_LIMIT = 50;
 /** Refusals are kept a week: enough for `status`'s hour and an operator's look back; a flood cannot fill the disk. */
 export const REFUSALS_KEPT_MS = 7 * 24 * 3_600_000;
@@ -82,14 +84,34 @@ export function storeRefusals(prepared: Prepared, refusals: readonly ListenerRef
 const lastVerifiedMs = (prepared: Prepared): number | null =>
   (prepared('SELECT last_ms FROM listener_verified WHERE id = 1').pluck().get() as number | undefined) ?? null;
 
-/** The run of signature refusals since the last verified delivery, and whether it raised its alert already. */
+/** The run of refusals since the last verified delivery, and whether it raised its alert already. */
 export function refusalRun(prepared: Prepared): RefusalRun {
   const since = lastVerifiedMs(prepared) ?? Number.MIN_SAFE_INTEGER;
   const rows = prepared(
-    `SELECT received_at AS receivedAt, received_ms AS receivedMs, event_type AS eventType FROM listener_refusals
-     WHERE cause = 'signature' AND received_ms > ? ORDER BY received_ms DESC, id DESC LIMIT ?`,
+    `SELECT cause, received_at AS receivedAt, received_ms AS receivedMs, event_type AS eventType
+     FROM listener_refusals WHERE received_ms > ? ORDER BY received_ms DESC, id DESC LIMIT ?`,
   ).all(since, RUN_LIMIT) as RefusalRun['refusals'];
   return { refusals: rows.reverse(), alerted: alertedSince(prepared, since) };
+}
+
+/**
+ * The refusing alert standing (raised after the last verified delivery) whose notification has not run yet: the one
+ * a listener stopped or crashed before it was shown. One raised before a delivery verified is over, never shown late.
+ */
+export function unnotifiedRefusing(prepared: Prepared): StandingRefusingAlert[] {
+  const since = lastVerifiedMs(prepared) ?? Number.MIN_SAFE_INTEGER;
+  return prepared(
+    `SELECT id, severity, created_at, message FROM alerts
+     WHERE kind = ${REFUSING} AND created_ms > ? AND notified_at IS NULL ORDER BY id`,
+  ).all(since) as StandingRefusingAlert[];
+}
+
+/** A `listener-refusing` alert as stored, for its notification. */
+export interface StandingRefusingAlert {
+  id: number;
+  severity: NewAlert['severity'];
+  created_at: string;
+  message: string;
 }
 
 const alertedSince = (prepared: Prepared, sinceMs: number): boolean =>
@@ -102,16 +124,17 @@ export function listenerHealth(prepared: Prepared, nowIso: string): ListenerHeal
   const verified = prepared('SELECT first_at, last_at, last_ms FROM listener_verified WHERE id = 1').get() as
     | { first_at: string; last_at: string; last_ms: number }
     | undefined;
-  const last = prepared('SELECT received_at FROM listener_refusals ORDER BY received_ms DESC, id DESC LIMIT 1')
-    .pluck()
-    .get() as string | undefined;
+  const last = prepared(
+    'SELECT received_at, cause FROM listener_refusals ORDER BY received_ms DESC, id DESC LIMIT 1',
+  ).get() as { received_at: string; cause: RefusalCause } | undefined;
   const hour = prepared('SELECT count(*) FROM listener_refusals WHERE received_ms > ? AND received_ms <= ?')
     .pluck()
     .get(nowMs - HOUR_MS, nowMs) as number;
   return {
     firstVerifiedAt: verified?.first_at ?? null,
     lastVerifiedAt: verified?.last_at ?? null,
-    lastRefusalAt: last ?? null,
+    lastRefusalAt: last?.received_at ?? null,
+    lastRefusalCause: last?.cause ?? null,
     refusalsLastHour: hour,
     refusing: alertedSince(prepared, verified?.last_ms ?? Number.MIN_SAFE_INTEGER),
   };

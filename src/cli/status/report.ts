@@ -4,13 +4,12 @@ import {
   NOTIFY_FAILURES_WITHIN_MS,
   type StreamCheck,
 } from '../../alerts/installation-health.js';
-import type { Cache } from '../../cache/index.js';
+import type { Cache, ListenerHealth } from '../../cache/index.js';
 import type { Setting, StatusCache, StatusListener, StatusReport, StatusStream } from '../../contract/status.js';
 import { DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import type { ServiceCheck } from './service-check.js';
-import { detailDaysInForce } from './settings.js';
 
 export interface StatusInputs {
   cache: Cache;
@@ -36,7 +35,8 @@ export function statusReport(inputs: StatusInputs): StatusReport {
   const nowMs = inputs.hostNowMs + (offsetMs ?? 0);
   const nowIso = iso(nowMs);
   const { checks, rows: streams } = streamRows(cache, connection, nowMs, inputs.hostNowMs);
-  const listener = listenerFacts(cache, nowIso);
+  const health = cache.inbox.listenerHealth(nowIso);
+  const listener = listenerFacts(health);
   const notify = cache.health.notifyCommandFailures(nowMs - NOTIFY_FAILURES_WITHIN_MS);
   const problems = [
     ...serviceProblems(service, connection),
@@ -46,6 +46,7 @@ export function statusReport(inputs: StatusInputs): StatusReport {
         refusing: listener.refusing,
         refusalsLastHour: listener.refusals_last_hour,
         lastRefusalAt: listener.last_refusal_at,
+        lastRefusalCause: health.lastRefusalCause,
       },
       notify,
     ),
@@ -130,8 +131,7 @@ function streamRows(
 }
 
 /** The listener as the cache knows it, whichever process runs it. */
-function listenerFacts(cache: Cache, nowIso: string): StatusListener {
-  const health = cache.inbox.listenerHealth(nowIso);
+function listenerFacts(health: ListenerHealth): StatusListener {
   return {
     registered: health.firstVerifiedAt !== null,
     first_verified_at: health.firstVerifiedAt,
@@ -161,6 +161,6 @@ function cacheFacts(cache: Cache, connection: Connection, nowMs: number): Status
     rows_last_day: rowsLastDay,
     // the day's rows at the file's bytes a row: what the file grows by a day at the present cadence
     growth_bytes_a_day: totalRows === 0 ? 0 : Math.round((rowsLastDay * size) / totalRows),
-    retention_detail_days: detailDaysInForce(connection),
+    retention_detail_days: connection.detailDays,
   };
 }
