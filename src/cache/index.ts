@@ -63,6 +63,7 @@ export { MARKET_READ_TOPICS } from './market/market.js';
 export { type BucketQuote, QuoteBook } from './market/quote-book.js';
 export { type OpenPositions, POSITION_LIMIT } from './positions/positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
-export { dailyPrune, type PruneOptions, type PruneReport, pruneCache, pruneSummary } from './retention/prune.js';
+export { dailyPrune, type PruneOptions, type PruneReport, pruneCache } from './retention/prune.js';
+export { BackupError } from './retention/upkeep.js';
 export type { Checkpoint, StreamState } from './streams.js';
 export { CACHE_TOPICS, type CacheTopic, POSITION_TOPICS, topicOf } from './topics.js';

@@ -35,10 +35,10 @@ export interface Connection {
   /** What the config file itself set, its key and secrets left out: `status` says where each value came from. */
   fileSettings?: FileSettings;
   /**
-   * The config's `retention.detail_days`: days kept whole before thinning; null keeps everything (absent: the default,
-   * domain/retention.ts).
+   * `retention.detail_days` in force: days kept whole before thinning, the default (domain/retention.ts) when the
+   * config names none; null keeps everything. Resolved here only (`fileSettings` says whether the file set it).
    */
-  detailDays?: number | null;
+  detailDays: number | null;
 }
 
 /** The config file's settings other than the key and the secrets. */

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../cache/index.js';
 import { STREAM_NAMES } from '../contract/names.js';
-import { detailDaysOf } from '../domain/retention.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
 import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
@@ -122,7 +121,7 @@ export async function openSession(
           : connection.intervals,
         historyHours: connection.historyHours,
         fill: demo !== undefined,
-        ...(demo ? {} : { detailDays: detailDaysOf(connection.detailDays) }),
+        ...(demo ? {} : { detailDays: connection.detailDays }),
         logFile: logFile(),
       },
       status,

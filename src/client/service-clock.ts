@@ -48,6 +48,10 @@ export class ServiceClock {
   private readonly onOffset?: (offsetMs: number) => void;
   private told: number | null;
   private saidUnreadable = false;
+  private markAnswered: () => void = () => {};
+  private readonly firstAnswer = new Promise<void>((resolve) => {
+    this.markAnswered = resolve;
+  });
 
   constructor(options: ServiceClockOptions = {}) {
     this.offset = options.offsetMs ?? null;
@@ -64,6 +68,14 @@ export class ServiceClock {
     return this.hostNow() + (this.offset ?? 0);
   }
 
+  /**
+   * Resolved at this process's first answer with a readable `Date` (observed here or followed from another thread):
+   * from then on the clock is measured, not the offset the cache last kept.
+   */
+  answered(): Promise<void> {
+    return this.firstAnswer;
+  }
+
   /** The service's clock less the host's (ms); null while no answer carried a readable `Date`. */
   offsetMs(): number | null {
     return this.offset;
@@ -72,6 +84,7 @@ export class ServiceClock {
   /** Takes an offset read elsewhere: by the session's thread, whose answers the screen's clock follows. */
   follow(offsetMs: number): void {
     this.offset = offsetMs;
+    this.markAnswered();
     if (this.onOffset && (this.told === null || Math.abs(offsetMs - this.told) >= TOLD_WITHIN_MS)) {
       this.told = offsetMs;
       this.onOffset(offsetMs);

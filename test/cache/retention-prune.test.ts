@@ -117,9 +117,8 @@ describe('cache prune on twenty days', () => {
   it('thins nothing more when run again, and the daily prune runs once a day of the service’s clock', async () => {
     const again = await pruneCache(cache, { nowMs: NOW, detailDays: 14 });
     expect(Object.values(again.thinned)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    const lines: string[] = [];
     // a day later (cutoff 11-12T12:12Z): the hours ending 13:00Z on 11-11 to 12:00Z on 11-12, 24 of them
-    const daily = await dailyPrune(cache, NOW + 86_400_000, 14, (l) => lines.push(l));
+    const daily = await dailyPrune(cache, NOW + 86_400_000, 14);
     expect(daily?.thinned).toEqual({
       mkta_buckets_history: 24 * 2 * 3,
       mktb_buckets_history: 24 * 2 * 3,
@@ -130,12 +129,15 @@ describe('cache prune on twenty days', () => {
       current: 24 * 2 * 3,
       forecasts: 24 * 2 * 2,
     });
-    // 144 + 144 + 0 + 48 + 48 + 48 + 144 + 96 = 672 rows
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^retention: thinned 672 rows older than 2026-11-12T12:12:00.000Z \(detail_days 14\); /);
-    expect(await dailyPrune(cache, NOW + 86_400_000 + 3_600_000, 14, (l) => lines.push(l))).toBeNull();
-    expect(await dailyPrune(cache, NOW + 2 * 86_400_000, null, (l) => lines.push(l))).toBeNull();
-    expect(lines).toHaveLength(1);
+    expect(daily?.cutoffMs).toBe(Date.parse('2026-11-12T12:12:00Z'));
+    // the same day again: not the day's first
+    expect(await dailyPrune(cache, NOW + 86_400_000 + 3_600_000, 14)).toBeNull();
+    expect(await dailyPrune(cache, NOW + 2 * 86_400_000, null)).toBeNull();
+    // a service's clock that moved back (restarted with an earlier --start): its day is not the one kept, so it prunes
+    // (nothing left to thin as of then), where waiting for the kept day would stop the daily prune for a day
+    const back = await dailyPrune(cache, NOW - 86_400_000, 14);
+    expect(back?.cutoffMs).toBe(Date.parse('2026-11-10T12:12:00Z'));
+    expect(cache.retention.mark('@daily')).toBe(20_781); // 2026-11-24: day 20,782 (daily-prune.test.ts) less one
     expect(JSON.stringify(exportBoardRecord(cache, { edgeMin: 0.08 }))).toBe(recordBefore);
   });
 });
@@ -158,5 +160,65 @@ describe('a cache from before retention', () => {
     expect(reopened.retention.autoVacuum()).toBe(2);
     expect((await pruneCache(reopened, { nowMs: NOW, detailDays: 14 })).converted).toBe(false);
     reopened.close();
+  });
+});
+
+describe('a prune beside other connections', () => {
+  it('keeps the board’s kept days, yet a backfill written during it drops the day it falls in; never waits for a reader', async () => {
+    const pruned = caches.open().cache;
+    fillTwentyDays(pruned);
+    exportBoardRecord(pruned, { edgeMin: 0.08 });
+    const keptBefore = pruned.history.keptRecordDays({});
+    // settled days were kept, thinned ones (11-05 to 11-11) among them
+    expect(keptBefore.has('nyc|2026-11-06')).toBe(true);
+    expect(keptBefore.has('nyc|2026-11-20')).toBe(true);
+    // another process: a backfill writing a METAR report of New York's 2026-11-20 (15:45Z, 10:45 local) during the prune
+    const backfill = openCache(pruned.file);
+    const [report] = backfill.export.rows('historical/metar_observations_history', {
+      cityId: 'nyc',
+      since: '2026-11-20T15:30:00Z',
+      until: '2026-11-20T15:30:00Z',
+    });
+    const late: Record<string, unknown> = { ...(JSON.parse(report as string) as object), id: 9_000_001 };
+    late.observed_at = '2026-11-20T15:45:00Z';
+    // and a third holding a read transaction from before the prune to its end (a monitor reading)
+    const Database = (await import('better-sqlite3')).default;
+    const reader = new Database(pruned.file, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM cities').get();
+    let wrote = false;
+    const started = performance.now();
+    const report20 = await pruneCache(pruned, {
+      nowMs: NOW,
+      detailDays: 14,
+      deletesPerTransaction: 100,
+      pause: async () => {
+        if (!wrote) backfill.resources.upsertHistorical('metar_observations_history', [late as never]);
+        wrote = true;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      },
+    });
+    const took = performance.now() - started;
+    reader.exec('COMMIT');
+    reader.close();
+    backfill.close();
+    expect(wrote).toBe(true);
+    // the rows thinned are those worked out by hand above, each transaction deleting at most its 100 and the rest of
+    // the hour it reached (6 a venue an hour: 2 cities x 3 buckets): 4,368 rows in 44 transactions at least
+    expect(Object.values(report20.thinned).reduce((a, b) => a + b, 0)).toBe(4_368);
+    expect(report20.mostDeletedInATransaction).toBeGreaterThan(0);
+    expect(report20.mostDeletedInATransaction).toBeLessThanOrEqual(106);
+    expect(report20.transactions).toBeGreaterThanOrEqual(44);
+    // the reader's snapshot keeps the WAL: not truncated, and not waited for (the cache's busy timeout is 5 s)
+    expect(report20.walTruncated).toBe(false);
+    expect(took).toBeLessThan(5_000);
+    // every kept day stays but those whose span the report falls in: 11-20's, and 11-21's, whose desk runs read from
+    // 24 h before 09:00 local (11-20 09:00 EST, 14:00Z)
+    const keptAfter = pruned.history.keptRecordDays({});
+    expect(keptAfter.has('nyc|2026-11-20')).toBe(false);
+    expect(keptAfter.has('nyc|2026-11-21')).toBe(false);
+    keptBefore.delete('nyc|2026-11-20');
+    keptBefore.delete('nyc|2026-11-21');
+    expect(keptAfter).toEqual(keptBefore);
   });
 });

@@ -57,7 +57,7 @@ describe('cache prune', () => {
       '  forecast_history          312 rows', // 156 x 2 cities
       '  current                   936 rows', // 156 x 2 cities x 3 sources (METAR whole)
       '  forecasts                 624 rows', // 156 x 2 cities x 2 layers (model_tmax_range whole)
-      '  total                     4368 rows',
+      '  total                     4,368 rows',
       expect.stringMatching(/^file \d+\.\d MB -> \d+\.\d MB \(\d+\.\d MB returned\)$/),
     ]);
     expect(statSync(twenty).size).toBeLessThan(before);

@@ -39,6 +39,8 @@ function liveConnection(apiKey = TEST_KEY): Connection {
   return {
     baseUrl: gate.baseUrl,
     apiKey,
+    // the default in force, as the config resolves it
+    detailDays: 14,
     baseUrlFrom: '--base-url',
     apiKeyFrom: '--api-key',
     auth: 'x-api-key',

@@ -27,6 +27,7 @@ const connection: Connection = {
   dbPath: join(root, 'unused-live-cache.db'),
   intervals: {},
   historyHours: 48,
+  detailDays: 14,
   alerts: DEFAULT_ALERT_SETTINGS,
 };
 

@@ -31,6 +31,16 @@ const RECORD_READS: { table: string; at: string; when?: string }[] = [
 /** Longer than any kept day's span (kept-record-days.ts `recordSpan`: 31 hours, 32 on a day that changes its clock). */
 const RECORD_SPAN_BOUND_MS = 48 * 3_600_000;
 
+/**
+ * The `retention_marks` row a prune writes at the start of each of its transactions and deletes before it commits
+ * (retention/retention.ts): while it is there the triggers of `record_days_kept` do nothing, since thinning keeps
+ * exactly what the board's record reads. Only the pruning connection ever sees it (it is never committed), so a
+ * backfill by another process during a prune still drops the kept days it writes into. (A TEMP table, which would be
+ * the pruning connection's alone by construction, cannot be named by a trigger of the main database: SQLite refuses
+ * "cannot reference objects in database temp".)
+ */
+export const THINNING_MARK = '@thinning';
+
 export const MIGRATIONS: string[] = [
   [
     'CREATE TABLE cities (city_id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL)',
@@ -183,7 +193,8 @@ export const MIGRATIONS: string[] = [
   // the board's record of each settled day, worked out once and kept (issue 43: a year's record reads these rows
   // rather than pricing every hour of every day again). A kept day names the span of instants its reads covered; a
   // row of what it read (a snapshot, a METAR report, a desk's run, a poll) written, changed or deleted within its
-  // span (a late report, a correction, retention's thinning) deletes it, so its next read works it out again. Its
+  // span (a late report, a correction) deletes it, so its next read works it out again; retention's thinning does
+  // not (THINNING_MARK: it keeps what the record reads). Its
   // settled value and rules are checked on read (history/kept-record-days.ts).
   [
     `CREATE TABLE record_days_kept (
@@ -205,8 +216,9 @@ export const MIGRATIONS: string[] = [
             : change === 'DELETE'
               ? ['OLD' as const]
               : ['NEW' as const, 'OLD' as const];
-        const only = when ? `WHEN ${rows.map((r) => `${r}.${when}`).join(' OR ')}` : '';
-        return `CREATE TRIGGER ${table}_${change.toLowerCase()}_record AFTER ${change} ON ${table} ${only}
+        const thinning = `NOT EXISTS (SELECT 1 FROM retention_marks WHERE name = '${THINNING_MARK}')`;
+        const only = when ? `(${rows.map((r) => `${r}.${when}`).join(' OR ')}) AND ${thinning}` : thinning;
+        return `CREATE TRIGGER ${table}_${change.toLowerCase()}_record AFTER ${change} ON ${table} WHEN ${only}
           BEGIN ${rows.map(drop).join(' ')} END`;
       }),
     ),

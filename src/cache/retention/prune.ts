@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { DEFAULT_DETAIL_DAYS } from '../../domain/retention.js';
 import type { Cache } from '../cache.js';
 import { THINNED_TABLES } from './thinned-tables.js';
 
@@ -23,6 +21,10 @@ export interface PruneReport {
    */
   transactions: number;
   longestTransactionMs: number;
+  /** The most rows one transaction of thinning deleted (its cap, plus the rest of the hour it reached). */
+  mostDeletedInATransaction: number;
+  /** The WAL was truncated at the end; false when a reader held it (a later checkpoint truncates it). */
+  walTruncated: boolean;
 }
 
 export interface PruneOptions {
@@ -39,10 +41,23 @@ export interface PruneOptions {
   convert?: boolean;
   /** Awaited between transactions, so the process's event loop runs (default: the next turn of the loop). */
   pause?: () => Promise<void>;
+  /**
+   * Rows a transaction of thinning deletes at most (it stops at the last whole hour before this many): when given, kept
+   * as it is; by default it starts at DELETES_FIRST and follows how long the transactions take.
+   */
+  deletesPerTransaction?: number;
 }
 
 /** A transaction of thinning aims at this long: a sync or listener beside it waits no more (DESIGN 4: 50 ms). */
 const TARGET_TRANSACTION_MS = 25;
+/**
+ * The rows a transaction deletes at most, first and at its bounds: deleting a row, writing again the rows its hour keeps
+ * and the triggers' probes are a transaction's cost, so capping them bounds every transaction before it runs (a
+ * window over rows already thinned may read many rows, and deletes none). An hour's own rows are never split.
+ */
+const DELETES_FIRST = 500;
+const MIN_DELETES = 50;
+const MAX_DELETES = 4_000;
 /** The rows a transaction reads, first and at its bounds; a window is never shorter than an hour (a series' hour). */
 const FIRST_WINDOW_ROWS = 1_000;
 const MIN_WINDOW_ROWS = 200;
@@ -66,6 +81,7 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
   const { retention } = cache;
   const pause = options.pause ?? nextTurn;
   const bytesBefore = fileBytes(cache);
+  const fixedDeletes = options.deletesPerTransaction;
   const cutoffMs = options.nowMs - options.detailDays * DAY;
   const report: PruneReport = {
     cutoffMs,
@@ -75,6 +91,8 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
     converted: false,
     transactions: 0,
     longestTransactionMs: 0,
+    mostDeletedInATransaction: 0,
+    walTruncated: false,
   };
   if (retention.autoVacuum() !== 2 && options.convert !== false && cache.file !== ':memory:') {
     retention.convertToIncremental();
@@ -88,20 +106,32 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
     let from = oldest === null ? cutoffMs : oldest - 1;
     if (options.scope === 'since-last' && mark !== null) from = Math.max(from, mark - SINCE_LAST_REACH_MS);
     let rows = FIRST_WINDOW_ROWS;
+    let deletes = fixedDeletes ?? DELETES_FIRST;
     while (from < cutoffMs) {
       // a window of about `rows` rows (an hour at least), by the time index: a stretch with no rows and a dense one
-      // cost the same transaction
+      // cost the same read; of it, the hours up to `deletes` rows to delete are thinned, and the next window starts
+      // after the last of them
       const end = retention.windowEnd(table, from, rows);
       const to = Math.min(Math.max(end ?? cutoffMs, from + MIN_WINDOW_MS), cutoffMs);
       const started = performance.now();
-      thinned += retention.thinWindow(table, from, to, zones);
+      const done = retention.thinWindow(table, from, to, zones, deletes);
       const took = performance.now() - started;
+      thinned += done.deleted;
       report.transactions++;
       report.longestTransactionMs = Math.max(report.longestTransactionMs, took);
-      // the next window sized so its transaction takes about the target
-      if (took > TARGET_TRANSACTION_MS) rows = Math.max(MIN_WINDOW_ROWS, rows / 2);
-      else if (took < TARGET_TRANSACTION_MS / 4) rows = Math.min(MAX_WINDOW_ROWS, rows * 2);
-      from = to;
+      report.mostDeletedInATransaction = Math.max(report.mostDeletedInATransaction, done.deleted);
+      // the next transaction sized so it takes about the target: its deletions when they cut this one short, else
+      // the rows it reads
+      const capped = done.toMs < to;
+      if (took > TARGET_TRANSACTION_MS) {
+        if (capped || done.deleted > deletes / 2) deletes = Math.max(MIN_DELETES, deletes / 2);
+        else rows = Math.max(MIN_WINDOW_ROWS, rows / 2);
+      } else if (took < TARGET_TRANSACTION_MS / 4) {
+        if (capped) deletes = Math.min(MAX_DELETES, deletes * 2);
+        else rows = Math.min(MAX_WINDOW_ROWS, rows * 2);
+      }
+      if (fixedDeletes !== undefined) deletes = fixedDeletes;
+      from = done.toMs;
       await pause();
     }
     report.thinned[table.name] = thinned;
@@ -118,16 +148,16 @@ export async function pruneCache(cache: Cache, options: PruneOptions): Promise<P
     else if (took < TARGET_TRANSACTION_MS / 4) pages = Math.min(16 * PAGES_A_STEP, pages * 2);
     await pause();
   }
-  cache.checkpoint();
+  // never waits: a reader holding the WAL (the monitor) would make a TRUNCATE block every writer meanwhile
+  report.walTruncated = retention.truncateWal();
   report.bytesAfter = fileBytes(cache);
   return report;
 }
 
 /** The file and its WAL on disk, in bytes. */
 function fileBytes(cache: Cache): number {
-  if (cache.file === ':memory:') return 0;
-  const size = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  return size(cache.file) + (cache.walFile ? size(cache.walFile) : 0);
+  const { fileBytes, walBytes } = cache.health.fileSize();
+  return fileBytes + walBytes;
 }
 
 /** The day of the service's clock (days since the epoch, UTC) of the last daily prune. */
@@ -136,39 +166,18 @@ const DAILY_MARK = '@daily';
 /**
  * The prune a `sync` daemon and a live monitor run once a day of the service's clock (DESIGN 3 `cache`): it reads the
  * days since the last prune only, and never converts the file (a whole-file VACUUM is `cache prune`'s, said when it
- * runs). The day is kept in the cache, so two processes on one cache prune once a day between them. A line to `log`
- * when it thinned something. Null retention (`detail_days: null`) keeps everything; undefined is the default. Returns the report, or null when
- * it was not the day's first.
+ * runs). The day is claimed in the cache in one statement, so two processes on one cache prune once a day between
+ * them; a day other than the one kept is claimed, earlier too (a service restarted with an earlier `--start`, another
+ * service), so a clock that moved back does not stop pruning until the day it had reached. Null retention
+ * (`detail_days: null`) keeps everything. Returns the report, or null when it was not the day's first.
  */
 export async function dailyPrune(
   cache: Cache,
   nowMs: number,
-  detailDays: number | null | undefined,
-  log: (line: string) => void,
+  detailDays: number | null,
   pause?: () => Promise<void>,
 ): Promise<PruneReport | null> {
   if (detailDays === null) return null;
-  detailDays ??= DEFAULT_DETAIL_DAYS;
-  const today = Math.floor(nowMs / DAY);
-  const last = cache.retention.mark(DAILY_MARK);
-  if (last !== null && last >= today) return null;
-  cache.retention.setMark(DAILY_MARK, today);
-  const report = await pruneCache(cache, { nowMs, detailDays, scope: 'since-last', convert: false, pause });
-  const rows = Object.values(report.thinned).reduce((a, b) => a + b, 0);
-  if (rows > 0) log(pruneSummary(report, detailDays));
-  return report;
+  if (!cache.retention.claim(DAILY_MARK, Math.floor(nowMs / DAY))) return null;
+  return pruneCache(cache, { nowMs, detailDays, scope: 'since-last', convert: false, pause });
 }
-
-/** One line of what a prune did: `retention: thinned 1,234 rows older than ...; 12.3 MB -> 10.1 MB`. */
-export function pruneSummary(report: PruneReport, detailDays: number): string {
-  const rows = Object.values(report.thinned).reduce((a, b) => a + b, 0);
-  return (
-    `retention: thinned ${grouped(rows)} rows older than ${new Date(report.cutoffMs).toISOString()} ` +
-    `(detail_days ${detailDays}); ${megabytes(report.bytesBefore)} -> ${megabytes(report.bytesAfter)}`
-  );
-}
-
-/** 1234567 as `1,234,567`, by hand: no Intl in a process that may be the monitor (docs/architecture.md, Memory). */
-export const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-export const megabytes = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;

@@ -8,7 +8,7 @@ import { historicalSqlTable } from '../db/tables.js';
 export interface ThinnedTable {
   /** As `export` and the API name it. */
   name: string;
-  /** The rows with `t` in (from, to]. Args: from, to. */
+  /** The rows with `t` in (from, to], in time order (a window stops at an hour all of whose rows it read). Args: from, to. */
   rowsSql: string;
   /** Deletes one row by its id. */
   deleteSql: string;
@@ -38,7 +38,7 @@ function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): Thinne
     name: table,
     rowsSql: `SELECT rid AS id, t, city_id,
         json_extract(json, '$.local_date') || '|' || json_extract(json, '$.bucket_slug') AS part
-      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
+      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ? ORDER BY t`,
     deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${name}`,
     nthAfterSql: nthAfter(name),
@@ -58,7 +58,7 @@ function readings(table: 'wxa_history' | 'wxb_history' | 'pws_observations_histo
   return {
     name: table,
     rowsSql: `SELECT rid AS id, t, city_id, json_type(json, '$.temp_f') IN ('integer', 'real') AS part
-      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ?`,
+      FROM ${name} INDEXED BY ${name}_t WHERE t > ? AND t <= ? ORDER BY t`,
     deleteSql: `DELETE FROM ${name} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${name}`,
     nthAfterSql: nthAfter(name),
@@ -82,7 +82,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
     // the desk's runs: one series a city (a run's rows for several dates share its instant, and stay together)
     name: 'forecast_history',
     rowsSql: `SELECT rid AS id, t, city_id, '' AS part
-      FROM ${FORECAST_HISTORY} INDEXED BY ${FORECAST_HISTORY}_t WHERE t > ? AND t <= ?`,
+      FROM ${FORECAST_HISTORY} INDEXED BY ${FORECAST_HISTORY}_t WHERE t > ? AND t <= ? ORDER BY t`,
     deleteSql: `DELETE FROM ${FORECAST_HISTORY} WHERE rid = ?`,
     oldestSql: `SELECT min(t) FROM ${FORECAST_HISTORY}`,
     nthAfterSql: nthAfter(FORECAST_HISTORY),
@@ -93,7 +93,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
     name: 'current',
     rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, source AS part
       FROM current_obs INDEXED BY current_obs_fetched
-      WHERE fetched_ms > ? AND fetched_ms <= ? AND source <> 'metar_observations'`,
+      WHERE fetched_ms > ? AND fetched_ms <= ? AND source <> 'metar_observations' ORDER BY fetched_ms`,
     deleteSql: 'DELETE FROM current_obs WHERE rowid = ?',
     oldestSql: "SELECT min(fetched_ms) FROM current_obs WHERE source <> 'metar_observations'",
     nthAfterSql:
@@ -104,7 +104,7 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
     name: 'forecasts',
     rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, layer AS part
       FROM forecasts INDEXED BY forecasts_fetched
-      WHERE fetched_ms > ? AND fetched_ms <= ? AND layer <> 'model_tmax_range'`,
+      WHERE fetched_ms > ? AND fetched_ms <= ? AND layer <> 'model_tmax_range' ORDER BY fetched_ms`,
     deleteSql: 'DELETE FROM forecasts WHERE rowid = ?',
     oldestSql: "SELECT min(fetched_ms) FROM forecasts WHERE layer <> 'model_tmax_range'",
     nthAfterSql:

@@ -87,18 +87,45 @@ function unknownValues(
 }
 
 /**
+ * A backup that failed for its destination (DESIGN 3 `cache backup`): the copy could not be created or written (its
+ * folder missing or not writable, a full disk or quota, a read-only mount, an I/O error); the cache itself is fine.
+ * `code` is the cause's (an errno such as `EEXIST`, or SQLite's such as `SQLITE_FULL`).
+ */
+export class BackupError extends Error {
+  constructor(
+    readonly destination: string,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** A failure of the copy that is the cache's own: busy, damaged or not a cache (cacheFailure names the cache then). */
+const ofTheCache = (code: string) =>
+  code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+
+/**
  * An online copy of the cache into `destination`, which must not exist (it is created here, mode 0600, so no other
  * user can read the copy). SQLite's backup API copies the pages; every page in one step, so the copy is one
  * consistent state of the file, read in one read transaction: in WAL mode a writer (sync, listen, the monitor) is
- * never blocked by it, and a commit of theirs during the copy cannot restart it. A copy that fails is removed.
+ * never blocked by it, and a commit of theirs during the copy cannot restart it. A copy that fails is removed; a
+ * failure of the copy's file is a BackupError.
  */
 export async function backupTo(db: SqliteDb, destination: string): Promise<void> {
-  closeSync(openSync(destination, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600));
+  try {
+    closeSync(openSync(destination, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600));
+  } catch (error) {
+    throw new BackupError(destination, (error as NodeJS.ErrnoException).code ?? 'EIO', error);
+  }
   try {
     await db.backup(destination, { progress: ({ totalPages }) => Math.max(totalPages, 1) * 2 });
     chmodSync(destination, 0o600);
   } catch (error) {
     rmSync(destination, { force: true });
-    throw error;
+    const code = (error as { code?: unknown }).code;
+    const text = typeof code === 'string' ? code : 'EIO';
+    if (ofTheCache(text)) throw error;
+    throw new BackupError(destination, text, error);
   }
 }

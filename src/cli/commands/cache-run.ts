@@ -1,16 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Cache, cacheFailure, openCache, type PruneReport, pruneCache } from '../../cache/index.js';
-import { detailDaysOf } from '../../domain/retention.js';
+import { BackupError, type Cache, cacheFailure, openCache, type PruneReport, pruneCache } from '../../cache/index.js';
 import { resolveConnection } from '../config.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { count, megabytes } from '../format-numbers.js';
 import { marketClockOf } from '../market-clock.js';
 
 /** The cache of `--db` (or SVC_DB, or the default) opened for `work`, closed after; its errors name the file. */
 async function withCache<T>(
   flags: { db?: string },
   access: 'read' | 'write',
-  work: (cache: Cache, detailDays: number | null | undefined, path: string) => Promise<T>,
+  work: (cache: Cache, detailDays: number | null, path: string) => Promise<T>,
 ): Promise<T> {
   const connection = await resolveConnection({ db: flags.db });
   const cache = openCache(connection.dbPath, access);
@@ -25,8 +25,7 @@ async function withCache<T>(
 
 /** `cache prune`: retention now, what it thinned a table and the space given back. */
 export async function runPrune(flags: { db?: string }): Promise<void> {
-  await withCache(flags, 'write', async (cache, configured) => {
-    const detailDays = detailDaysOf(configured);
+  await withCache(flags, 'write', async (cache, detailDays) => {
     if (detailDays === null) {
       process.stdout.write('retention.detail_days is null: every row is kept, nothing thinned\n');
       return;
@@ -35,8 +34,6 @@ export async function runPrune(flags: { db?: string }): Promise<void> {
     process.stdout.write(pruneLines(report, detailDays));
   });
 }
-
-const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 function pruneLines(report: PruneReport, detailDays: number): string {
   const lines: string[] = [];
@@ -48,11 +45,13 @@ function pruneLines(report: PruneReport, detailDays: number): string {
   let total = 0;
   for (const [name, rows] of Object.entries(report.thinned)) {
     total += rows;
-    lines.push(`  ${name.padEnd(width)}  ${rows} rows`);
+    lines.push(`  ${name.padEnd(width)}  ${count(rows)} rows`);
   }
-  lines.push(`  ${'total'.padEnd(width)}  ${total} rows`);
+  lines.push(`  ${'total'.padEnd(width)}  ${count(total)} rows`);
   const returned = Math.max(0, report.bytesBefore - report.bytesAfter);
-  lines.push(`file ${mb(report.bytesBefore)} -> ${mb(report.bytesAfter)} (${mb(returned)} returned)`);
+  lines.push(
+    `file ${megabytes(report.bytesBefore)} -> ${megabytes(report.bytesAfter)} (${megabytes(returned)} returned)`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -64,17 +63,20 @@ export async function runBackup(file: string, flags: { db?: string }): Promise<v
   const destination = resolve(file);
   if (existsSync(destination)) throw usageError(EXISTS);
   await withCache(flags, 'read', async (cache, _days, path) => {
-    if (resolve(path) === destination) throw usageError('the backup cannot be the cache itself');
     try {
       await cache.retention.backup(destination);
     } catch (error) {
-      const errno = (error as NodeJS.ErrnoException).code;
-      if (errno === 'EEXIST') throw usageError(EXISTS);
-      if (errno === 'ENOENT' || errno === 'EACCES' || errno === 'ENOTDIR')
-        throw usageError(`FILE cannot be created (${errno}): is its folder there, and writable?`);
-      throw error;
+      if (!(error instanceof BackupError)) throw error;
+      if (error.code === 'EEXIST') throw usageError(EXISTS);
+      if (error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'ENOTDIR')
+        throw usageError(`FILE cannot be created (${error.code}): is its folder there, and writable?`);
+      // the copy's own write failed (a full disk or quota, a read-only mount, an I/O error): the cache is fine
+      throw new CliError(
+        `the backup ${destination} could not be written (${error.message}); nothing was kept`,
+        EXIT.failure,
+      );
     }
-    process.stdout.write(`backed up ${path} to ${destination} (${mb(statSync(destination).size)})\n`);
+    process.stdout.write(`backed up ${path} to ${destination} (${megabytes(statSync(destination).size)})\n`);
   });
 }
 

@@ -100,7 +100,7 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
       ]);
       const { intervals } = connection;
       // retention once a day of the service's clock (DESIGN 3 `cache prune`)
-      const stopPruning = pruneDaily(cache, () => clock.now().getTime(), connection.detailDays, log);
+      const stopPruning = pruneDaily(cache, clock, connection.detailDays, log);
       try {
         await runDaemon({ engine, clock, intervals, baseUrl: client.baseUrl, json: flags.json === true, log });
       } finally {

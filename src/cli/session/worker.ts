@@ -100,7 +100,7 @@ async function start(options: SessionStart): Promise<void> {
   });
   if (options.fill) closers.push(startHistoryFill(client, cache, now));
   // a live monitor keeps its cache small as a sync daemon does (DESIGN 3 `cache prune`)
-  if (options.detailDays !== undefined) closers.push(pruneDaily(cache, () => now().getTime(), options.detailDays, log));
+  if (options.detailDays !== undefined) closers.push(pruneDaily(cache, clock, options.detailDays, log));
   // a press while a stream runs is coalesced by the engine: one more pass of it after the running one, at most
   refresh = () => {
     engine.runOnce().catch(() => undefined);

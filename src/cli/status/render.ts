@@ -2,6 +2,7 @@ import { duration } from '../../alerts/installation-health.js';
 import type { StatusReport } from '../../contract/status.js';
 import { signedDuration } from '../../domain/clock-offset.js';
 import { EXIT } from '../exit-codes.js';
+import { count, megabytes } from '../format-numbers.js';
 
 /** What the first line says of each exit code. */
 const VERDICT: Record<StatusReport['exit_code'], string> = {
@@ -12,9 +13,6 @@ const VERDICT: Record<StatusReport['exit_code'], string> = {
   [EXIT.unreachable]: 'service unreachable',
 };
 
-/** 1,234,567: by hand (the first Intl formatter loads ICU's data, megabytes for three commas). */
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const table = (rows: string[][]): string[] => {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());

@@ -1,5 +1,4 @@
 import type { Setting, SettingSource } from '../../contract/status.js';
-import { detailDaysOf } from '../../domain/retention.js';
 import { DEFAULT_HISTORY_HOURS, DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
 
@@ -77,7 +76,7 @@ export function settingsInForce(connection: Connection, db: string | undefined, 
     },
     {
       key: 'retention.detail_days',
-      value: detailDaysInForce(connection),
+      value: connection.detailDays,
       from: fromFile(file.retention?.detail_days !== undefined),
     },
     {
@@ -88,10 +87,6 @@ export function settingsInForce(connection: Connection, db: string | undefined, 
   ];
   return settings;
 }
-
-/** `retention.detail_days` in force: the connection's, or the default for one resolved without it. */
-export const detailDaysInForce = (connection: Connection): number | null =>
-  connection.detailDays === undefined ? detailDaysOf(undefined) : connection.detailDays;
 
 /** No flag sets the service for `status`: a value came from its variable or from the config file. */
 function variableOrFile(from: string, variable: SettingSource): SettingSource {
