@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/cache/index.js';
 import { fillTwentyDays } from '../cache/twenty-days.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
-import { runCli } from './run-cli.js';
+import { CLI, runCli } from './run-cli.js';
 
 /**
  * `svc-monitor cache prune|backup|check` (DESIGN 3) on caches built by hand: twenty days (cache/twenty-days.ts) whose
@@ -177,5 +177,33 @@ describe('cache backup', () => {
     } finally {
       writer.kill('SIGTERM');
     }
+  });
+
+  it('a copy that cannot be written is named, not the cache: exit 1, nothing kept', async () => {
+    // a file size limit of 1 to 2 MiB (ulimit -f 2048: blocks of 512 or 1,024 bytes) stands for a full disk: the twenty
+    // days' cache is several MB, its -shm 32 KiB
+    const copy = join(root, 'too-big.db');
+    const child = spawn(
+      'sh',
+      ['-c', 'ulimit -f 2048 && exec "$@"', 'sh', process.execPath, CLI, 'cache', 'backup', copy, '--db', twenty],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(1);
+    // FILE as the usage names it (typed-values.ts), SQLite's word for the write refused, and never the cache's path
+    expect(stderr).toMatch(
+      /^svc-monitor: FILE could not be written \(.+\): nothing was kept, the cache is unchanged\n$/,
+    );
+    expect(existsSync(copy)).toBe(false);
+    // the cache itself is sound
+    const check = await cli('cache', 'check', '--db', twenty);
+    expect([check.code, check.stdout]).toEqual([0, 'ok\n']);
   });
 });

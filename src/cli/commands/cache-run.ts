@@ -70,9 +70,10 @@ export async function runBackup(file: string, flags: { db?: string }): Promise<v
       if (error.code === 'EEXIST') throw usageError(EXISTS);
       if (error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'ENOTDIR')
         throw usageError(`FILE cannot be created (${error.code}): is its folder there, and writable?`);
-      // the copy's own write failed (a full disk or quota, a read-only mount, an I/O error): the cache is fine
+      // the copy's own write failed (a full disk or quota, a read-only mount, an I/O error): the cache is fine, and
+      // FILE is named as the usage names it (a typed value is never repeated in an error)
       throw new CliError(
-        `the backup ${destination} could not be written (${error.message}); nothing was kept`,
+        `FILE could not be written (${error.message}): nothing was kept, the cache is unchanged`,
         EXIT.failure,
       );
     }
