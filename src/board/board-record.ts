@@ -146,9 +146,18 @@ const STALE_DAYS_A_BATCH = 1_200;
 /** How long keeping days' records waits for another process's write lock: a screen's thread never waits long. */
 const KEEP_BUSY_TIMEOUT_MS = 20;
 
-/** What a day's positions depend on besides its rows: the edge threshold and its city's settlement rule. */
+/**
+ * The version of how a day's positions are worked out (the hours, the quote window, costs, stake): raised with any
+ * change to them, so a cache kept by an earlier release works its days out again rather than serving its positions.
+ */
+const RECORD_VERSION = 1;
+
+/**
+ * What a day's positions depend on besides its rows: how they are worked out, the edge threshold and its city's
+ * settlement rule.
+ */
 const rulesOf = (day: { city_id: string; unit: RecordDay['unit'] }, rules: RecordRules) =>
-  `${rules.edgeMin}|${cityMarket({ city_id: day.city_id }, rules.settlement, day.unit).rule}`;
+  `v${RECORD_VERSION}|${rules.edgeMin}|${cityMarket({ city_id: day.city_id }, rules.settlement, day.unit).rule}`;
 
 /**
  * The record's positions over the settled days the filter matches, day by day (issue 43: what a settled day
@@ -181,14 +190,24 @@ function settledTrades(
   // is not read again if the rest is cut short
   for (let from = 0; from < stale.length; from += STALE_DAYS_A_BATCH) {
     const batch = stale.slice(from, from + STALE_DAYS_A_BATCH);
-    const keep = cache.history.recordDaysOf(batch, known).map((day, i) => {
-      const trades = recordTrades([day], rules);
-      priced.set(keyOf(day), trades);
-      const { fromMs, toMs } = batch[i] as (typeof batch)[number];
-      const { city_id, local_date, settled } = day;
-      return { city_id, local_date, settled, fromMs, toMs, rules: rulesOf(day, rules), trades: JSON.stringify(trades) };
-    });
-    cache.withBusyTimeout(KEEP_BUSY_TIMEOUT_MS, () => cache.history.keepRecordDays(keep));
+    // read, priced and kept from one snapshot: a row another process writes meanwhile keeps nothing stale
+    const work = () =>
+      cache.history.recordDaysOf(batch, known).map((day, i) => {
+        const trades = recordTrades([day], rules);
+        priced.set(keyOf(day), trades);
+        const { fromMs, toMs } = batch[i] as (typeof batch)[number];
+        const { city_id, local_date, settled } = day;
+        return {
+          city_id,
+          local_date,
+          settled,
+          fromMs,
+          toMs,
+          rules: rulesOf(day, rules),
+          trades: JSON.stringify(trades),
+        };
+      });
+    cache.withBusyTimeout(KEEP_BUSY_TIMEOUT_MS, () => cache.history.keepRecordDaysAsRead(work));
   }
   // a view that stays open (History's `known`) keeps each kept day parsed: its re-read after a change parses the
   // days whose kept text changed, not a year's

@@ -143,9 +143,9 @@ export class HistoryRepository {
     return this.kept.read(filter);
   }
 
-  /** Keeps settled days' records; false when the cache cannot be written now (kept-record-days.ts). */
-  keepRecordDays(days: readonly KeptRecordDay[]): boolean {
-    return this.kept.keep(days);
+  /** Reads and works out days' records and keeps them from the same snapshot; false: not kept (kept-record-days.ts). */
+  keepRecordDaysAsRead(work: () => readonly KeptRecordDay[]): boolean {
+    return this.kept.keepAsRead(work);
   }
 
   /** The instants the cache's rows cover, oldest to newest; null when it holds none (cache-span.ts). */

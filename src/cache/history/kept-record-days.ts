@@ -75,28 +75,47 @@ export class KeptRecordDays {
   }
 
   /**
-   * Keeps days' records, in one transaction; each replaces what was kept of its day. Not kept (false) when the
-   * cache cannot be written now: a read-only file, or another process's write lock held past the connection's busy
-   * timeout (the caller sets it short on a screen's thread). The next read then works them out again.
+   * `work` reads days' rows and works out their records; what it returns is kept in the same transaction, from the same
+   * snapshot, each replacing what was kept of its day. A row written by another process after the read began (a late
+   * report inside a day's span) finds no kept day for its trigger to drop yet; but SQLite then refuses this
+   * transaction's write (WAL's SQLITE_BUSY_SNAPSHOT: the snapshot it read is no longer the newest), so a record worked
+   * out from the rows before it is never kept. Not kept either (false) when the cache cannot be written now: a
+   * read-only file, or another process's write lock held past the connection's busy timeout (the caller sets it short
+   * on a screen's thread). The next read then works those days out again.
    */
-  keep(days: readonly KeptRecordDay[]): boolean {
-    if (days.length === 0) return true;
-    if (this.db.readonly) return false;
+  keepAsRead(work: () => readonly KeptRecordDay[]): boolean {
+    if (this.db.readonly) {
+      work();
+      return false;
+    }
+    let worked = false;
+    try {
+      this.db.transaction(() => {
+        const days = work();
+        worked = true;
+        this.insert(days);
+      })();
+      return true;
+    } catch (error) {
+      // an error of the work itself is the caller's; one of the write only means "not kept now"
+      if (!worked || !cannotWriteNow(error)) throw error;
+      return false;
+    }
+  }
+
+  private insert(days: readonly KeptRecordDay[]): void {
     const insert = this.db.prepare(
       `INSERT INTO record_days_kept (city_id, local_date, rules, settled, from_ms, to_ms, trades)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (city_id, local_date) DO UPDATE SET rules = excluded.rules, settled = excluded.settled,
          from_ms = excluded.from_ms, to_ms = excluded.to_ms, trades = excluded.trades`,
     );
-    try {
-      this.db.transaction(() => {
-        for (const d of days) insert.run(d.city_id, d.local_date, d.rules, d.settled, d.fromMs, d.toMs, d.trades);
-      })();
-      return true;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (isBusy(error) || code === 'SQLITE_READONLY' || code === 'SQLITE_READONLY_DBMOVED') return false;
-      throw error;
-    }
+    for (const d of days) insert.run(d.city_id, d.local_date, d.rules, d.settled, d.fromMs, d.toMs, d.trades);
   }
+}
+
+/** Another process's lock past the busy timeout, a stale snapshot, or a file that cannot be written. */
+function cannotWriteNow(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return isBusy(error) || code === 'SQLITE_READONLY' || code === 'SQLITE_READONLY_DBMOVED';
 }
