@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -21,12 +21,18 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function listen(name: string, onFixtures: boolean) {
+async function listen(name: string, onFixtures: boolean, hungNotify = false) {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const db = join(dir, 'cache.db');
   if (onFixtures) onFixtureClock(db);
   const notify = fakeNotifySend(dir);
+  // a notify-send that never returns (a desktop bus gone): it says its pid, then sleeps until the test ends it
+  if (hungNotify)
+    writeFileSync(
+      join(notify.bin, 'notify-send'),
+      `#!/bin/sh\necho $$ > '${dir}/hung.pid'\nexec sleep 600 </dev/null >/dev/null 2>&1\n`,
+    );
   const started = await startCli(
     ['listen', '--port', '0', '--secret', PRIMARY_SECRET, '--db', db],
     /listening on (http:\/\/\S+)/,
@@ -39,7 +45,18 @@ async function listen(name: string, onFixtures: boolean) {
   const inspect = new Inspector(db);
   stops.push(async () => inspect.close());
   const env = isolatedEnv(dir);
-  return { url: started.match[1] as string, inspect, notify, db, env, stderr: () => started.output().stderr };
+  const hungPid = () =>
+    existsSync(join(dir, 'hung.pid')) ? Number(readFileSync(join(dir, 'hung.pid'), 'utf8')) : undefined;
+  return {
+    url: started.match[1] as string,
+    started,
+    inspect,
+    notify,
+    db,
+    env,
+    hungPid,
+    stderr: () => started.output().stderr,
+  };
 }
 
 const replayLine = (stderr: string, eventId: string) =>
@@ -152,4 +169,25 @@ it('a listener whose clock is a day ahead of the service refuses every delivery 
     l.inspect.db.prepare('SELECT count(*) FROM listener_refusals').pluck().get() === 4 ? true : undefined,
   );
   expect(l.inspect.counts().alerts).toBe(1);
+});
+
+it('a hung desktop notification of the refusing alert does not hold SIGTERM: the listener stops within the kills’ limit', async () => {
+  const l = await listen('hung-notify', false, true);
+  const dayAgo = () => new Date(Date.now() - 30 * 3_600_000).toISOString();
+  for (let i = 0; i < 3; i++)
+    expect((await http.post(l.url, signed(PRIMARY_SECRET, { ...testEvent(), created_at: dayAgo() }))).status).toBe(409);
+  const pid = await waitUntil('the notification under way', l.hungPid);
+  try {
+    l.started.child.kill('SIGTERM');
+    // the listener waits for notifications under way NOTIFY_WAIT_ON_CLOSE_MS (5 s), then exits 0 with the alert
+    // unmarked, to be shown again at the next start
+    expect(await l.started.exited).toBe(0);
+    const unmarked = l.inspect.db
+      .prepare("SELECT count(*) FROM alerts WHERE kind = 'listener-refusing' AND notified_at IS NULL")
+      .pluck()
+      .get();
+    expect(unmarked).toBe(1);
+  } finally {
+    process.kill(pid);
+  }
 });

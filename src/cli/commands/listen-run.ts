@@ -90,4 +90,7 @@ export async function runListen(flags: ListenFlags, connection: Connection): Pro
     clearTimeout(timer);
   }
   cache.close();
+  // a desktop notification that never returned (a hung notify-send) is given up: its child would keep the process
+  // alive past SIGTERM. Unref'd, this fires only when something else still holds the process a second after the end
+  setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
 }
