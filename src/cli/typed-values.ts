@@ -1,4 +1,5 @@
 import { EVENT_TYPES, EXPORT_NAMES, HISTORICAL_TABLES, STREAM_NAMES } from '../contract/names.js';
+import { withoutValues } from '../domain/without-values.js';
 
 /**
  * What a user typed must not come back in an error: a key pasted into the wrong place (`listen --port KEY`,
@@ -36,16 +37,8 @@ export function typedValues(argv: readonly string[]): string[] {
   return [...new Set(all)].filter((v) => v.length >= MIN_LENGTH && !VOCABULARY.has(v));
 }
 
-/** `text` with each typed value (as typed, URL-encoded or JSON-escaped) replaced by `…`. */
-export function withoutTypedValues(text: string, values: readonly string[]): string {
-  let out = text;
-  for (const value of [...values].sort((a, b) => b.length - a.length)) {
-    for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
-      out = out.split(form).join('…');
-    }
-  }
-  return out;
-}
+/** `text` with each typed value (as typed, URL-encoded or JSON-escaped) replaced by `…` (domain/without-values.ts). */
+export const withoutTypedValues = withoutValues;
 
 /**
  * commander's complaints, naming the option or argument and what it expects without the value it got

@@ -15,6 +15,7 @@ import {
 } from '../contract/historical.js';
 import { API_PREFIX, LIMITS } from '../contract/limits.js';
 import { type StrategyFamily, type StrategyRecord, strategyResponse } from '../contract/strategies.js';
+import { withoutValues } from '../domain/without-values.js';
 import {
   ApiError,
   AuthRejected,
@@ -103,8 +104,10 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly cancelled = new AbortController();
+  private readonly apiKey: string;
 
   constructor(opts: ClientOptions) {
+    this.apiKey = opts.apiKey;
     this.baseUrl = v1BaseUrl(opts.baseUrl);
     this.clock = opts.clock ?? new ServiceClock();
     this.headers = opts.auth === 'bearer' ? { authorization: `Bearer ${opts.apiKey}` } : { 'x-api-key': opts.apiKey };
@@ -176,7 +179,24 @@ export class ApiClient {
   }
 
   /** The validated body of one GET, retried as the class says; remembered with its text (`receivedText`). */
+  /**
+   * A call's error never carries the key: a service (or a proxy) that echoes what it was sent would put it in the
+   * message `sync` prints, its `--json` errors and the stream's `last_error` that the TUI and `status` show. Cut
+   * here, where the text enters, in every form it could be echoed in (domain/without-values.ts).
+   */
   private async get<T extends object>(path: string, query: Query, schema: TSchema): Promise<T> {
+    try {
+      return await this.getOnce<T>(path, query, schema);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        error.message = withoutValues(error.message, [this.apiKey]);
+        if (error.stack) error.stack = withoutValues(error.stack, [this.apiKey]);
+      }
+      throw error;
+    }
+  }
+
+  private async getOnce<T extends object>(path: string, query: Query, schema: TSchema): Promise<T> {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
     const search = params.size > 0 ? `?${params}` : '';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openCache } from '../../cache/index.js';
+import { withoutValues } from '../../domain/without-values.js';
 import type { Connection } from '../config.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { configFile } from '../paths.js';
@@ -52,14 +53,14 @@ async function serviceOf(connection: Connection, offline: boolean): Promise<Serv
 }
 
 /**
- * The report with every text the key or a webhook secret appears in cut where it appears: a stream's last error or a
- * service's answer is the service's text, and one that echoes what it was sent (a proxy's page, a misconfigured
- * service) must not carry the key onto the screen, into a cron mail or a log.
+ * The report with every text a webhook secret or the key appears in cut where it appears, in every form
+ * (domain/without-values.ts). The client cuts the key from its errors as they enter (client/api-client.ts); this
+ * is for a webhook secret, which the client never holds, and for a cache whose `last_error` was written before.
  */
 function withoutSecrets<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const cut = secrets.filter((s): s is string => s !== undefined && s.length > 0);
   const clean = (v: unknown): unknown => {
-    if (typeof v === 'string') return cut.reduce((text, secret) => text.replaceAll(secret, '…'), v);
+    if (typeof v === 'string') return withoutValues(v, cut);
     if (Array.isArray(v)) return v.map(clean);
     if (v !== null && typeof v === 'object')
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]));
