@@ -248,6 +248,24 @@ describe('svc-monitor status', () => {
     );
   });
 
+  it('no cache yet: a rejected key is still exit 3 and no service 4, the missing cache said beside; else exit 2', async () => {
+    const none = join(root, 'never-synced.db');
+    const rejected = await status(['--db', none], { SVC_API_KEY: 'not-the-key-42' });
+    expect(rejected.code).toBe(3);
+    expect(rejected.stderr).toBe(
+      'svc-monitor: GET /cities: the service rejected the API key (401); check SVC_API_KEY or --api-key; ' +
+        `and no cache at ${none} yet: run \`svc-monitor sync\` to make it\n`,
+    );
+    const closed = await closedPort();
+    const gone = await status(['--db', none], { SVC_BASE_URL: `http://127.0.0.1:${closed}` });
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toContain(`; and no cache at ${none} yet`);
+    const healthy = await status(['--db', none]);
+    expect(healthy.code).toBe(2);
+    expect(healthy.stderr).toBe(`svc-monitor: no cache at ${none} yet: run \`svc-monitor sync\` to make it\n`);
+    expect(existsSync(none)).toBe(false);
+  });
+
   it('no service configured: the report, then exit 2 saying where to set it; --offline still answers', async () => {
     const bare = { ...home.env, SVC_BASE_URL: '', SVC_API_KEY: '' };
     const report = await statusJson(['--db', synced], bare);

@@ -22,10 +22,12 @@ export interface StatusFlags {
  */
 export async function runStatus(flags: StatusFlags, connection: Connection): Promise<void> {
   const settings = settingsInForce(connection, flags.db, process.env);
+  // the service first: on a box with no cache yet, a rejected key (3) or no service (4) is still what is wrong
+  const service = await serviceOf(connection, flags.offline === true);
+  if (!existsSync(connection.dbPath)) noCache(connection.dbPath, service, [connection.apiKey]);
   const cache = openCache(connection.dbPath, 'read');
   let report: ReturnType<typeof statusReport>;
   try {
-    const service = await serviceOf(connection, flags.offline === true);
     report = statusReport({
       cache,
       connection,
@@ -40,6 +42,19 @@ export async function runStatus(flags: StatusFlags, connection: Connection): Pro
   report = withoutSecrets(report, [connection.apiKey, ...connection.webhookSecrets]);
   process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : statusText(report));
   if (report.exit_code !== EXIT.ok) throw new CliError(problemLine(report), report.exit_code);
+}
+
+/**
+ * No cache at `path` yet (nothing has synced): its own fact, with the service's when that failed. DESIGN 3's 3 (key
+ * rejected) and 4 (service unreachable) win; with the service fine (or not asked) it is exit 2, as opening it is.
+ */
+function noCache(path: string, service: ServiceCheck, secrets: readonly (string | undefined)[]): never {
+  const missing = `no cache at ${path} yet: run \`svc-monitor sync\` to make it`;
+  const cut = secrets.filter((s): s is string => s !== undefined && s.length > 0);
+  const said = (error: string | null) => withoutValues(`${error ?? 'the service failed'}; and ${missing}`, cut);
+  if (service.checked && service.keyAccepted === false) throw new CliError(said(service.error), EXIT.authRejected);
+  if (service.checked && service.reachable === false) throw new CliError(said(service.error), EXIT.unreachable);
+  throw new CliError(missing, EXIT.usage);
 }
 
 async function serviceOf(connection: Connection, offline: boolean): Promise<ServiceCheck> {
