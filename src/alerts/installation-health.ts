@@ -1,5 +1,5 @@
 import type { StreamState } from '../cache/index.js';
-import { signedDuration } from '../domain/clock-offset.js';
+import { duration } from '../domain/clock-offset.js';
 import { streamHealth } from './stream-health.js';
 
 /**
@@ -66,8 +66,8 @@ export interface NotifyFailures {
   newestAt: string | null;
 }
 
-/** A duration as the status line says it: `12m05s`, `3h04m`, `2d01h`. */
-export const duration = (ms: number): string => signedDuration(ms).slice(1);
+/** A duration as the status line says it (domain/clock-offset.ts; the daemon's lines say it the same way). */
+export { duration };
 
 /** The lines of what needs a person, in the order a person would look: streams, listener, notify command. */
 export function installationProblems(

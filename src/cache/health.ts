@@ -11,11 +11,10 @@ export interface CacheFileSize {
   walBytes: number;
 }
 
-/** Unacknowledged `notify-command-failed` alerts: how many, and the newest one's instant and text. */
+/** Unacknowledged `notify-command-failed` alerts: how many, and the newest one's instant. */
 export interface NotifyCommandFailures {
   count: number;
   newestAt: string | null;
-  newestMessage: string | null;
 }
 
 /** Tables and the indexed instant (epoch ms) a row is kept at: a day of them is a range of the index. */
@@ -101,16 +100,11 @@ export class HealthRepository {
   /** `notify-command-failed` alerts not acknowledged, raised at or after `sinceMs`. */
   notifyCommandFailures(sinceMs: number): NotifyCommandFailures {
     const kind = sqlKind('notify-command-failed');
-    const count = this.prepared(
-      `SELECT count(*) FROM alerts INDEXED BY alerts_unacknowledged
+    // one pass: with max(id), SQLite gives the bare created_at of that row (the newest)
+    const { count, newestAt } = this.prepared(
+      `SELECT count(*) AS count, created_at AS newestAt, max(id) FROM alerts INDEXED BY alerts_unacknowledged
        WHERE acknowledged_at IS NULL AND kind = ${kind} AND created_ms >= ?`,
-    )
-      .pluck()
-      .get(sinceMs) as number;
-    const newest = this.prepared(
-      `SELECT created_at, message FROM alerts INDEXED BY alerts_unacknowledged
-       WHERE acknowledged_at IS NULL AND kind = ${kind} AND created_ms >= ? ORDER BY id DESC LIMIT 1`,
-    ).get(sinceMs) as { created_at: string; message: string } | undefined;
-    return { count, newestAt: newest?.created_at ?? null, newestMessage: newest?.message ?? null };
+    ).get(sinceMs) as { count: number; newestAt: string | null };
+    return { count, newestAt };
   }
 }

@@ -1,6 +1,9 @@
 /** The status bar names the service's clock offset from this machine's once it is over this (DESIGN 4). */
 export const SHOWN_CLOCK_OFFSET_MS = 5_000;
 
+/** A length of time without its sign, as status and the daemon's lines say it: `12m05s`, `3h04m`, `2d01h`. */
+export const duration = (ms: number): string => signedDuration(ms).slice(1);
+
 /** `+4m12s`, `-2h05m`, `+3d04h`, `+7s`: a clock offset in whole seconds, its two largest units. */
 export function signedDuration(ms: number): string {
   const sign = ms < 0 ? '-' : '+';

@@ -1,4 +1,4 @@
-import { signedDuration } from '../domain/clock-offset.js';
+import { duration as lasted } from '../domain/clock-offset.js';
 import type { StreamOutcome, SyncError } from './sync-summary.js';
 
 /** While a stream keeps failing, one line saying so at most this often (host ms): an hour. */
@@ -12,9 +12,6 @@ interface Failing {
   said: Set<SyncError['kind']>;
   remindedMs: number;
 }
-
-/** `3m12s`, `1h04m`: how long, in its two largest units (the status bar's clock offset, without the sign). */
-const lasted = (ms: number) => signedDuration(ms).slice(1);
 
 /**
  * The daemon's log of stream faults (DESIGN 3 `sync`): a fault is loud once and a recovery is said. A stream's first
