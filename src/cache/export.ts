@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import {
   CURRENT_SOURCES,
-  EXPORT_NAMES,
+  exportNameProblem,
   FORECAST_LAYERS,
   HISTORICAL_TIME_COLUMN,
   isHistoricalTable,
@@ -36,8 +36,8 @@ export interface ExportFilter {
  * the name's place is not printed back: the CLI cuts every long value typed out of its messages (typed-values.ts).
  */
 export function checkExportName(name: string): void {
-  if (!EXPORT_NAMES.includes(name))
-    throw new CacheError(`unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`);
+  const problem = exportNameProblem(name);
+  if (problem) throw new CacheError(problem);
 }
 
 const REJECTED_COLUMNS = 'id, received_at, reason, event_type, event_id, delivery_id, body';

@@ -95,3 +95,12 @@ export const STREAM_NAMES = [
   'daily',
 ] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
+
+/**
+ * What is wrong with an export NAME (not in EXPORT_NAMES: which name and the valid ones), or undefined. One rule for
+ * the CLI, which answers it before the export's modules load, and the cache, which refuses it before reading.
+ */
+export function exportNameProblem(name: string): string | undefined {
+  if (EXPORT_NAMES.includes(name)) return undefined;
+  return `unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`;
+}

@@ -1,4 +1,4 @@
-import { EXPORT_NAMES } from '../../contract/names.js';
+import { exportNameProblem } from '../../contract/names.js';
 import { parseDateOrInstant } from '../../domain/city-time.js';
 import { TimeBoundsError, timeBounds } from '../../domain/time-bounds.js';
 import { usageError } from '../exit-codes.js';
@@ -25,8 +25,8 @@ export interface ExportFlags {
 export function checkExportFlags(name: string, flags: ExportFlags): void {
   if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
     throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
-  if (!EXPORT_NAMES.includes(name))
-    throw usageError(`unknown export name '${name}'; valid names: ${EXPORT_NAMES.join(', ')}`);
+  const unknown = exportNameProblem(name);
+  if (unknown) throw usageError(unknown);
   if (name === 'board' && (flags.since !== undefined || flags.until !== undefined))
     throw usageError('--since and --until do not apply to board: it is the board as of now, or of --at');
   if (flags.at !== undefined && name !== 'board') throw usageError('--at applies to board only');
