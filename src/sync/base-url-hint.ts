@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../contract/limits.js';
-import type { SyncSummary } from './sync-summary.js';
+import type { StreamOutcome, SyncSummary } from './sync-summary.js';
 
 /**
  * The address as it may be printed: scheme, host and path, never credentials nor a query (an `api_key` parameter
@@ -20,9 +20,17 @@ export function printableUrl(url: string): string {
  * would be. Null when any stream of the pass answered as the API or failed otherwise.
  */
 export function wrongBaseUrlHint(pass: SyncSummary, baseUrl: string): string | null {
-  if (Object.keys(pass.streams).length > 0 || pass.errors.length === 0) return null;
-  return pass.errors.every((error) => error.notTheApi) ? wrongBaseUrlLine(baseUrl) : null;
+  const answers = [...Object.keys(pass.streams).map(() => false), ...pass.errors.map((e) => e.notTheApi === true)];
+  return everyAnswerNotTheApi(answers) ? wrongBaseUrlLine(baseUrl) : null;
 }
+
+/** A stream's pass answered 404 or HTML and stored nothing: not the API. */
+export const answeredNotTheApi = (outcome: StreamOutcome): boolean =>
+  outcome.error?.notTheApi === true && !outcome.counts;
+
+/** The one rule (`sync --once` and the daemon): streams answered, and every one of them 404 or HTML. */
+export const everyAnswerNotTheApi = (answers: readonly boolean[]): boolean =>
+  answers.length > 0 && answers.every(Boolean);
 
 /** The hint's line, naming the address in use and the API's at its host. */
 export function wrongBaseUrlLine(baseUrl: string): string {

@@ -21,6 +21,10 @@ export interface SyncSummary {
   errors: SyncError[];
 }
 
+/** A pass's summary as `sync --json` prints it (`--once` and each pass of the daemon): the service's instant first. */
+export const passLine = (pass: SyncSummary, at: Date): string =>
+  `${JSON.stringify({ at: at.toISOString(), streams: pass.streams, errors: pass.errors })}\n`;
+
 /** What one pass of one stream did: what it stored (also when it failed part way) and its failure, if any. */
 export interface StreamOutcome {
   stream: string;

@@ -1,8 +1,9 @@
 import type { ServiceClock } from '../../client/service-clock.js';
-import { wrongBaseUrlLine } from '../../sync/base-url-hint.js';
+import { answeredNotTheApi, everyAnswerNotTheApi, wrongBaseUrlLine } from '../../sync/base-url-hint.js';
 import { FaultLog } from '../../sync/fault-log.js';
 import { STREAMS } from '../../sync/streams.js';
 import { addOutcome, type SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
+import { passLine } from '../../sync/sync-summary.js';
 
 export interface DaemonOptions {
   engine: SyncEngine;
@@ -14,10 +15,6 @@ export interface DaemonOptions {
   json: boolean;
   log: (line: string) => void;
 }
-
-/** A pass's summary as `sync --json` prints it: the service's instant first. */
-export const passLine = (pass: SyncSummary, at: Date): string =>
-  `${JSON.stringify({ at: at.toISOString(), streams: pass.streams, errors: pass.errors })}\n`;
 
 /**
  * The headless daemon of DESIGN 3: polls every stream on its interval until SIGTERM or SIGINT (the engine's `stop`).
@@ -45,7 +42,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     const ended = pass;
     pass = undefined;
     if (opts.json) process.stdout.write(passLine(ended, clock.now()));
-    const wrongBase = notTheApi.size === STREAMS.length && [...notTheApi.values()].every(Boolean);
+    const wrongBase = notTheApi.size === STREAMS.length && everyAnswerNotTheApi([...notTheApi.values()]);
     if (wrongBase && !hinted) log(wrongBaseUrlLine(opts.baseUrl));
     hinted = wrongBase;
   };
@@ -53,7 +50,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     await engine.start((outcome) => {
       const now = Date.now();
       faults.outcome(outcome, now);
-      notTheApi.set(outcome.stream, outcome.error?.notTheApi === true && !outcome.counts);
+      notTheApi.set(outcome.stream, answeredNotTheApi(outcome));
       if (!pass) {
         pass = { streams: {}, errors: [] };
         passBeganMs = now;

@@ -7,6 +7,7 @@ import { Cancelled } from '../../client/errors.js';
 import { backfill, backfillTables } from '../../sync/backfill.js';
 import { wrongBaseUrlHint } from '../../sync/base-url-hint.js';
 import { SyncEngine, type SyncSummary } from '../../sync/sync-engine.js';
+import { passLine } from '../../sync/sync-summary.js';
 import { type Connection, requireService } from '../config.js';
 import { daemonLog } from '../daemon-log.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
@@ -121,8 +122,7 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
   // a daemon reported its passes and failures as they came, and a signal is how it is meant to end
   if (daemon) return;
   if (flags.json) {
-    const at = clock.now().toISOString();
-    process.stdout.write(`${JSON.stringify({ at, streams: summary.streams, errors: summary.errors })}\n`);
+    process.stdout.write(passLine(summary, clock.now()));
   }
   for (const e of summary.errors) if (!flags.json) log(`${e.stream}: ${e.error}`);
   const hint = wrongBaseUrlHint(summary, client.baseUrl);
