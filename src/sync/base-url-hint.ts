@@ -1,18 +1,6 @@
 import { API_PREFIX } from '../contract/limits.js';
+import { shownAddress } from '../domain/shown-address.js';
 import type { StreamOutcome, SyncSummary } from './sync-summary.js';
-
-/**
- * The address as it may be printed: scheme, host and path, never credentials nor a query (an `api_key` parameter
- * is a secret; a URL is not).
- */
-export function printableUrl(url: string): string {
-  try {
-    const { origin, pathname } = new URL(url);
-    return `${origin}${pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(not a URL)';
-  }
-}
 
 /**
  * DESIGN 3 `sync`: when every stream of a pass failed with a 404 or an HTML answer, the address is not the API (the
@@ -34,7 +22,7 @@ export const everyAnswerNotTheApi = (answers: readonly boolean[]): boolean =>
 
 /** The hint's line, naming the address in use and the API's at its host. */
 export function wrongBaseUrlLine(baseUrl: string): string {
-  const used = printableUrl(baseUrl);
+  const used = shownAddress(baseUrl);
   let example = '';
   try {
     example = ` (as ${new URL(baseUrl).origin}${API_PREFIX})`;

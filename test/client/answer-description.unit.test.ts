@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerDescription } from '../../src/client/errors.js';
-import { printableUrl, wrongBaseUrlHint } from '../../src/sync/base-url-hint.js';
+import { wrongBaseUrlHint, wrongBaseUrlLine } from '../../src/sync/base-url-hint.js';
 
 const page = `<!doctype html>\n<html lang="en">\n<head><title>Not found</title></head>\n${'<p>x</p>\n'.repeat(600)}</html>\n`;
 
@@ -57,9 +57,10 @@ describe('the wrong base URL hint', () => {
     expect(wrongBaseUrlHint({ streams: {}, errors: [...pass.errors, down] }, 'http://h/x')).toBeNull();
   });
 
-  it('never prints credentials or a query (an api_key parameter)', () => {
-    expect(printableUrl('https://user:pw@svc.example/api/public/v1?api_key=SECRET#x')).toBe(
-      'https://svc.example/api/public/v1',
+  it('never prints credentials or a query (an api_key parameter): each is `…`', () => {
+    expect(wrongBaseUrlLine('https://user:pw@svc.example/account?api_key=SECRET')).toBe(
+      'the base URL is probably wrong: every stream answered 404 or HTML from https://…:…@svc.example/account?…; ' +
+        "it should be the service's address ending with /api/public/v1 (as https://svc.example/api/public/v1)",
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { Setting, SettingSource } from '../../contract/status.js';
+import { shownAddress } from '../../domain/shown-address.js';
 import { DEFAULT_HISTORY_HOURS, DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
 
@@ -102,16 +103,5 @@ function settlementText(settlement: Readonly<Record<string, string>>): string {
   return wholeF.length === 0 ? 'metar_c' : `metar_c; whole_f: ${wholeF.join(', ')}`;
 }
 
-/** The address as shown: a user, a password or a query replaced by `…`. */
-export function shownAddress(address: string): string {
-  try {
-    const url = new URL(address);
-    if (url.username === '' && url.password === '' && url.search === '') return address;
-    if (url.username !== '') url.username = '…';
-    if (url.password !== '') url.password = '…';
-    if (url.search !== '') url.search = '?…';
-    return url.toString();
-  } catch {
-    return '(not a URL)';
-  }
-}
+/** The address as shown (domain/shown-address.ts). */
+export { shownAddress };
