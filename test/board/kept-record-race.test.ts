@@ -4,26 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBoardRecord } from '../../src/board/board-record.js';
 import { type Cache, type KeptRecordDay, openCache } from '../../src/cache/index.js';
-import type { HistoricalRow } from '../../src/contract/historical.js';
-import { DAY, fillAsOfDay } from '../cache/as-of-day.js';
+import { DAY, fillAsOfDay, metarReport } from '../cache/as-of-day.js';
 
 /**
  * The board's record of a settled day is read, worked out and kept from one snapshot (kept-record-days.ts): a late
  * report another process stores between the read and the keep (before any kept row exists for its trigger to drop)
  * must not leave the record worked out without it kept. Two connections on one file, as a monitor and a sync are.
  */
-const report = (id: number, at: string, c: number): HistoricalRow =>
-  ({
-    id,
-    city_id: 'nyc',
-    local_date: at.slice(0, 10),
-    station_code: 'KLGA',
-    observed_at: at,
-    fetched_at: at,
-    temp_c: c,
-    temp_f: Math.round(((c * 9) / 5 + 32) * 10) / 10,
-    raw: 'METAR',
-  }) as HistoricalRow;
 
 let root: string;
 let screen: Cache;
@@ -64,7 +51,7 @@ describe('a settled day’s record kept from the snapshot it was read in', () =>
     const kept = screen.history.keepRecordDaysAsRead(() => {
       const days = workedOut(screen);
       // the sync stores a late report of the day (13:30Z, within its span) while the screen works the day out
-      sync.resources.upsertHistorical('metar_observations_history', [report(100, `${DAY}T13:30:00Z`, 20)]);
+      sync.resources.upsertHistorical('metar_observations_history', [metarReport(100, `${DAY}T13:30:00Z`, 20)]);
       return days;
     });
     expect(kept).toBe(false);

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBoardRecord, readBoardRecord } from '../../src/board/board-record.js';
 import { type Cache, openCache, type RecordDay } from '../../src/cache/index.js';
-import type { HistoricalRow } from '../../src/contract/historical.js';
-import { DAY, fillAsOfDay } from '../cache/as-of-day.js';
+import { DAY, fillAsOfDay, metarReport } from '../cache/as-of-day.js';
 
 /**
  * The board's record of a settled day worked out once and kept (issue 43), on the hand-built New York day of
@@ -18,20 +17,6 @@ const POSITIONS = [
 ];
 const positions = (cache: Cache) =>
   exportBoardRecord(cache, RULES).map((t) => [t.local_hour, t.bucket_label, t.side, t.price, t.won, t.pnl]);
-
-/** A METAR report of New York, by its own id (the day's are 1 to 5). */
-const report = (id: number, at: string, c: number): HistoricalRow =>
-  ({
-    id,
-    city_id: 'nyc',
-    local_date: at.slice(0, 10),
-    station_code: 'KLGA',
-    observed_at: at,
-    fetched_at: at,
-    temp_c: c,
-    temp_f: Math.round(((c * 9) / 5 + 32) * 10) / 10,
-    raw: 'METAR',
-  }) as HistoricalRow;
 
 let cache: Cache;
 beforeEach(() => {
@@ -84,7 +69,7 @@ describe('the board’s record of a settled day, kept', () => {
     positions(cache);
     // 20 °C at 13:30Z (08:30 local): from 09:00 the running high is far above the desk's N(11..12.5, 1), every hour
     // CHECK (no edge offered): no position
-    cache.resources.upsertHistorical('metar_observations_history', [report(100, `${DAY}T13:30:00Z`, 20)]);
+    cache.resources.upsertHistorical('metar_observations_history', [metarReport(100, `${DAY}T13:30:00Z`, 20)]);
     expect(cache.history.keptRecordDays({}).size).toBe(0);
     expect(positions(cache)).toEqual([]);
     expect(cache.history.keptRecordDays({}).get(`nyc|${DAY}`)?.trades).toBe('[]');
@@ -106,12 +91,12 @@ describe('the board’s record of a settled day, kept', () => {
   it('is dropped when a row it read changes (a corrected report), and kept again as it then reads', () => {
     positions(cache);
     // the 22:00Z report (id 5), after 16:00 local, is outside the span: the day stays kept
-    cache.resources.upsertHistorical('metar_observations_history', [report(5, `${DAY}T22:00:00Z`, 30)]);
+    cache.resources.upsertHistorical('metar_observations_history', [metarReport(5, `${DAY}T22:00:00Z`, 30)]);
     // the next day's report at 06:00Z of the 25th, too
-    cache.resources.upsertHistorical('metar_observations_history', [report(101, '2026-11-25T06:00:00Z', 30)]);
+    cache.resources.upsertHistorical('metar_observations_history', [metarReport(101, '2026-11-25T06:00:00Z', 30)]);
     expect(cache.history.keptRecordDays({}).size).toBe(1);
     // the 19:00Z report (id 4) corrected from 13 to 20 °C: from 14:00 local the record is CHECK, before it unchanged
-    cache.resources.upsertHistorical('metar_observations_history', [report(4, `${DAY}T19:00:00Z`, 20)]);
+    cache.resources.upsertHistorical('metar_observations_history', [metarReport(4, `${DAY}T19:00:00Z`, 20)]);
     expect(cache.history.keptRecordDays({}).size).toBe(0);
     expect(positions(cache)).toEqual(POSITIONS);
     expect(cache.history.keptRecordDays({}).size).toBe(1);

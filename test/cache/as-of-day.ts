@@ -33,19 +33,22 @@ export const at = (hhmm: string, date = DAY) => Date.parse(`${date}T${hhmm}:00Z`
 /** New York as the calibration's hand-built history has it. */
 export const NYC = CITIES.find((c) => c.city_id === 'nyc') as City;
 
-let ids = 0;
-const metar = (hhmm: string, c: number): HistoricalRow =>
+/** A METAR report of New York at an instant (ISO), by its own id (the day's are 1 to 5): a late one, say. */
+export const metarReport = (id: number, at: string, c: number): HistoricalRow =>
   ({
-    id: ++ids,
+    id,
     city_id: 'nyc',
-    local_date: DAY,
+    local_date: at.slice(0, 10),
     station_code: 'KLGA',
-    observed_at: `${DAY}T${hhmm}:00Z`,
-    fetched_at: `${DAY}T${hhmm}:00Z`,
+    observed_at: at,
+    fetched_at: at,
     temp_c: c,
     temp_f: Math.round(((c * 9) / 5 + 32) * 10) / 10,
     raw: 'METAR',
   }) as HistoricalRow;
+
+let ids = 0;
+const metar = (hhmm: string, c: number): HistoricalRow => metarReport(++ids, `${DAY}T${hhmm}:00Z`, c);
 
 const snapshot = (snapshotAt: string, date: string, prices: [number, number]): HistoricalRow[] =>
   (['52-53°F', '54-55°F'] as const).map(
