@@ -47,6 +47,7 @@ describe('the listener’s health in the cache', () => {
       firstVerifiedAt: null,
       lastVerifiedAt: null,
       lastRefusalAt: null,
+      lastRefusalCause: null,
       refusalsLastHour: 0,
       refusing: false,
     });
@@ -75,6 +76,8 @@ describe('the listener’s health in the cache', () => {
       firstVerifiedAt: '2026-11-21T10:00:00Z',
       lastVerifiedAt: '2026-11-21T10:30:00Z',
       lastRefusalAt: '2026-11-21T11:30:00Z',
+      // the newest refusal kept, 11:30, was the replay
+      lastRefusalCause: 'replay',
       refusalsLastHour: 4,
       refusing: true,
     });
