@@ -36,6 +36,7 @@ it('a cache from before keeps its first and last stored events as the listenerâ€
       firstVerifiedAt: '2026-11-21T14:00:00Z',
       lastVerifiedAt: '2026-11-21T16:00:00Z',
       lastRefusalAt: null,
+      lastRefusalCause: null,
       refusalsLastHour: 0,
       refusing: false,
     });

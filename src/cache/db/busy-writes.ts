@@ -1,4 +1,8 @@
 import type { Cache } from '../cache.js';
+import { isBusy } from './cache-error.js';
+
+/** Where the lock's error is told apart from a fault (cache-error.ts); here too for the listener's imports. */
+export { isBusy };
 
 // Writes that meet another process's write lock wait from a timer, never inside SQLite on the event loop: the
 // webhook listener's commits, its kill notifications' marks and the trader alert pass all write this way.
@@ -14,12 +18,6 @@ const LISTENER_BUSY_TIMEOUT_MS = 20;
 const BUSY_RETRY_FIRST_MS = 10;
 /** At most this between tries: a released lock is taken within a fifth of a second, at ~10% of the loop's time. */
 const BUSY_RETRY_MAX_MS = 200;
-
-/** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT, BUSY_RECOVERY, BUSY_TIMEOUT): the lock, not a fault. */
-export function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
 
 /**
  * Runs writes on the cache with the listener's short busy timeout, then puts back the connection's own (the monitor

@@ -37,3 +37,9 @@ export const damaged = (path: string, problem: string): string =>
 const fileReadOnly = (path: string) => `${path} cannot be written: the file is read-only`;
 const folderReadOnly = (path: string) =>
   `${path} cannot be written: SQLite needs to create ${basename(path)}-wal and ${basename(path)}-shm in ${dirname(path)}, which is read-only`;
+
+/** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT, BUSY_RECOVERY, BUSY_TIMEOUT): the lock, not a fault. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}

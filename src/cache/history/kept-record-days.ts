@@ -1,6 +1,6 @@
 import { localInstant } from '../../domain/market-times.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
-import { isBusy } from '../db/busy-writes.js';
+import { isBusy } from '../db/cache-error.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { timeBounds } from '../db/time.js';
 import { Where } from '../db/where.js';
