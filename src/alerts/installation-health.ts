@@ -1,6 +1,6 @@
 import type { StreamState } from '../cache/index.js';
 import { duration } from '../domain/clock-offset.js';
-import { streamHealth } from './stream-health.js';
+import { pollAgeMs, streamHealth } from './stream-health.js';
 
 /**
  * What makes `svc-monitor status` say an installation needs a person (DESIGN 3, exit 1): a stream whose last good
@@ -40,12 +40,11 @@ export function checkStream(
 ): StreamCheck {
   const { health, ageMs } = streamHealth(state, stream, nowMs, intervalMs);
   const staleAfterMs = STALE_AFTER_INTERVALS * intervalMs;
-  const hostMs = state?.last_success_host_ms ?? null;
-  const pollAgeMs = hostMs === null ? ageMs : hostNowMs - hostMs;
+  const polled = pollAgeMs(state, ageMs, hostNowMs);
   const verdict: StreamVerdict =
-    ageMs === null || pollAgeMs === null
+    ageMs === null || polled === null
       ? 'never'
-      : pollAgeMs > staleAfterMs
+      : polled > staleAfterMs
         ? 'stale'
         : health === 'failing'
           ? 'failing'

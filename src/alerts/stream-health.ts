@@ -15,8 +15,20 @@ export interface StreamHealth {
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 
 /**
- * A stream's health at `nowMs`. `polling` false (offline review: no sync runs, none is expected): its age is only how
- * old the cache is, never stale or dead; a pass that failed before is still said.
+ * How long since the stream's last good pass, for whether it still polls: on the host's clock (`hostNowMs`), where its
+ * polls are timed, when the pass kept it; a reference service at `--speed 60` lives an hour a real minute, and on its
+ * clock every stream polled a minute ago is an hour old. A pass recorded without it (a cache from before): its age on
+ * the monitor's clock (`ageMs`), which is the host's at a real service.
+ */
+export function pollAgeMs(state: StreamState | undefined, ageMs: number | null, hostNowMs: number): number | null {
+  const hostMs = state?.last_success_host_ms ?? null;
+  return hostMs === null ? ageMs : hostNowMs - hostMs;
+}
+
+/**
+ * A stream's health at `nowMs` (its age, on the monitor's clock), stale or dead by `pollAgeMs` at `hostNowMs`.
+ * `polling` false (offline review: no sync runs, none is expected): its age is only how old the cache is, never stale
+ * or dead; a pass that failed before is still said.
  */
 export function streamHealth(
   state: StreamState | undefined,
@@ -24,6 +36,7 @@ export function streamHealth(
   nowMs: number,
   intervalMs: number,
   polling = true,
+  hostNowMs = nowMs,
 ): StreamHealth {
   const success = ms(state?.last_success_at ?? null);
   const failed = ms(state?.last_error_at ?? null);
@@ -31,7 +44,8 @@ export function streamHealth(
   const error = state?.last_error ?? null;
   if (failed !== null && (success === null || failed > success)) return { stream, health: 'failing', ageMs, error };
   if (ageMs === null) return { stream, health: 'never', ageMs, error: null };
-  const health = !polling ? 'ok' : ageMs > 5 * intervalMs ? 'dead' : ageMs > 2 * intervalMs ? 'stale' : 'ok';
+  const polled = pollAgeMs(state, ageMs, hostNowMs) ?? ageMs;
+  const health = !polling ? 'ok' : polled > 5 * intervalMs ? 'dead' : polled > 2 * intervalMs ? 'stale' : 'ok';
   return { stream, health, ageMs, error: null };
 }
 
@@ -43,6 +57,7 @@ export function allStreamHealth(
   nowMs: number,
   intervals: Readonly<Record<string, number>>,
   polling = true,
+  hostNowMs = nowMs,
 ): StreamHealth[] {
   const names: string[] = [...POLLED_STREAMS];
   for (const s of states) if (!names.includes(s.stream)) names.push(s.stream);
@@ -53,6 +68,7 @@ export function allStreamHealth(
       nowMs,
       intervals[name] ?? DEFAULTS[name] ?? 300_000,
       polling,
+      hostNowMs,
     ),
   );
 }

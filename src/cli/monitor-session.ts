@@ -4,7 +4,7 @@ import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../cache/index.js
 import { STREAM_NAMES } from '../contract/names.js';
 import type { MonitorStatus } from '../tui/types.js';
 import type { Connection } from './config.js';
-import { DEMO_SPEED, type DemoService, demoDir, startDemoService } from './demo-service.js';
+import { type DemoService, demoDir, startDemoService } from './demo-service.js';
 import { usageError } from './exit-codes.js';
 import { marketClockOf } from './market-clock.js';
 import { MonitorStatusStore, NO_LISTENER } from './monitor-status.js';
@@ -36,7 +36,7 @@ export interface MonitorSession {
 /** Where the monitor's listener logs while the TUI has the screen. */
 const logFile = (): string => join(dataDir(), 'monitor.log');
 
-/** Demo polls often, because its world runs DEMO_SPEED times faster than the wall clock. */
+/** Demo polls often, because its world runs DEMO_SPEED (demo-service.ts) times faster than the wall clock. */
 const DEMO_INTERVAL_MS = 5_000;
 
 /**
@@ -129,8 +129,9 @@ export async function openSession(
     );
     closers.push(() => thread.close());
     if (thread.listenerUrl) await demo?.registerListener(thread.listenerUrl);
+    // the status bar judges a stream stale on the host's clock, where the demo's passes are timed too
     const streamIntervalsMs = demo
-      ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS * DEMO_SPEED]))
+      ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS]))
       : connection.intervals;
     return {
       cache,

@@ -26,6 +26,19 @@ describe('stream health', () => {
     expect(health(5 * MINUTE + 1).health).toBe('dead');
   });
 
+  it("is stale or dead by the host's clock when the pass kept it, its age on the service's", () => {
+    // a service at --speed 60: its clock says the pass was an hour ago; the host's says 90 s, then 121 s, then 301 s
+    const s = state('current', { last_success_at: at(60 * MINUTE), last_success_host_ms: 5_000_000 });
+    const polledAgo = (hostNowMs: number) => streamHealth(s, 'current', NOW, MINUTE, true, hostNowMs);
+    expect(polledAgo(5_090_000)).toEqual({ stream: 'current', health: 'ok', ageMs: 60 * MINUTE, error: null });
+    // two polls of 60 s: stale past 120 s, dead past 300 s
+    expect(polledAgo(5_121_000).health).toBe('stale');
+    expect(polledAgo(5_301_000).health).toBe('dead');
+    // a pass recorded without the host's clock: the hour on the service's clock decides (dead)
+    const older = state('current', { last_success_at: at(60 * MINUTE) });
+    expect(streamHealth(older, 'current', NOW, MINUTE, true, 5_090_000).health).toBe('dead');
+  });
+
   it('is failing when the last poll failed after the last success, whatever its age', () => {
     const s = state('forecasts', { last_success_at: at(10_000), last_error_at: at(5_000), last_error: 'timeout' });
     expect(streamHealth(s, 'forecasts', NOW, 5 * MINUTE)).toEqual({
