@@ -46,6 +46,23 @@ function buckets(table: 'mkta_buckets_history' | 'mktb_buckets_history'): Thinne
   };
 }
 
+/**
+ * A table of polled answers (`current_obs`, `forecasts`), timed by `fetched_ms` and its `<table>_fetched` index: one
+ * series a city and `part` (a source, a layer), the rows of `whole` never thinned.
+ */
+function polls(name: string, table: string, part: string, whole: string): ThinnedTable {
+  const kept = `${part} <> '${whole}'`;
+  return {
+    name,
+    rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, ${part} AS part
+      FROM ${table} INDEXED BY ${table}_fetched
+      WHERE fetched_ms > ? AND fetched_ms <= ? AND ${kept} ORDER BY fetched_ms`,
+    deleteSql: `DELETE FROM ${table} WHERE rowid = ?`,
+    oldestSql: `SELECT min(fetched_ms) FROM ${table} WHERE ${kept}`,
+    nthAfterSql: `SELECT fetched_ms FROM ${table} INDEXED BY ${table}_fetched WHERE fetched_ms > ? ORDER BY fetched_ms LIMIT 1 OFFSET ?`,
+  };
+}
+
 const FORECAST_HISTORY = historicalSqlTable('forecast_history');
 
 /**
@@ -88,26 +105,8 @@ export const THINNED_TABLES: readonly ThinnedTable[] = [
     nthAfterSql: nthAfter(FORECAST_HISTORY),
     rewrite: rewrite(FORECAST_HISTORY),
   },
-  {
-    // `/current` polls: one series a city and source
-    name: 'current',
-    rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, source AS part
-      FROM current_obs INDEXED BY current_obs_fetched
-      WHERE fetched_ms > ? AND fetched_ms <= ? AND source <> 'metar_observations' ORDER BY fetched_ms`,
-    deleteSql: 'DELETE FROM current_obs WHERE rowid = ?',
-    oldestSql: "SELECT min(fetched_ms) FROM current_obs WHERE source <> 'metar_observations'",
-    nthAfterSql:
-      'SELECT fetched_ms FROM current_obs INDEXED BY current_obs_fetched WHERE fetched_ms > ? ORDER BY fetched_ms LIMIT 1 OFFSET ?',
-  },
-  {
-    // `/forecasts` polls: one series a city and layer
-    name: 'forecasts',
-    rowsSql: `SELECT rowid AS id, fetched_ms AS t, city_id, layer AS part
-      FROM forecasts INDEXED BY forecasts_fetched
-      WHERE fetched_ms > ? AND fetched_ms <= ? AND layer <> 'model_tmax_range' ORDER BY fetched_ms`,
-    deleteSql: 'DELETE FROM forecasts WHERE rowid = ?',
-    oldestSql: "SELECT min(fetched_ms) FROM forecasts WHERE layer <> 'model_tmax_range'",
-    nthAfterSql:
-      'SELECT fetched_ms FROM forecasts INDEXED BY forecasts_fetched WHERE fetched_ms > ? ORDER BY fetched_ms LIMIT 1 OFFSET ?',
-  },
+  // `/current` polls: one series a city and source
+  polls('current', 'current_obs', 'source', 'metar_observations'),
+  // `/forecasts` polls: one series a city and layer
+  polls('forecasts', 'forecasts', 'layer', 'model_tmax_range'),
 ];
