@@ -41,6 +41,8 @@ export interface BoardRow extends BoardDay {
   exposure: number;
   pnl: number | null;
   flags: BoardFlag[];
+  /** The city's next market day, listed before it begins, on the screen beside today's (read-board.ts). */
+  tomorrow?: boolean;
 }
 
 /** The open book narrowed to one city-day. */

@@ -72,6 +72,7 @@ export function marketDateOf(cache: Cache, city: City, atMs: number): string {
 export const MARKET_DAY_TOPICS: readonly CacheTopic[] = [
   ...new Set<CacheTopic>([
     ...MARKET_READ_TOPICS.forecasts,
+    ...MARKET_READ_TOPICS.forecastsOfDate,
     ...MARKET_READ_TOPICS.dayAhead,
     ...MARKET_READ_TOPICS.metarDay,
     ...MARKET_READ_TOPICS.newestSnapshot,
@@ -95,8 +96,17 @@ export function readMarketDay(
   const layers = cache.market.forecasts(id, atMs);
   const newest = layers.find((r) => r.layer === 'svc_pro_forecast');
   const day = date ?? newest?.local_date ?? localDate(atMs, city.tz);
-  // a layer of another day (yesterday's, before the service rolled over) says nothing about this market
-  const layer = <T>(name: string) => (layers.find((r) => r.layer === name && r.local_date === day) ?? null) as T | null;
+  // a layer's newest row of another day (yesterday's, before the service rolled over; tomorrow's, once it forecasts
+  // the next market) says nothing about this market: this day's own newest poll does (read only when needed)
+  let ofDate: readonly { layer: string }[] | undefined;
+  const ofDay = () => {
+    ofDate ??= cache.market.forecastsOfDate(id, day, atMs);
+    return ofDate;
+  };
+  const layer = <T>(name: string) =>
+    (layers.find((r) => r.layer === name && r.local_date === day) ??
+      ofDay().find((r) => r.layer === name) ??
+      null) as T | null;
   const span = localDay(day, city.tz);
   const ensemble = layer<EdgeEnsembleDaily>('edge_ensemble_daily');
   const polledRange = layer<ModelTmaxRange>('model_tmax_range');

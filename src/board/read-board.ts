@@ -8,7 +8,7 @@ import {
 } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
-import { localDate, openSinceDate } from '../domain/city-time.js';
+import { addDays, localDate, openSinceDate } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
 import { boardDay } from './board-day.js';
 import { type BoardRow, boardRow, type DayBook, dayBook } from './board-row.js';
@@ -48,7 +48,10 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
   ]);
 }
 
-/** What time travel adds to a read of the board: the day it shows, and the instant the book is read at. */
+/**
+ * What a read of the board is asked beyond its instant: time travel's day and the instant its book is read at, and
+ * whether a city's next market day gets its own row (the screen's board).
+ */
 export interface BoardReplay {
   /** The market day shown in every city (time travel's chosen day, past its midnight too); default: each city's own. */
   date?: string;
@@ -59,6 +62,13 @@ export interface BoardReplay {
    * shows (the demo's world clock), so none is hidden for being stamped a moment ahead of it.
    */
   asOf?: number;
+  /**
+   * A second row, marked `tomorrow`, for a city's next market day once the venues list it (a snapshot of its buckets
+   * at the instant) and today's is `passed` or `settled`: what a trader prices in the evening. Only where the row
+   * shown is the city's own day at the instant (a replay pinned to another day has none). The screen asks for it;
+   * `export board` is one object a city, and reaches tomorrow with `--date`.
+   */
+  tomorrow?: boolean;
 }
 
 /** What every city's row of one board read shares: the open positions and the unacknowledged kills, read once. */
@@ -97,8 +107,17 @@ function readBoardRow(
   memo: BoardMemo = new Map(),
   date?: string,
 ): BoardRow {
-  const id = city.city_id;
   const day = readMarketDay(cache, city, atMs, { date: date ?? localDate(atMs, city.tz), settlement });
+  return dayRow(cache, day, shared, memo);
+}
+
+/**
+ * A market day's row with its book (`shared`, or held through its end once over), kept in `memo` under the city's id,
+ * or its id and `tomorrow` for the row of its next market day.
+ */
+function dayRow(cache: Cache, day: MarketDay, shared: BoardBook, memo: BoardMemo, tomorrow = false): BoardRow {
+  const { city, atMs } = day;
+  const id = city.city_id;
   const book = dayEnded(day) ? heldThroughDay(cache, city, day.date) : dayBook(shared.open, id, day.date);
   const held: DayBook = {
     book,
@@ -106,11 +125,36 @@ function readBoardRow(
     killed: shared.kills.has(`${id}|${day.date}`),
   };
   const key = fingerprint(day, held, Math.floor(atMs / 60_000));
-  const kept = memo.get(id);
+  const memoKey = tomorrow ? `${id} tomorrow` : id;
+  const kept = memo.get(memoKey);
   if (kept?.key === key) return kept.row;
-  const row = boardRow(boardDay(day), held);
-  memo.set(id, { key, row });
+  const row: BoardRow = tomorrow ? { ...boardRow(boardDay(day), held), tomorrow } : boardRow(boardDay(day), held);
+  memo.set(memoKey, { key, row });
   return row;
+}
+
+/** Phases after which a city's next market day is shown beside its day (DESIGN 4 "phase of a city's day"). */
+const TOMORROW_AFTER: readonly BoardRow['phase'][] = ['passed', 'settled'];
+
+/**
+ * The row of a city's next market day beside `today` (its row of its own date at the instant), or null: only once
+ * today's phase is passed or settled and a venue has listed the next day by the instant (a snapshot of its buckets).
+ * Priced by the same rules as any day: the desk's forecast of that date (market-day.ts reads a day's own forecast when
+ * the newest is of another day), no running high yet, phase `early`.
+ */
+function tomorrowRow(
+  cache: Cache,
+  city: City,
+  atMs: number,
+  today: BoardRow,
+  shared: BoardBook,
+  settlement: SettlementConfig,
+  memo: BoardMemo,
+): BoardRow | null {
+  if (today.dayOffset !== 0 || !TOMORROW_AFTER.includes(today.phase)) return null;
+  const day = readMarketDay(cache, city, atMs, { date: addDays(today.date, 1), settlement });
+  if (day.mkta.length === 0 && day.mktb.length === 0) return null;
+  return dayRow(cache, day, shared, memo, true);
 }
 
 /** The cache's tables a board read touches: each city's market day, the open positions and the kills. */
@@ -123,7 +167,8 @@ export const BOARD_TOPICS: readonly CacheTopic[] = [
  * its own local day then, or for `replay.date` in every city. Each read is bounded by the city-day and the instant
  * (market-day.ts): the newest snapshot of its buckets on each venue (a few dozen rows by keyset), its METAR readings,
  * its lock by the city index; the positions open and the kills unacknowledged (at `replay.asOf`) are read once for
- * all cities (readBoardBook). `memo` keeps the rows of the last read.
+ * all cities (readBoardBook). `memo` keeps the rows of the last read. With `replay.tomorrow` (the screen), a city whose
+ * day is over has its next market day's row right after its own once the venues list it (tomorrowRow).
  *
  * In steps: each `yield` (after the shared reads, then after each city) is where a caller may let a key through;
  * `readBoard` runs it to its end, the TUI a few milliseconds of it at a time.
@@ -140,7 +185,10 @@ export function* readBoardSteps(
   yield;
   const rows: BoardRow[] = [];
   for (const city of cities) {
-    rows.push(readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date));
+    const today = readBoardRow(cache, city, atMs, shared, settlement, memo, replay.date);
+    rows.push(today);
+    const next = replay.tomorrow ? tomorrowRow(cache, city, atMs, today, shared, settlement, memo) : null;
+    if (next) rows.push(next);
     yield;
   }
   return rows;

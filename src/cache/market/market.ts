@@ -4,6 +4,7 @@ import { historicalSqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CurrentRow, ForecastRow } from '../resources.js';
 import type { CacheTopic } from '../topics.js';
+import { forecastsOfDate } from './date-forecasts.js';
 import { type DayAheadForecast, dayAheadForecasts } from './day-ahead.js';
 import { forecastsAsOf } from './day-forecasts.js';
 import { dayLock } from './day-lock.js';
@@ -100,6 +101,11 @@ export class MarketRepository {
     return forecastsAsOf(this.q, cityId, atMs);
   }
 
+  /** The newest polled row of each forecast layer of one market day of a city (date-forecasts.ts). */
+  forecastsOfDate(cityId: string, date: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
+    return forecastsOfDate(this.q, cityId, date, atMs);
+  }
+
   /** Each product's forecast of a city-day from `model_forecasts_daily`, once the day has begun (day-ahead.ts). */
   dayAhead(cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): DayAheadForecast[] {
     return dayAheadForecasts(this.q, cityId, day, atMs);
@@ -125,6 +131,7 @@ export const MARKET_READ_TOPICS = {
   metarDay: ['historical/metar_observations_history', 'current'],
   dayLock: ['fusion-locks'],
   forecasts: ['forecasts', 'historical/forecast_history'],
+  forecastsOfDate: ['forecasts'],
   dayAhead: ['historical/model_forecasts_daily'],
   readings: [
     'current',

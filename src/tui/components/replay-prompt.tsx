@@ -5,7 +5,7 @@ import { localDate } from '../../domain/city-time.js';
 import { localStamp, offsetLabel } from '../format/time.js';
 import { useDeps, useUiActions, useUiState } from '../state/monitor-context.js';
 import { useReplay, useReplayActions } from '../state/replay-context.js';
-import { parseReplayTime, spanText } from '../state/replay-target.js';
+import { parseReplayTime, spanFreshMs, spanText } from '../state/replay-target.js';
 import { type Line, line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 import { LineView } from './line-view.js';
@@ -18,7 +18,7 @@ import { TextInput } from './text-input.js';
  * cache's span, is refused here in words and the prompt stays.
  */
 export function ReplayPrompt({ cities, width, height }: { cities: readonly City[]; width: number; height: number }) {
-  const { cache, now } = useDeps();
+  const { cache, now, intervals } = useDeps();
   const { city: chosen } = useUiState();
   const ui = useUiActions();
   const replay = useReplay();
@@ -45,7 +45,13 @@ export function ReplayPrompt({ cities, width, height }: { cities: readonly City[
     seg(`  every pane as of a local time in ${where}`, 'muted'),
   );
   const lines: Line[] = [
-    line(seg(`  shown now: ${localStamp(shownMs, tz)} local; ${spanText(span, tz)}`, 'muted')),
+    // the cache's end as its newest row, and how long before now when the sync has not reached now (spanText)
+    line(
+      seg(
+        `  shown now: ${localStamp(shownMs, tz)} local; ${spanText(span, tz, now().getTime(), spanFreshMs(intervals))}`,
+        'muted',
+      ),
+    ),
     line(
       seg(
         `  a local date and time (${onDay} 09:30), or a time alone on ${onDay}; the date is the market day every city shows`,

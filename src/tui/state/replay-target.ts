@@ -1,7 +1,7 @@
 import type { CacheSpan } from '../../cache/index.js';
 import type { City } from '../../contract/cities.js';
 import { instantAtLocal, localDate, localDay, parseDateOrInstant } from '../../domain/city-time.js';
-import { localStamp } from '../format/time.js';
+import { age, localStamp } from '../format/time.js';
 
 /** Where a replay goes: an instant, and the market day it pins in every city. */
 export interface ReplayTarget {
@@ -12,11 +12,32 @@ export interface ReplayTarget {
 /** `2026-11-20 09:30` (or a `T` between), or a time alone, `9:30`, on the day the prompt was opened on. */
 const LOCAL_TIME = /^(?:(\d{4}-\d{2}-\d{2})[ T]+)?(\d{1,2}):(\d{2})$/;
 
-/** The cache's span in a zone's local time, as the prompt and its refusals write it. */
-export const spanText = (span: CacheSpan | null, tz: string): string =>
-  span
-    ? `the cache spans ${localStamp(span.firstMs, tz)} to ${localStamp(span.lastMs, tz)} local`
-    : 'the cache holds no rows yet';
+/** The streams whose passes bring rows every minute: the cache's newest row is at most a pass of theirs old. */
+const MINUTE_STREAMS = ['current', 'metar', 'mkta-buckets', 'mktb-buckets'] as const;
+
+/**
+ * How old the cache's newest row may be and the cache still reach "now": two of the shortest interval of the streams
+ * that bring rows every minute (a pass's rows are its instant less up to an interval: two is stale, as the status
+ * bar counts it). `intervals`: the configured poll intervals (ms) by stream.
+ */
+export function spanFreshMs(intervals: Readonly<Record<string, number>>): number {
+  const each = MINUTE_STREAMS.map((s) => intervals[s]).filter((ms): ms is number => typeof ms === 'number' && ms > 0);
+  return 2 * (each.length ? Math.min(...each) : 60_000);
+}
+
+/**
+ * The cache's span in a zone's local time, as the prompt and its refusals write it: to its newest row's instant. With
+ * `nowMs` (the monitor's clock), "to now" only while that row is within `freshMs` of it; otherwise how long before now
+ * the cache ends, so a gap (a sync stopped, a service's clock ahead of the last pass) never reads as none.
+ */
+export function spanText(span: CacheSpan | null, tz: string, nowMs?: number, freshMs = 120_000): string {
+  if (!span) return 'the cache holds no rows yet';
+  const from = `the cache spans ${localStamp(span.firstMs, tz)}`;
+  if (nowMs === undefined) return `${from} to ${localStamp(span.lastMs, tz)} local`;
+  const behindMs = nowMs - span.lastMs;
+  if (behindMs <= freshMs) return `${from} to now (${localStamp(span.lastMs, tz)}) local`;
+  return `${from} to ${localStamp(span.lastMs, tz)} local, ${age(behindMs)} before now: nothing cached since`;
+}
 
 /**
  * What was typed at the `t` prompt: a local date and time in `tz` (the selected city's zone), or a time alone on

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReplayTime, replayTargetOfRow } from '../../../src/tui/state/replay-target.js';
+import { parseReplayTime, replayTargetOfRow, spanFreshMs, spanText } from '../../../src/tui/state/replay-target.js';
 import { NYC, PARIS } from '../../helpers/cache-builder.js';
 
 /** The span of a cache from 2026-11-19T06:00Z to 2026-11-21T14:00Z; now is 2026-11-21T15:00Z. */
@@ -62,5 +62,35 @@ describe('History’s Enter on a row', () => {
     expect(replayTargetOfRow({ city_id: 'atlantis', local_date: '2026-11-20' }, cities, NOW)).toBeNull();
     expect(replayTargetOfRow({ id: 4, temp_c: 10 }, cities, NOW)).toBeNull();
     expect(replayTargetOfRow({ city_id: 'paris', local_date: 'soon' }, cities, NOW)).toBeNull();
+  });
+});
+
+describe('the t prompt’s span (issue 44 item 8)', () => {
+  // a cache from 2026-12-02 06:00Z whose newest row is 12:34Z (13:34 in Paris); the monitor's clock (the service's)
+  const span = { firstMs: Date.parse('2026-12-02T06:00:00Z'), lastMs: Date.parse('2026-12-02T12:34:00Z') };
+  const fresh = spanFreshMs({ current: 60_000, metar: 60_000, 'mkta-buckets': 60_000, daily: 1_800_000 });
+
+  it('ends at the newest row and says how long before now when the service’s clock is ahead of the last pass', () => {
+    // now 12:54Z = 13:54 Paris: 20 minutes past the newest row, more than two minute-stream intervals (2 min)
+    expect(fresh).toBe(120_000);
+    expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:54:00Z'), fresh)).toBe(
+      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 20m before now: nothing cached since',
+    );
+  });
+
+  it('"to now" only while the newest row is within two intervals of now', () => {
+    // 12:36Z: 2 minutes after the newest row, within 2 x 60 s
+    expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:36:00Z'), fresh)).toBe(
+      'the cache spans 2026-12-02 07:00 to now (2026-12-02 13:34) local',
+    );
+    // 12:36:01Z: a second more, and it says the gap
+    expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:36:01Z'), fresh)).toBe(
+      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 2m before now: nothing cached since',
+    );
+    // streams polled every 5 minutes: 10 minutes is still now
+    expect(spanFreshMs({ current: 300_000, metar: 300_000, 'mkta-buckets': 300_000, 'mktb-buckets': 300_000 })).toBe(
+      600_000,
+    );
+    expect(spanText(null, PARIS.tz, Date.parse('2026-12-02T12:36:00Z'), fresh)).toBe('the cache holds no rows yet');
   });
 });

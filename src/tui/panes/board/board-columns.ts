@@ -78,7 +78,8 @@ export const LADDER_MIN = 7;
 export const LADDER_MAX = 17;
 
 const COLUMNS: BoardColumn[] = [
-  { id: 'city', title: 'city', width: 13, priority: 0, text: (r) => r.name },
+  // a city's next market day sits under its own row (board-sort.ts): named by what it is, its time is the row above's
+  { id: 'city', title: 'city', width: 13, priority: 0, text: (r) => (r.tomorrow ? '  tomorrow' : r.name) },
   {
     id: 'local',
     title: 'local',
@@ -86,7 +87,8 @@ const COLUMNS: BoardColumn[] = [
     align: 'right',
     priority: 8,
     // `-1d 19:00`: the evening before the market day (a US day while Europe trades), `+1d` past its midnight
-    text: (r) => (r.dayOffset ? `${r.dayOffset > 0 ? '+' : ''}${r.dayOffset}d ${r.localTime}` : r.localTime),
+    text: (r) =>
+      r.tomorrow ? '' : r.dayOffset ? `${r.dayOffset > 0 ? '+' : ''}${r.dayOffset}d ${r.localTime}` : r.localTime,
   },
   { id: 'phase', title: 'phase', width: 7, priority: 5, text: (r) => r.phase },
   {
@@ -192,7 +194,7 @@ function placeColumns(columns: readonly BoardColumn[], width: number, widthOf: (
 export function boardColumns(rows: readonly BoardRow[], width: number): BoardColumn[] {
   const flagsWidth = Math.max(5, ...rows.map((r) => r.flags.join(' ').length));
   // the local time widens to `-1d 19:00` only while a row is off its market day
-  const localWidth = rows.some((r) => r.dayOffset) ? 9 : 5;
+  const localWidth = rows.some((r) => r.dayOffset && !r.tomorrow) ? 9 : 5;
   const ladderFull = Math.min(LADDER_MAX, Math.max(LADDER_MIN, ...rows.map((r) => ladderText(r.ladder, 99).length)));
   const sized = COLUMNS.map((c) =>
     c.id === 'flags'

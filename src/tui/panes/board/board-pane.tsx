@@ -16,8 +16,10 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   const columns = boardColumns(rows, width - 2);
   // the legend of the ladder stays; on a narrow terminal the key hints go (the help lists them)
   const hints = width >= 100 ? `  ${hintOf(KEYS.board.sort)} · ${hintOf(KEYS.board.open)} ·` : ' ';
+  // a city's tomorrow row (its next market day, listed) is no city of its own
+  const cityCount = rows.filter((r) => !r.tomorrow).length;
   const header = line(
-    seg(`Board · ${rows.length} cities · by ${SORT_NAMES[sort]}`, 'accent', true),
+    seg(`Board · ${cityCount} cities · by ${SORT_NAMES[sort]}`, 'accent', true),
     seg(`${hints} ladder x dead - alive * favourite [ ] held`, 'muted'),
   );
   if (rows.length === 0)

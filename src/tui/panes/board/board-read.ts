@@ -14,7 +14,8 @@ export interface BoardParams {
 
 /**
  * The board's store (state/pane-store.ts): its cities under their rules, as of the minute (now), or, while replaying,
- * as of time travel's instant with its day pinned; each scope's memo keeps unchanged cities' rows.
+ * as of time travel's instant with its day pinned, each city's next market day beside its own once listed and its day
+ * passed; each scope's memo keeps unchanged cities' rows.
  */
 export const BOARD_STORE: PaneStoreSpec<BoardParams, BoardRow[]> = {
   topics: BOARD_TOPICS,
@@ -24,7 +25,13 @@ export const BOARD_STORE: PaneStoreSpec<BoardParams, BoardRow[]> = {
     return {
       key: JSON.stringify([cities.map((c) => c.city_id), settlement, key]),
       stamp,
-      params: { cities, atMs: atMs ?? nowMs, settlement, replay: atMs === undefined ? {} : { date, asOf: atMs } },
+      // the screen shows a city's next market day beside its day once listed (read-board.ts), live and replayed
+      params: {
+        cities,
+        atMs: atMs ?? nowMs,
+        settlement,
+        replay: atMs === undefined ? { tomorrow: true } : { date, asOf: atMs, tomorrow: true },
+      },
     };
   },
   newRead() {

@@ -6,7 +6,7 @@ import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
 import { useUiActions, useUiState } from '../../state/monitor-context.js';
 import { usePaneStores } from '../pane-stores.js';
-import { BOARD_SORTS, type BoardSort, sortBoard } from './board-sort.js';
+import { BOARD_SORTS, type BoardSort, boardRowKey, sortBoard } from './board-sort.js';
 
 export interface BoardState {
   rows: BoardRow[];
@@ -32,8 +32,9 @@ export function useBoardState(cities: readonly City[], width: number, height: nu
   );
   const bodyHeight = Math.max(1, height - 2);
   // the cursor keeps its city as the order changes (by best edge it changes every few minutes); it starts on the city
-  // chosen (back from one opened with Enter, or chosen with c), and goes to it once the first sync brings the rows
-  const keys = useMemo(() => rows.map((r) => r.cityId), [rows]);
+  // chosen (back from one opened with Enter, or chosen with c), and goes to it once the first sync brings the rows; a
+  // city's tomorrow row has a key of its own, so the cursor stays on it as the edges re-order the cities
+  const keys = useMemo(() => rows.map(boardRowKey), [rows]);
   const list = useKeyedCursor(keys, bodyHeight, city);
   return { rows, sort, nextSort, cursor: list.cursor, offset: list.offset, bodyHeight, scroll: list };
 }
