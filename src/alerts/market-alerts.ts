@@ -1,4 +1,4 @@
-import type { BoardDay } from '../board/board-day.js';
+import { type BoardDay, localClockOf } from '../board/board-day.js';
 import type { PricedBucket, SideEdge } from '../board/priced-day.js';
 import type { MarketAlertWrite, NewAlert } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
@@ -55,20 +55,27 @@ export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAler
   });
 }
 
-/** The running high is above every model's Tmax: the forecasts are behind the day. Once a city-day. */
-export function breakthroughAlert(m: CityDayMarket, createdAt: string): RuleAlert | undefined {
+/**
+ * BREAKTHROUGH (board-day's `breakthroughAt`, domain/breakthrough.ts): a reading's least true high was above every
+ * model's Tmax published by then, so the forecasts are behind the day. Once a city-day, stamped with that reading's
+ * instant (DESIGN 4 "alerts in time"), never the pass's (`_passAt`, which every rule is given): the board as of it
+ * shows the flag.
+ */
+export function breakthroughAlert(m: CityDayMarket, _passAt?: string): RuleAlert | undefined {
   const { day } = m;
-  if (!day.breakthrough) return undefined;
+  const at = day.breakthroughAt;
+  if (at === null) return undefined;
   return {
     severity: 'warning',
     kind: 'breakthrough',
     ref: dayRef(m),
     city_id: day.cityId,
-    created_at: createdAt,
+    created_at: isoUtc(at.atMs),
     once: true,
     message:
-      `${day.cityId} ${day.date}: METAR high so far ${deg(day.runningHigh as number, day.unit)} is above every model's ` +
-      `Tmax (warmest ${deg(day.modelsMax as number, day.unit)}): forecast breakthrough`,
+      `${day.cityId} ${day.date}: METAR high ${deg(at.high, day.unit)} at ${localClockOf(at.atMs, day.tz).text} ` +
+      `local (at least ${deg(at.least, day.unit)}) is above every model's Tmax then (warmest ` +
+      `${deg(at.warmest, day.unit)}): forecast breakthrough`,
   };
 }
 

@@ -1,8 +1,8 @@
 import type { MarketUnit } from '../contract/common.js';
+import { type Breakthrough, breakthroughOf } from '../domain/breakthrough.js';
 import { localDay, zoneOffsetMs } from '../domain/city-time.js';
 import { type DayPhase, dayPhase } from '../domain/day-phase.js';
 import { forecastIn } from '../domain/desk-forecast.js';
-import { isBreakthrough } from '../domain/held-buckets.js';
 import { deltaFToC, toMarketUnit } from '../domain/units.js';
 import type { MarketDay } from './market-day.js';
 import { type PricedDay, priceDay, pricingOf } from './priced-day.js';
@@ -30,9 +30,14 @@ export interface BoardDay extends PricedDay {
   spread: number | null;
   /** The running high in the market's unit: its whole °C, converted in a °F market. */
   runningHigh: number | null;
-  /** The warmest model's Tmax in the market's unit, and whether the running high is above it. */
+  /** The warmest model's Tmax of the day's newest range, in the market's unit. */
   modelsMax: number | null;
+  /**
+   * BREAKTHROUGH (DESIGN 4): a reading's least true high was above the warmest model published by then. From that
+   * reading's instant on; `breakthroughAt` says which reading and against which model (domain/breakthrough.ts).
+   */
   breakthrough: boolean;
+  breakthroughAt: Breakthrough | null;
   /**
    * The whole degree (market unit) the day settled at, once it is over (settled-day.ts): then its buckets show the
    * outcome, not the forecast. Null while it runs, or when the cache holds neither its lock's nor its METAR's high.
@@ -75,6 +80,8 @@ export function boardDay(day: MarketDay): BoardDay {
   const { runningHighC } = priced;
   const runningHigh = runningHighC === null ? null : toMarketUnit(runningHighC, unit);
   const modelsMax = range ? (unit === 'F' ? range.tmax_max_f : range.tmax_max_c) : null;
+  // judged on the readings and the models as they were at each: the same live, replayed and settled
+  const breakthroughAt = breakthroughOf(day.highs, unit);
   const clock = localClockOf(day.atMs, city.tz);
   return {
     ...priced,
@@ -97,7 +104,8 @@ export function boardDay(day: MarketDay): BoardDay {
     spread: typeof range?.spread_f === 'number' ? (unit === 'F' ? range.spread_f : deltaFToC(range.spread_f)) : null,
     runningHigh,
     modelsMax,
-    breakthrough: isBreakthrough(runningHigh, modelsMax),
+    breakthrough: breakthroughAt !== null,
+    breakthroughAt,
     settled,
   };
 }

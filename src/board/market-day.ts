@@ -10,6 +10,7 @@ import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../contract/forecasts.js';
 import type { FusionLock } from '../contract/fusion-locks.js';
+import { type HighAgainstModels, highSetters } from '../domain/breakthrough.js';
 import { cityMarket } from '../domain/city-market.js';
 import { localDate, localDay } from '../domain/city-time.js';
 import { modelRangeOf } from '../domain/model-range.js';
@@ -45,6 +46,11 @@ export interface MarketDay {
    */
   dayAhead: DayAheadForecast[];
   metar: MetarDay;
+  /**
+   * Each reading of `metar` that raised the running high, with the warmest model of the day's newest
+   * `model_tmax_range` published at or before it: what BREAKTHROUGH is judged on (domain/breakthrough.ts).
+   */
+  highs: HighAgainstModels[];
   mkta: DayQuote[];
   mktb: DayQuote[];
   lock: FusionLock | null;
@@ -75,6 +81,7 @@ export const MARKET_DAY_TOPICS: readonly CacheTopic[] = [
     ...MARKET_READ_TOPICS.forecastsOfDate,
     ...MARKET_READ_TOPICS.dayAhead,
     ...MARKET_READ_TOPICS.metarDay,
+    ...MARKET_READ_TOPICS.warmestModel,
     ...MARKET_READ_TOPICS.newestSnapshot,
     ...MARKET_READ_TOPICS.dayLock,
     'streams',
@@ -113,6 +120,7 @@ export function readMarketDay(
   // the live day has both layers polled: the daily table is read only for what they leave out
   const dayAhead = ensemble && polledRange ? [] : cache.market.dayAhead(id, span, atMs);
   const range = polledRange ?? modelRangeOf(dayAhead, { city_id: id, local_date: day, station_code: city.icao });
+  const metar = cache.market.metarDay(id, span, atMs);
   return {
     city,
     market: cityMarket(city, settlement),
@@ -123,7 +131,8 @@ export function readMarketDay(
     range,
     rangeFrom: polledRange ? 'model_tmax_range' : range ? 'model_forecasts_daily' : null,
     dayAhead,
-    metar: cache.market.metarDay(id, span, atMs),
+    metar,
+    highs: highSetters(metar.points).map((h) => ({ ...h, warmest: cache.market.warmestModel(id, span, h.ms) })),
     mkta: cache.market.newestSnapshot('mkta', id, day, atMs),
     mktb: cache.market.newestSnapshot('mktb', id, day, atMs),
     lock: cache.market.dayLock(id, span, atMs),

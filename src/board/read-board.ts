@@ -34,6 +34,7 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
     // a range worked out from the daily table has no fetched_at: what the row shows of it
     day.range && [day.rangeFrom, day.range.spread_f, day.range.tmax_max_f],
     day.metar.high,
+    day.highs,
     day.mkta.map((q) => q.id),
     day.mktb.map((q) => q.id),
     // whether each venue's newest snapshot is past what the monitor holds of the model (same-instant.ts): the bound

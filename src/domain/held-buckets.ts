@@ -83,12 +83,3 @@ export function dyingHoldings(holdings: readonly Holding[], market: Market, runn
     (h) => h.side === 'YES' && h.bucket.unit === market.unit && bucketIsDead(h.bucket, market, runningHighC),
   );
 }
-
-/**
- * DESIGN 4 / issue 14 "forecast breakthrough": the running high so far is above every model's Tmax (the top of the
- * per-model range), in one unit. Null inputs (no reading yet, no model range) are never a breakthrough.
- */
-export function isBreakthrough(runningHigh: number | null | undefined, modelsMax: number | null | undefined): boolean {
-  if (runningHigh === null || runningHigh === undefined || modelsMax === null || modelsMax === undefined) return false;
-  return Number.isFinite(runningHigh) && Number.isFinite(modelsMax) && runningHigh > modelsMax;
-}

@@ -146,27 +146,30 @@ describe('the dying bucket rule', () => {
 });
 
 describe('the breakthrough rule', () => {
-  it('alerts once a city-day when the running high is above every model, not at it', () => {
-    // 24 °C = 75.2 °F, the warmest model 74.9 °F
-    expect(breakthroughAlert(market({ highC: 24, forecast: primary(23, 1), range: range(74.9, 23.83) }), AT)).toEqual({
+  it('alerts once a city-day when the least true high is above every model, stamped with the reading', () => {
+    // 24 °C = 75.2 °F reported whole: at least 23.5 °C = 42.3 + 32 = 74.3 °F, above the warmest model's 74.2 °F. The
+    // fixture's reading is at 16:00Z (11:00 in New York), the range published before it; the pass's 15:00Z is not used
+    expect(breakthroughAlert(market({ highC: 24, forecast: primary(23, 1), range: range(74.2, 23.44) }), AT)).toEqual({
       severity: 'warning',
       kind: 'breakthrough',
       ref: 'nyc|2026-11-24',
       city_id: 'nyc',
-      created_at: AT,
+      created_at: '2026-11-24T16:00:00Z',
       once: true,
       message:
-        "nyc 2026-11-24: METAR high so far 75.2°F is above every model's Tmax (warmest 74.9°F): forecast breakthrough",
+        "nyc 2026-11-24: METAR high 75.2°F at 11:00 local (at least 74.3°F) is above every model's Tmax then (warmest 74.2°F): forecast breakthrough",
     });
+    // 74.9 °F: 74.3 is not above it (the half degree a whole-°C report cannot resolve); nor 75.2, nor no range
+    expect(breakthroughAlert(market({ highC: 24, range: range(74.9, 23.83) }), AT)).toBeUndefined();
     expect(breakthroughAlert(market({ highC: 24, range: range(75.2, 24) }), AT)).toBeUndefined();
     expect(breakthroughAlert(market({ highC: 24, range: null }), AT)).toBeUndefined();
   });
 
   it('goes with the other rules in one write', () => {
     // N(23, 1) °C, running high 24 °C (75.2 °F, settles at 75): 72-73°F holds 22 and 23 °C (71.6 -> 72, 73.4 -> 73),
-    // dead, p = 0; NO 1 - 0.72 - 0.01 = 0.27. The warmest model 74.9 °F: breakthrough
+    // dead, p = 0; NO 1 - 0.72 - 0.01 = 0.27. The warmest model 74.2 °F, under 23.5 °C = 74.3 °F: breakthrough
     const m = market(
-      { highC: 24, forecast: primary(23, 1), range: range(74.9, 23.83), mkta: [quote('72-73°F', 0.3, 0.72)] },
+      { highC: 24, forecast: primary(23, 1), range: range(74.2, 23.44), mkta: [quote('72-73°F', 0.3, 0.72)] },
       [holding('yescore', '2', 'YES', '72-73°F', 10, 4)],
     );
     const write = marketAlerts(m, 0.08, new Set(), AT);

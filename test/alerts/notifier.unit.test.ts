@@ -43,8 +43,8 @@ describe('desktop notifications: what happened and the city’s name in the titl
 
   it('a dying bucket, loudly, and a breakthrough: the city once, in the title', () => {
     const held = { family: 'no24', ref: '12', side: 'YES', shares: 10, stake: 4, bucket: parseBucketLabel('9°C') };
-    // a running high of 10 °C: the 9°C bucket held YES is dead; the warmest model said 9.6 °C
-    const m = munich({ highC: 10, range: range(49.3, 9.6) }, [held as Holding]);
+    // a running high of 10 °C: the 9°C bucket held YES is dead; at least 9.5 °C, above the warmest model's 9.4 °C
+    const m = munich({ highC: 10, range: range(48.9, 9.4) }, [held as Holding]);
     const [dying] = dyingBucketAlerts(m, AT);
     const shown = alertNotification(
       { kind: 'dying-bucket', city_id: 'munich', message: dying?.message as string },
@@ -60,7 +60,7 @@ describe('desktop notifications: what happened and the city’s name in the titl
     ).toEqual({
       title: 'Breakthrough · Munich',
       message:
-        "METAR high so far 10.0°C is above every model's Tmax (warmest 9.6°C): forecast breakthrough · 2026-11-24",
+        "METAR high 10.0°C at 17:00 local (at least 9.5°C) is above every model's Tmax then (warmest 9.4°C): forecast breakthrough · 2026-11-24",
       urgency: 'normal',
     });
   });

@@ -88,7 +88,8 @@ describe('the trader alerts over a synced cache', () => {
       [
         'breakthrough',
         'berlin',
-        "berlin 2026-11-24: METAR high so far 15.0°C is above every model's Tmax (warmest 14.0°C): forecast breakthrough",
+        // at least 14.5 °C, above the warmest model's 14 °C published at 10:05Z, before the 10:20Z (11:20 local) reading
+        "berlin 2026-11-24: METAR high 15.0°C at 11:20 local (at least 14.5°C) is above every model's Tmax then (warmest 14.0°C): forecast breakthrough",
       ],
       ['edge', 'paris', 'paris 2026-11-24: edge +17.8 points on NO 13°C at 0.57 on mkta (model 75.8%)'],
       ['edge', 'rome', 'rome 2026-11-24: edge +17.3 points on YES 20°C at 0.20 on mkta (model 38.3%)'],

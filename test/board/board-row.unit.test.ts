@@ -47,8 +47,8 @@ describe('a row of the board (board/board-row.ts)', () => {
   });
 
   it('says BREAKTHROUGH above every model and KILL for an unacknowledged kill', () => {
-    // 13 °C = 55.4 °F, above the warmest model's 55 °F
-    const day = boardDay(marketDay({ highC: 13, range: range(55, 12.78), mkta: QUOTES }));
+    // 13 °C reported whole: at least 12.5 °C = 54.5 °F, above the warmest model's 54.4 °F
+    const day = boardDay(marketDay({ highC: 13, range: range(54.4, 12.44), mkta: QUOTES }));
     expect(boardRow(day, { ...HELD, killed: true }).flags).toEqual(['BREAKTHROUGH', 'DEAD', 'KILL']);
   });
 

@@ -65,6 +65,11 @@ interface DayOptions {
   mktb?: DayQuote[];
   /** Up to when the METAR and the desk are held (DESIGN 4); default null: no bound. */
   modelKnownUntilMs?: number | null;
+  /**
+   * The readings that raised the running high and the warmest model published by each; default: the one reading of
+   * the high at 16:00Z against `range`, as if published before it.
+   */
+  highs?: MarketDay['highs'];
 }
 
 /** One city's market day as the cache read would give it (board/market-day.ts), from the options alone. */
@@ -86,6 +91,17 @@ export function marketDay(o: DayOptions = {}): MarketDay {
       points: high === null ? [] : [{ ms: AT - 3_600_000, temp_f: f as number, temp_c: high }],
       high: high === null ? null : { f: f as number, c: high, since: AT - 3_600_000 },
     },
+    highs:
+      o.highs ??
+      (high === null
+        ? []
+        : [
+            {
+              ms: AT - 3_600_000,
+              highC: high,
+              warmest: o.range ? { c: o.range.tmax_max_c, f: o.range.tmax_max_f } : null,
+            },
+          ]),
     mkta: o.mkta ?? [],
     mktb: o.mktb ?? [],
     lock: null,

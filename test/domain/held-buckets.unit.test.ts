@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dyingHoldings, holdingsOf, isBreakthrough } from '../../src/domain/held-buckets.js';
+import { dyingHoldings, holdingsOf } from '../../src/domain/held-buckets.js';
 import type { Market } from '../../src/domain/settlement.js';
 
 const F_METAR: Market = { unit: 'F', rule: 'metar_c' };
@@ -99,12 +99,5 @@ describe('holdings of a city-day', () => {
     expect(dyingHoldings(h, F_METAR, null)).toEqual([]);
     // a °C market is another market: none of these °F holdings is in it
     expect(dyingHoldings(h, { unit: 'C', rule: 'metar_c' }, 30)).toEqual([]);
-  });
-
-  it('a breakthrough is a running high above every model Tmax', () => {
-    expect(isBreakthrough(75, 74.9)).toBe(true);
-    expect(isBreakthrough(75, 75)).toBe(false);
-    expect(isBreakthrough(null, 70)).toBe(false);
-    expect(isBreakthrough(75, null)).toBe(false);
   });
 });

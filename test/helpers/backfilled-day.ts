@@ -23,7 +23,8 @@ import { cToF, type HandCache, NYC } from './cache-builder.js';
  *   the next day, 25 °C (77.0 °F)
  * - `model_forecasts_daily` of the next day: gfs 20 °C (68.0 °F), icon 19 (66.2)
  *
- * The running high 12 °C = 53.6 °F is above the warmest model's 51.8 °F: BREAKTHROUGH.
+ * The running high 12 °C = 53.6 °F is above the daily table's warmest model (51.8 °F), but no `model_tmax_range` was
+ * published before its 16:30Z reading: no BREAKTHROUGH (DESIGN 4 judges a reading against the models of its instant).
  */
 export const BACKFILLED_DAY = '2026-11-26';
 export const BACKFILLED_AT = Date.parse(`${BACKFILLED_DAY}T17:00:00Z`);

@@ -104,6 +104,8 @@ function forecasts(
         { model: 'gfs', tmax: tmax.f - spread },
         { model: 'icon', tmax: tmax.f },
       ],
+      // published before the day's readings: a BREAKTHROUGH is judged against the models of its reading (DESIGN 4)
+      fetched_at: '2026-11-24T12:05:00Z',
     },
   } as unknown as Forecasts;
 }

@@ -1,4 +1,5 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
+import type { WarmestModel } from '../../domain/breakthrough.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
@@ -18,6 +19,7 @@ import {
   quoteWalkStart,
   type Venue,
 } from './day-reads.js';
+import { warmestModelAsOf } from './model-range-as-of.js';
 import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
 import { readingsAsOf } from './readings-as-of.js';
@@ -101,6 +103,11 @@ export class MarketRepository {
     return forecastsAsOf(this.q, cityId, atMs);
   }
 
+  /** The warmest model of a city-day's newest `model_tmax_range` published at or before an instant (model-range-as-of.ts). */
+  warmestModel(cityId: string, day: CityDay, atMs: number): WarmestModel | null {
+    return warmestModelAsOf(this.q, cityId, day, atMs);
+  }
+
   /** The newest polled row of each forecast layer of one market day of a city (date-forecasts.ts). */
   forecastsOfDate(cityId: string, date: string, atMs = NOW_UNBOUNDED): ForecastRow[] {
     return forecastsOfDate(this.q, cityId, date, atMs);
@@ -132,6 +139,7 @@ export const MARKET_READ_TOPICS = {
   dayLock: ['fusion-locks'],
   forecasts: ['forecasts', 'historical/forecast_history'],
   forecastsOfDate: ['forecasts'],
+  warmestModel: ['forecasts'],
   dayAhead: ['historical/model_forecasts_daily'],
   readings: [
     'current',
