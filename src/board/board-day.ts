@@ -72,6 +72,7 @@ export function boardDay(day: MarketDay): BoardDay {
       mkta: day.mkta,
       mktb: day.mktb,
       modelKnownUntilMs: day.modelKnownUntilMs,
+      comparable: day.comparable ?? null,
     }),
   );
   // a day over shows its outcome (settled-day.ts)

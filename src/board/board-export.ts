@@ -4,6 +4,7 @@ import type { MarketUnit } from '../contract/common.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { OPEN_HIGH, OPEN_LOW } from '../domain/buckets.js';
 import type { DayPhase } from '../domain/day-phase.js';
+import { round } from '../domain/units.js';
 import type { BoardFlag, BoardRow } from './board-row.js';
 import type { PricedBucket } from './priced-day.js';
 import { readBoard } from './read-board.js';
@@ -67,8 +68,23 @@ export interface BoardCity {
   flags: BoardFlag[];
 }
 
+/**
+ * DESIGN 3's precision, what each number means and no more: probabilities, prices and edges 4 decimals (never
+ * `0.41033900000000004`), temperatures, `spread` and `next` 2 (never `3.6000000000000014`), money 2.
+ */
+const PRECISION = { probability: 4, price: 4, edge: 4, temperature: 2, money: 2 } as const;
+const fixed =
+  (digits: number) =>
+  <T extends number | null | undefined>(n: T): T =>
+    (typeof n === 'number' && Number.isFinite(n) ? round(n, digits) : n) as T;
+const prob = fixed(PRECISION.probability);
+const priceOf = fixed(PRECISION.price);
+const edgeOf = fixed(PRECISION.edge);
+const temp = fixed(PRECISION.temperature);
+const money = fixed(PRECISION.money);
+
 const quoteOf = (q: DayQuote | null): BoardQuote | null =>
-  q && { yes_price: q.yes_price, no_price: q.no_price, snapshot_at: q.snapshot_at };
+  q && { yes_price: priceOf(q.yes_price), no_price: priceOf(q.no_price), snapshot_at: q.snapshot_at };
 
 function bucketOf(r: PricedBucket, held: ReadonlySet<PricedBucket>): BoardBucket {
   const b = r.bucket;
@@ -77,7 +93,7 @@ function bucketOf(r: PricedBucket, held: ReadonlySet<PricedBucket>): BoardBucket
     bucket_label: r.label,
     low: b === null || b.low === OPEN_LOW ? null : b.low,
     high: b === null || b.high === OPEN_HIGH ? null : b.high,
-    p: r.p,
+    p: prob(r.p),
     dead: r.dead,
     held: held.has(r),
     mkta: quoteOf(r.mkta),
@@ -102,24 +118,24 @@ export function boardCityOf(row: BoardRow): BoardCity {
     local_time: row.localTime,
     phase: row.phase,
     unit: row.unit,
-    mu_c: desk?.muC ?? null,
-    sigma_c: desk?.sigmaC ?? null,
-    mu: row.shown?.mu ?? null,
-    sigma: row.shown?.sigma ?? null,
-    spread: row.spread,
-    running_high_c: row.runningHighC,
-    next: row.next,
+    mu_c: temp(desk?.muC ?? null),
+    sigma_c: temp(desk?.sigmaC ?? null),
+    mu: temp(row.shown?.mu ?? null),
+    sigma: temp(row.shown?.sigma ?? null),
+    spread: temp(row.spread),
+    running_high_c: temp(row.runningHighC),
+    next: temp(row.next),
     buckets: row.buckets.filter((r) => r.listed).map((r) => bucketOf(r, row.held)),
     best_edge: best && {
       venue: best.venue,
       bucket_slug: best.bucket.slug,
       side: best.side,
-      price: best.price,
-      edge: best.edge,
+      price: priceOf(best.price),
+      edge: edgeOf(best.edge),
     },
     behind: row.behind,
-    staked: row.exposure,
-    pnl: row.pnl,
+    staked: money(row.exposure),
+    pnl: money(row.pnl),
     flags: row.flags,
   };
 }

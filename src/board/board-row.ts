@@ -1,5 +1,6 @@
 import { type DayQuote, QuoteBook } from '../cache/index.js';
 import type { Bucket } from '../domain/buckets.js';
+import type { DayPhase } from '../domain/day-phase.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import {
   type Mark,
@@ -10,6 +11,7 @@ import {
   type Quotes,
   type TradePosition,
 } from '../domain/position-pnl.js';
+import { practicallyDead } from '../domain/practically-dead.js';
 import { round } from '../domain/units.js';
 import type { BoardDay } from './board-day.js';
 import type { PricedBucket } from './priced-day.js';
@@ -21,11 +23,21 @@ import { settledQuotes } from './settled-day.js';
  */
 export type BoardFlag = 'CHECK' | 'BREAKTHROUGH' | 'DEAD' | 'KILL';
 
-/** One bucket of the ladder: dead, alive, or the forecast's favourite; and whether an open position holds it. */
+/**
+ * One bucket of the ladder: dead, practically dead (`faint`: alive by the rule but under 2% once the peak began,
+ * domain/practically-dead.ts), alive, or the forecast's favourite; and whether an open position holds it.
+ */
 export interface LadderCell {
   label: string;
-  state: 'dead' | 'alive' | 'favourite';
+  state: 'dead' | 'faint' | 'alive' | 'favourite';
   held: boolean;
+}
+
+/** A bucket's state on the ladder. */
+function ladderState(r: PricedBucket, favourite: PricedBucket | null, phase: DayPhase): LadderCell['state'] {
+  if (r.dead) return 'dead';
+  if (r === favourite) return 'favourite';
+  return practicallyDead(r.p, r.dead, phase) ? 'faint' : 'alive';
 }
 
 /** A city's row of the board: its market day, its ladder, its open book and its flags. */
@@ -119,7 +131,7 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
   const held = new Set(priced.filter((r) => heldOn(r.bucket as Bucket)));
   const ladder = priced.map((r) => ({
     label: r.label ?? '',
-    state: r.dead ? ('dead' as const) : r === favourite ? ('favourite' as const) : ('alive' as const),
+    state: ladderState(r, favourite, day.phase),
     held: held.has(r),
   }));
   const mkta = day.buckets.flatMap((r) => (r.mkta ? [r.mkta] : []));

@@ -15,7 +15,7 @@ import { cityMarket } from '../domain/city-market.js';
 import { localDate, localDay } from '../domain/city-time.js';
 import { modelRangeOf } from '../domain/model-range.js';
 import type { Market } from '../domain/settlement.js';
-import { modelKnownUntil } from './same-instant.js';
+import { type ComparableQuotes, comparableQuotes, modelKnownUntil } from './same-instant.js';
 
 /**
  * What the cache holds of one city's market day as of an instant: the forecast layers of that date, the METAR
@@ -60,6 +60,11 @@ export interface MarketDay {
    * held, and the bound never binds.
    */
   modelKnownUntilMs: number | null;
+  /**
+   * While a venue's newest snapshot is ahead of the model: its newest snapshot at or before `modelKnownUntilMs`, the
+   * board's last comparable edge (same-instant.ts `comparableQuotes`). Null or left out: no venue is ahead.
+   */
+  comparable?: ComparableQuotes | null;
 }
 
 /**
@@ -121,6 +126,9 @@ export function readMarketDay(
   const dayAhead = ensemble && polledRange ? [] : cache.market.dayAhead(id, span, atMs);
   const range = polledRange ?? modelRangeOf(dayAhead, { city_id: id, local_date: day, station_code: city.icao });
   const metar = cache.market.metarDay(id, span, atMs);
+  const mkta = cache.market.newestSnapshot('mkta', id, day, atMs);
+  const mktb = cache.market.newestSnapshot('mktb', id, day, atMs);
+  const modelKnownUntilMs = modelKnownUntil(cache.streams.states());
   return {
     city,
     market: cityMarket(city, settlement),
@@ -133,9 +141,10 @@ export function readMarketDay(
     dayAhead,
     metar,
     highs: highSetters(metar.points).map((h) => ({ ...h, warmest: cache.market.warmestModel(id, span, h.ms) })),
-    mkta: cache.market.newestSnapshot('mkta', id, day, atMs),
-    mktb: cache.market.newestSnapshot('mktb', id, day, atMs),
+    mkta,
+    mktb,
     lock: cache.market.dayLock(id, span, atMs),
-    modelKnownUntilMs: modelKnownUntil(cache.streams.states()),
+    modelKnownUntilMs,
+    comparable: comparableQuotes(cache, { cityId: id, date: day, atMs, modelKnownUntilMs }, { mkta, mktb }),
   };
 }

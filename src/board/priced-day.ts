@@ -6,7 +6,6 @@ import {
   bucketHoldsRunningHigh,
   bucketIsDead,
   bucketProbability,
-  effectiveEdge,
   type HighForecast,
   type Market,
   riseToNextBucket,
@@ -15,16 +14,17 @@ import {
   usableForecast,
 } from '../domain/settlement.js';
 import { fToC, toMarketUnit } from '../domain/units.js';
-import { type Behind, dayBehind, informedAt, snapshotMsOf, venueBehind } from './same-instant.js';
+import { bestEdge, type SideEdge, sideEdges } from './best-edge.js';
+import {
+  type Behind,
+  type ComparableQuotes,
+  dayBehind,
+  informedAt,
+  snapshotMsOf,
+  venueBehind,
+} from './same-instant.js';
 
-/** One side of a bucket on one venue: its price on the venue's newest snapshot and DESIGN 4's effective edge there. */
-export interface SideEdge {
-  venue: Venue;
-  side: 'YES' | 'NO';
-  price: number;
-  /** In price units (0.062 = 6.2 points). */
-  edge: number;
-}
+export { type SideEdge, sideEdges };
 
 /** One bucket of a market day, priced. */
 export interface PricedBucket {
@@ -67,8 +67,18 @@ export interface PricedDay {
    * a real day: the board flags the row CHECK, offers no best edge and raises no alert on it.
    */
   check: boolean;
-  /** The largest effective edge over every bucket and side of both venues; null on CHECK or without one. */
-  best: (SideEdge & { bucket: PricedBucket }) | null;
+  /**
+   * DESIGN 4's best edge: the largest effective edge over every bucket and side of both venues that is positive and
+   * at an offer (domain/offer.ts); null on CHECK or without one (the board says `no edge`).
+   */
+  best: DayEdge | null;
+  /**
+   * While a venue's newest snapshot is ahead of the model (`behind` is `model`) and the row offers no best edge: the
+   * best edge of the venues' newest snapshots the model can be compared with (taken at or before what the monitor
+   * holds of it), with the instant of that snapshot. The board shows it dimmed with its age instead of a blank; it is
+   * never alerted, exported or recorded. Null otherwise.
+   */
+  lastComparable: { best: DayEdge; snapshotMs: number; ageMs: number } | null;
   /**
    * Each venue whose newest snapshot cannot be compared with the model (same-instant.ts): its prices are shown but
    * offer no edge. `model`: taken after what the monitor holds of the METAR and the desk (a report a minute old, not
@@ -82,6 +92,9 @@ export interface PricedDay {
   snapshotMs: Record<Venue, number | null>;
 }
 
+/** A side of a bucket, with the bucket. */
+export type DayEdge = SideEdge & { bucket: PricedBucket };
+
 /** What a day is priced from. */
 export interface PricingInput {
   market: Market;
@@ -94,6 +107,11 @@ export interface PricingInput {
   informedAtMs: number | null;
   /** Up to when the monitor holds the METAR reports and the desk's forecast (same-instant.ts); null: no bound. */
   modelKnownUntilMs: number | null;
+  /**
+   * Each venue ahead of the model: its newest snapshot at or before `modelKnownUntilMs` (same-instant.ts
+   * `comparableQuotes`), priced for the row's last comparable edge. Null or left out: none.
+   */
+  comparable?: ComparableQuotes | null;
 }
 
 /** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
@@ -110,9 +128,10 @@ export interface DayReading {
   mkta: readonly DayQuote[];
   mktb: readonly DayQuote[];
   modelKnownUntilMs: number | null;
+  comparable?: ComparableQuotes | null;
 }
 
-export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs }: DayReading): PricingInput {
+export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs, comparable }: DayReading): PricingInput {
   return {
     market,
     forecast: highForecastOf(desk),
@@ -121,6 +140,7 @@ export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs }:
     mktb,
     informedAtMs: informedAt(desk?.fetched_at, high),
     modelKnownUntilMs,
+    comparable: comparable ?? null,
   };
 }
 
@@ -139,28 +159,6 @@ function labelOf(label: string): ReturnType<typeof parseBucketLabel> {
     labels.set(label, parsed);
   }
   return parsed;
-}
-
-/**
- * Each side's better venue for one bucket, by DESIGN 4's effective edge on that venue's newest quote. `offered`: which
- * prices count as an offer of that side (the board shows every quoted price; the board's record buys only at one a
- * share can be bought at).
- */
-export function sideEdges(
-  p: number | null,
-  quotes: [Venue, DayQuote | null][],
-  offered: (price: number) => boolean = () => true,
-): Pick<PricedBucket, 'yes' | 'no' | 'best'> {
-  let yes: SideEdge | null = null;
-  let no: SideEdge | null = null;
-  for (const [venue, q] of quotes) {
-    if (p === null || !q || q.yes_price === null || q.no_price === null) continue;
-    const e = effectiveEdge(p, q.yes_price, q.no_price);
-    if (offered(q.yes_price) && (!yes || e.yes > yes.edge))
-      yes = { venue, side: 'YES', price: q.yes_price, edge: e.yes };
-    if (offered(q.no_price) && (!no || e.no > no.edge)) no = { venue, side: 'NO', price: q.no_price, edge: e.no };
-  }
-  return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }
 
 /**
@@ -201,7 +199,8 @@ export function priceDay(v: PricingInput): PricedDay {
   const snapshotMs = { mkta: snapshotMsOf(v.mkta), mktb: snapshotMsOf(v.mktb) };
   const behindOf = (venue: Venue) => venueBehind(snapshotMs[venue], v.modelKnownUntilMs, v.informedAtMs);
   const behind = { mkta: behindOf('mkta'), mktb: behindOf('mktb') };
-  const offered = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
+  // a venue whose snapshot and the model are of different instants offers no side (its prices stay on the bucket)
+  const comparable = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
       const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
@@ -215,17 +214,15 @@ export function priceDay(v: PricingInput): PricedDay {
         mkta: qa,
         mktb: qb,
         ...sideEdges(p, [
-          ['mkta', offered('mkta', qa)],
-          ['mktb', offered('mktb', qb)],
+          ['mkta', comparable('mkta', qa)],
+          ['mktb', comparable('mktb', qb)],
         ]),
       };
     },
   );
   const check = runningHighBeyondForecast(market, forecast, runningHighC);
-  let best: PricedDay['best'] = null;
-  if (!check)
-    for (const bucket of buckets)
-      if (bucket.best && (!best || bucket.best.edge > best.edge)) best = { ...bucket.best, bucket };
+  const best = check ? null : bestEdge(buckets, comparable);
+  const dayBehindSide = dayBehind(behind);
   let next: number | null = null;
   if (runningHighC !== null) {
     const holding = buckets.find((x) => x.bucket && bucketHoldsRunningHigh(x.bucket, market, runningHighC))?.bucket;
@@ -240,8 +237,25 @@ export function priceDay(v: PricingInput): PricedDay {
     next,
     check,
     best,
+    lastComparable: best === null && dayBehindSide === 'model' && !check ? lastComparableEdge(v, behind) : null,
     venueBehind: behind,
-    behind: dayBehind(behind),
+    behind: dayBehindSide,
     snapshotMs,
   };
+}
+
+/**
+ * The row's last comparable edge while a venue is ahead of the model: the day priced again with each such venue's
+ * newest snapshot the model can be compared with, the other venue as it stands; its best edge and that snapshot's
+ * instant. None when no such snapshot is cached, or when it is older than what the desk has learnt since.
+ */
+function lastComparableEdge(v: PricingInput, behind: Record<Venue, Behind | null>): PricedDay['lastComparable'] {
+  const earlier = v.comparable;
+  if (!earlier) return null;
+  const quotes = (venue: Venue) => (behind[venue] === 'model' ? (earlier[venue] ?? []) : v[venue]);
+  const { comparable: _, ...input } = v;
+  const then = priceDay({ ...input, mkta: quotes('mkta'), mktb: quotes('mktb') });
+  if (then.best === null || then.venueBehind[then.best.venue] !== null) return null;
+  const snapshotMs = then.snapshotMs[then.best.venue];
+  return snapshotMs === null ? null : { best: then.best, snapshotMs, ageMs: Math.max(0, earlier.atMs - snapshotMs) };
 }

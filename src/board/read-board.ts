@@ -40,6 +40,8 @@ function fingerprint(day: MarketDay, book: DayBook, minute: number): string {
     // whether each venue's newest snapshot is past what the monitor holds of the model (same-instant.ts): the bound
     // moves at every pass of the model's streams, the row only when a venue crosses it
     [day.mkta, day.mktb].map((quotes) => aheadOfModel(quotes, day.modelKnownUntilMs)),
+    // while a venue is ahead: the newest snapshot the model can be compared with, the row's last comparable edge
+    day.comparable && [day.comparable.mkta?.map((q) => q.id), day.comparable.mktb?.map((q) => q.id)],
     day.lock && [day.lock.id, day.lock.resolved],
     book.killed,
     book.book.strategies.map((s) => [s.record.id, s.family]),

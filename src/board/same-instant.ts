@@ -1,4 +1,4 @@
-import type { DayQuote, MetarDay, StreamState, Venue } from '../cache/index.js';
+import type { Cache, DayQuote, MetarDay, StreamState, Venue } from '../cache/index.js';
 
 /**
  * DESIGN 4 "a price against a model of the same instant": a venue's snapshot is compared with the model only when
@@ -67,4 +67,36 @@ export function venueBehind(
 export function dayBehind(venues: Record<Venue, Behind | null>): Behind | null {
   const sides = Object.values(venues);
   return sides.includes('model') ? 'model' : sides.includes('prices') ? 'prices' : null;
+}
+
+/**
+ * Each venue whose newest snapshot is ahead of the model, with its newest snapshot the model can be compared with
+ * (taken at or before `modelKnownUntilMs`); `atMs`: the board's clock, which the age of that snapshot is measured on.
+ */
+export interface ComparableQuotes {
+  atMs: number;
+  mkta?: readonly DayQuote[];
+  mktb?: readonly DayQuote[];
+}
+
+/**
+ * While a venue's newest snapshot of a city-day is ahead of the model (`model behind`: every half-hour report, a
+ * first fill), its newest snapshot at or before what the monitor holds of the model: what the board last could
+ * compare, shown dimmed with its age instead of a blank. A keyset read of a few dozen rows a venue ahead, none else.
+ * Null when no venue is ahead, or the model is held up to no instant yet (a first pass not done).
+ */
+export function comparableQuotes(
+  cache: Cache,
+  day: { cityId: string; date: string; atMs: number; modelKnownUntilMs: number | null },
+  newest: Record<Venue, readonly DayQuote[]>,
+): ComparableQuotes | null {
+  const until = day.modelKnownUntilMs;
+  if (until === null || !Number.isFinite(until)) return null;
+  const ahead = (['mkta', 'mktb'] as const).filter(
+    (venue) => venueBehind(snapshotMsOf(newest[venue]), until, null) === 'model',
+  );
+  if (ahead.length === 0) return null;
+  const out: ComparableQuotes = { atMs: day.atMs };
+  for (const venue of ahead) out[venue] = cache.market.newestSnapshot(venue, day.cityId, day.date, until);
+  return out;
 }

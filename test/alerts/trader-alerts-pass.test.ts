@@ -241,7 +241,8 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
     });
     // YES 13°C at 0.45: +32.3, the day's best, as the alert said
     expect(asOf[0]?.best_edge).toMatchObject({ venue: 'mkta', bucket_slug: '13c', side: 'YES', price: 0.45 });
-    expect(asOf[0]?.best_edge?.edge).toBeCloseTo(0.32347, 5);
+    // 0.32347 at DESIGN 3's 4 decimals
+    expect(asOf[0]?.best_edge?.edge).toBe(0.3235);
   });
 
   it('holds on a synced cache whose metar stream never ran', async () => {

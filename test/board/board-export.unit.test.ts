@@ -42,7 +42,8 @@ const CITY = {
   sigma: 1.8,
   spread: null,
   running_high_c: 12,
-  next: expect.closeTo(3.6, 9),
+  // 57.2 - 53.6 = 3.6000000000000014 in floating point: 2 decimals (DESIGN 3)
+  next: 3.6,
   behind: null,
   staked: 0,
   pnl: null,
@@ -60,18 +61,13 @@ describe('export board (DESIGN 3)', () => {
       ['56-57f', '56-57°F', 56, 57, false, false],
       ['over-60f', 'Over 60 F', null, null, false, false],
     ]);
-    expect(city.buckets.map((b) => b.p)).toEqual([0, expect.closeTo(0.811427, 5), expect.closeTo(0.161533, 5), null]);
+    // 0.811427 and 0.161533 at DESIGN 3's 4 decimals
+    expect(city.buckets.map((b) => b.p)).toEqual([0, 0.8114, 0.1615, null]);
     expect(city.buckets[1]?.mkta).toEqual({ yes_price: 0.7, no_price: 0.32, snapshot_at: '2026-11-24T16:55:00Z' });
     expect(city.buckets[1]?.mktb).toEqual({ yes_price: 0.75, no_price: 0.27, snapshot_at: '2026-11-24T16:55:00Z' });
     expect(city.buckets[0]?.mktb).toBeNull();
-    // 54-55°F YES on mkta: 0.811427 - 0.70 - 0.01 = +0.101427
-    expect(city.best_edge).toEqual({
-      venue: 'mkta',
-      bucket_slug: '54-55f',
-      side: 'YES',
-      price: 0.7,
-      edge: expect.closeTo(0.101427, 5),
-    });
+    // 54-55°F YES on mkta: 0.811427 - 0.70 - 0.01 = +0.101427, 4 decimals
+    expect(city.best_edge).toEqual({ venue: 'mkta', bucket_slug: '54-55f', side: 'YES', price: 0.7, edge: 0.1014 });
   });
 
   it('carries what the row shows of the book: the buckets held, the stake, the P&L at mkta, the flags', () => {
@@ -94,7 +90,7 @@ describe('export board (DESIGN 3)', () => {
     // the snapshots of 16:55Z against METAR and forecasts held up to 16:50Z (DESIGN 4)
     const city = boardCityOf(ROW_OF(DAY_OF({ modelKnownUntilMs: Date.parse('2026-11-24T16:50:00Z') })));
     expect([city.behind, city.best_edge]).toEqual(['model', null]);
-    expect(city.buckets[1]?.p).toBeCloseTo(0.811427, 5);
+    expect(city.buckets[1]?.p).toBe(0.8114);
   });
 
   it('an unusable forecast: p and the best edge null, never NaN; the aliases as cached', () => {
@@ -139,7 +135,7 @@ describe('export board (DESIGN 3)', () => {
       best_edge_bucket_slug: '54-55f',
       best_edge_side: 'YES',
       best_edge_price: 0.7,
-      best_edge_edge: expect.closeTo(0.101427, 5),
+      best_edge_edge: 0.1014,
     });
     expect(last).toMatchObject({ bucket_label: 'Over 60 F', p: null, mkta_yes_price: null, mktb_yes_price: 0.01 });
     // a city with no bucket yet still has its record

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * DESIGN 4's rules written again by the tests that check the board against the reference service, from DESIGN's
  * words and not from the production code: their own normal distribution (Simpson's rule on the density, no CDF
@@ -66,3 +68,21 @@ export function localDay(tz: string, ms: number): { date: string; startMs: numbe
   }
   return { date, startMs: after };
 }
+
+/** DESIGN 4's best edge takes a side that is positive and has an offer: a price strictly between 0.01 and 0.99. */
+export const bestEdgeCandidate = (e: { price: number; edge: number }): boolean =>
+  e.edge > 0 && e.price > 0.01 && e.price < 0.99;
+
+/**
+ * DESIGN 3: a number carries the precision it means, `digits` decimals (4 for probabilities, prices and edges, 2 for
+ * temperatures, spread and next): a value written with no more decimals than that, within half its last digit of
+ * what it stands for.
+ */
+export const atPrecision = (expected: number, digits: number) =>
+  expect.toSatisfy(
+    (v: unknown) =>
+      typeof v === 'number' &&
+      (String(v).split('.')[1]?.length ?? 0) <= digits &&
+      Math.abs(v - expected) <= 0.5 * 10 ** -digits + 1e-9,
+    `${expected} at ${digits} decimals`,
+  );

@@ -48,7 +48,9 @@ const cityOrder = (f: string) =>
  *
  * Paris, N(12, 0.5) °C, high 13 °C (55.4 °F), above every model (11.67 °C): BREAKTHROUGH; its kill unacknowledged:
  * KILL. 18:00 local, lock peak 15 + 2 = 17: passed. No quotes: the buckets laid out around 12, 7- and 8..12 dead,
- * 13 the favourite (0.9915) and held by the lock, 14..16 and 17+ alive; no edge; one lock, no quote: P&L unknown.
+ * 13 the favourite (0.9915) and held by the lock; 14 (Φ(5) - Φ(3)) / 0.158655 = 0.001350 / 0.158655 = 0.0085, 15, 16
+ * and 17+ less still: alive by the rule but under 2% after the peak, practically dead `·`; no edge; one lock, no
+ * quote: P&L unknown.
  * next: 14 - 13 = +1.0. Seattle: 09:00, early, nothing cached.
  */
 describe('the Board (pane 1)', () => {
@@ -57,14 +59,14 @@ describe('the Board (pane 1)', () => {
     const frame = app.frame();
     expect(lines(frame)[0]).toContain('[1 Board]');
     expect(frame).toContain(
-      'Board · 3 cities · by best edge  o order · Enter open city · ladder x dead - alive * favourite [ ] held',
+      'Board · 3 cities · by best edge  o order · Enter open city · ladder x dead · <2% - alive * favourite [ ] held',
     );
     const rows = lines(frame);
     const title = rows.findIndex((l) => l.includes('best edge') && l.includes('ladder') && !l.includes('·'));
     expect(rows.slice(title, title + 4)).toEqual([
       '  city          local phase     forecast high next ladder        best edge                        P&L flags',
       '› New York City 12:00 peak    69.8±1.8°F 68.0 +1.8 x[x]-[*][-]   +12.0 YES 70-71°F 0.28 mktb    -0.10 DEAD',
-      '  Paris         18:00 passed  12.0±0.5°C 13.0 +1.0 xxxxxx[*]---- —                                  — BREAKTHROUGH KILL',
+      '  Paris         18:00 passed  12.0±0.5°C 13.0 +1.0 xxxxxx[*]···· —                                  — BREAKTHROUGH KILL',
       '  Seattle       09:00 early            —         — —             —                                  —',
     ]);
     app.unmount();
@@ -152,11 +154,11 @@ describe('the Board (pane 1)', () => {
     const frame = app.frame();
     for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
     // the ladder's legend stays whole; the key hints are in the help
-    expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  ladder x dead - alive * favourite [ ] held');
+    expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  x dead · <2% - alive * favourite [ ] held');
     expect(rowOf(frame, 'New York City')).toBe('› New York City 68.0 +1.8 x[x]-[*][-]  +12.0 YES 70-71°F .28b DEAD');
     // 13 glyphs in 12: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
     expect(rowOf(frame, 'Paris')).toBe(
-      '  Paris         13.0 +1.0 ‹xxxx[*]---- —                      BREAKTHROUGH KILL',
+      '  Paris         13.0 +1.0 ‹xxxx[*]···· —                      BREAKTHROUGH KILL',
     );
     expect(frame).not.toContain('phase');
     app.unmount();

@@ -3,6 +3,7 @@ import type { Behind } from '../../../board/same-instant.js';
 import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../../domain/buckets.js';
 import { signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
+import { age } from '../../format/time.js';
 import { type Line, seg, type Tone } from '../../theme.js';
 
 /** A board column: its title and width, its text and tone for a row, and how soon it goes on a narrow terminal. */
@@ -30,12 +31,14 @@ export function shortLabel(b: Bucket): string {
   return b.label;
 }
 
-const GLYPH: Record<LadderCell['state'], string> = { dead: 'x', alive: '-', favourite: '*' };
+// `·` practically dead: alive by the rule, under 2% since the peak began (DESIGN 4)
+const GLYPH: Record<LadderCell['state'], string> = { dead: 'x', faint: '·', alive: '-', favourite: '*' };
 const glyph = (c: LadderCell) => (c.held ? `[${GLYPH[c.state]}]` : GLYPH[c.state]);
 
 /**
- * The ladder of a day's buckets, lowest first: `x` dead, `-` alive, `*` the favourite, `[ ]` around a held one. When
- * it is wider than `width`, the buckets around the favourite stay, and `‹` / `›` say buckets were cut on that side.
+ * The ladder of a day's buckets, lowest first: `x` dead, `·` practically dead, `-` alive, `*` the favourite, `[ ]`
+ * around a held one. When it is wider than `width`, the buckets around the favourite stay, and `‹` / `›` say buckets
+ * were cut on that side.
  */
 export function ladderText(cells: readonly LadderCell[], width: number): string {
   const full = cells.map(glyph).join('');
@@ -72,6 +75,25 @@ export function ladderText(cells: readonly LadderCell[], width: number): string 
 }
 
 const points = (n: number) => `${n >= 0 ? '+' : ''}${(n * 100).toFixed(1)}`;
+
+/**
+ * A row without a best edge, in words. While the model is behind a venue (a report not fetched yet, a first fill):
+ * the last edge the board could compare, with its age on the board's clock (`+2.1 YES 70-71°F 4m ago`, narrow `+2.1
+ * 4m ago`), dimmed, never alerted nor recorded; without one, which side the board waits for. A day priced against
+ * comparable prices with nothing positive at an offer: `no edge` (DESIGN 4). No forecast, no price, CHECK or a day
+ * over: `—`.
+ */
+function noEdgeText(r: BoardRow, width: number): string {
+  const last = r.behind === 'model' ? r.lastComparable : null;
+  if (last?.best.bucket.bucket) {
+    const ago = `${age(last.ageMs)} ago`;
+    const full = `${points(last.best.edge)} ${last.best.side} ${shortLabel(last.best.bucket.bucket)} ${ago}`;
+    return full.length <= width ? full : `${points(last.best.edge)} ${ago}`;
+  }
+  if (r.behind && r.forecast) return BEHIND_TEXT[r.behind];
+  const quoted = r.buckets.some((b) => b.mkta || b.mktb);
+  return r.forecast && quoted && !r.check && r.settled === null ? 'no edge' : '—';
+}
 const deg = (n: number) => n.toFixed(1);
 
 export const LADDER_MIN = 7;
@@ -132,8 +154,7 @@ const COLUMNS: BoardColumn[] = [
     min: 22,
     priority: 1,
     text: (r, width) => {
-      // a price and a model of different instants offer nothing (DESIGN 4): say which side the board waits for
-      if (!r.best?.bucket.bucket) return r.behind && r.forecast ? BEHIND_TEXT[r.behind] : '—';
+      if (!r.best?.bucket.bucket) return noEdgeText(r, width);
       const { edge: value, side, price, venue } = r.best;
       const bucket = r.best.bucket.bucket;
       // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter

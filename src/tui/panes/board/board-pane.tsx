@@ -14,13 +14,14 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   const { rows, cursor, offset, bodyHeight, sort } = state;
   // the selected row's pointer takes two columns
   const columns = boardColumns(rows, width - 2);
-  // the legend of the ladder stays; on a narrow terminal the key hints go (the help lists them)
+  // the legend of the ladder stays (`·` under 2% since the peak began); on a narrow terminal the key hints go (the
+  // help lists them) and the legend stands without its name, under the column titled `ladder`
   const hints = width >= 100 ? `  ${hintOf(KEYS.board.sort)} · ${hintOf(KEYS.board.open)} ·` : ' ';
   // a city's tomorrow row (its next market day, listed) is no city of its own
   const cityCount = rows.filter((r) => !r.tomorrow).length;
   const header = line(
     seg(`Board · ${cityCount} cities · by ${SORT_NAMES[sort]}`, 'accent', true),
-    seg(`${hints} ladder x dead - alive * favourite [ ] held`, 'muted'),
+    seg(`${hints} ${width >= 100 ? 'ladder ' : ''}x dead · <2% - alive * favourite [ ] held`, 'muted'),
   );
   if (rows.length === 0)
     return (
