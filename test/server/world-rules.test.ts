@@ -157,9 +157,10 @@ describe('svc-max-picks (spec 2.5 rule 3)', () => {
       const city = cities.find((c) => c.city_id === r.city_id);
       const at = isoUtc(instantAtLocal(r.local_date, 11, 0, city.tz));
       expect(localHour(Date.parse(at), city.tz)).toBe(11);
+      // at 11:00 the venue quotes the day's market and, listed since 10:00, tomorrow's: the day's own 11 buckets
       const snapshot = (
         await svc.get(`/historical/mkta_buckets_history?city_id=${r.city_id}&since=${at}&until=${at}&limit=100`)
-      ).body.data;
+      ).body.data.filter((q: any) => q.local_date === r.local_date);
       expect(snapshot.length, `mkta snapshot at ${at} for ${r.city_id}`).toBe(11);
       const quoted = snapshot.find((q: any) => q.bucket_slug === r.bucket_slug);
       expect(r.yes_ask).toBeCloseTo(Math.min(0.999, quoted.yes_price + 0.01), 3);

@@ -1,5 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { WorldStore } from '../store/world-store.js';
+import type { DayAheadView } from './day-ahead.js';
 import type { ForecastDesk } from './forecast.js';
 import type { Markets } from './market.js';
 import type { Models } from './models.js';
@@ -13,5 +14,6 @@ export interface WorldContext {
   models: Models;
   markets: Markets;
   desk: ForecastDesk;
+  dayAhead: DayAheadView;
   store: WorldStore;
 }

@@ -1,7 +1,7 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
-import { cToF, deltaCToF, round, withAliases } from '../../domain/units.js';
+import { cToF, deltaCToF, deltaToMarketUnit, round, toMarketUnit, withAliases } from '../../domain/units.js';
 import { MODELS, type Models } from './models.js';
 import { LearnedPacing } from './pacing.js';
 import { dayBefore } from './skill-window.js';
@@ -165,7 +165,7 @@ export class ForecastDesk {
         t: round(p.expectedAt(h) + p.pacingC, 1),
       })),
       hourly_unit: 'C',
-      reasoning: this.reasoning(city, p, hottest.model, round(cToF(hottest.tmaxC), 1)),
+      reasoning: this.reasoning(city, p, hottest.model, hottest.tmaxC),
       fetched_at: isoUtc(ms),
     };
   }
@@ -225,19 +225,25 @@ export class ForecastDesk {
     };
   }
 
-  private reasoning(city: CityAsset, p: PrimaryForecast, hottest: string, hottestF: number): string {
+  /**
+   * The narrative under the forecast, in the market's unit (a °C market's reader never meets a °F): the pacing and the
+   * METAR high are read in whole °C, so a °F market shows them in both.
+   */
+  private reasoning(city: CityAsset, p: PrimaryForecast, hottest: string, hottestC: number): string {
+    const unit = city.market_unit;
+    const t = (c: number) => `${round(toMarketUnit(c, unit), 1)}°${unit}`;
+    const both = (c: number) => (unit === 'C' ? `${c}°C` : `${c}°C (${t(c)})`);
     const parts = [
-      `Skill-weighted ensemble of ${MODELS.length} models puts the ${p.date} high at ${round(cToF(p.ensembleC), 1)}°F at ${city.icao}; the 30-day bias correction brings it to ${round(cToF(p.correctedC), 1)}°F.`,
+      `Skill-weighted ensemble of ${MODELS.length} models puts the ${p.date} high at ${t(p.ensembleC)} at ${city.icao}; the 30-day bias correction brings it to ${t(p.correctedC)}.`,
     ];
     if (p.pacingC !== 0) {
       parts.push(
         `METAR is running ${p.pacingC > 0 ? 'ahead of' : 'behind'} the expected curve, so pacing moves the forecast by ${p.pacingC > 0 ? '+' : ''}${p.pacingC}°C.`,
       );
     }
-    if (p.runningMaxC !== null)
-      parts.push(`Observed high so far: ${p.runningMaxC}°C (${round(cToF(p.runningMaxC), 1)}°F).`);
+    if (p.runningMaxC !== null) parts.push(`Observed high so far: ${both(p.runningMaxC)}.`);
     parts.push(
-      `Hottest member: ${hottest} at ${hottestF}°F. Uncertainty ±${round(deltaCToF(p.sigmaC), 1)}°F (1 sigma).`,
+      `Hottest member: ${hottest} at ${t(hottestC)}. Uncertainty ±${round(deltaToMarketUnit(p.sigmaC, unit), 1)}°${unit} (1 sigma).`,
     );
     return parts.join(' ');
   }

@@ -1,8 +1,9 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { type Bucket, bucketFor, marketBuckets } from '../../domain/buckets.js';
-import { slugDate } from '../../domain/city-time.js';
+import { localDate, slugDate } from '../../domain/city-time.js';
 import { settledValue } from '../../domain/settlement.js';
 import { round, toMarketUnit } from '../../domain/units.js';
+import { type DayAheadView, listedAt } from './day-ahead.js';
 import { DayMemo, stationNumber } from './day-memo.js';
 import type { ForecastDesk } from './forecast.js';
 import type { Models, Product } from './models.js';
@@ -23,8 +24,10 @@ export type { BucketQuote, Venue };
 const QUOTE_MEMO_SIZE = 500;
 
 /**
- * One daily-high market a city a day, and the venues' prices for its buckets: about as skilled as the forecast desk,
- * drifting with it toward the running METAR high as the day goes on, at times knowing a little more (venue-pricing.ts).
+ * One daily-high market a city a day, listed from 10:00 local the day before until it settles, and the venues'
+ * prices for its buckets: in the evening before, the traders' view of the day ahead; on the day, about as skilled as
+ * the forecast desk, drifting with it toward the running METAR high, at times knowing a little more
+ * (venue-pricing.ts).
  */
 export class Markets {
   /** By date and station. */
@@ -41,14 +44,21 @@ export class Markets {
     private readonly weather: Weather,
     private readonly models: Models,
     private readonly desk: ForecastDesk,
+    private readonly dayAhead: DayAheadView,
   ) {}
 
   event(city: CityAsset, date: string): MarketEvent {
     return this.events.remember(date, stationNumber(city.city_id), () => this.eventOf(city, date));
   }
 
+  /** Whether the market of `date` is listed at an instant: from 10:00 local the day before until its day ends. */
+  listed(city: CityAsset, date: string, ms: number): boolean {
+    return ms >= listedAt(city, date) && localDate(ms, city.tz) <= date;
+  }
+
+  /** The buckets are laid when the market is listed, around the venues' forecast of the day then. */
   private eventOf(city: CityAsset, date: string): MarketEvent {
-    const centre = toMarketUnit(this.models.productDayAheadC('svc_pro', city, date), city.market_unit);
+    const centre = toMarketUnit(this.dayAhead.centreC(city, date, listedAt(city, date)), city.market_unit);
     const eventSlug = `highest-temperature-in-${city.city_id}-on-${slugDate(date)}`;
     return {
       city,
@@ -88,13 +98,16 @@ export class Markets {
     return round(hits / SKILL_WINDOW_DAYS, 4);
   }
 
-  /** Both venues' prices at an instant (see venue-pricing.ts); the last few instants are kept, as many jobs ask. */
+  /**
+   * A venue's prices of a listed market at an instant (see venue-pricing.ts); the last few instants are kept, as many
+   * jobs ask.
+   */
   quotes(venue: Venue, city: CityAsset, date: string, ms: number): BucketQuote[] {
     const key = `${venue}|${city.city_id}|${date}|${ms}`;
     const cached = this.quoteMemo.get(key);
     if (cached) return cached;
     const quotes = venueQuotes(
-      { seed: this.seed, weather: this.weather, desk: this.desk },
+      { seed: this.seed, weather: this.weather, desk: this.desk, dayAhead: this.dayAhead },
       venue,
       city,
       date,
@@ -106,7 +119,7 @@ export class Markets {
     return quotes;
   }
 
-  /** One bucket's quote: `.yes` is what a YES costs before the ask's cent, `.no` the same for NO. */
+  /** One bucket's quote: `.yes` is what a YES costs on the venue, `.no` what a NO costs. */
   quote(venue: Venue, city: CityAsset, date: string, ms: number, slug: string): BucketQuote {
     const found = this.quotes(venue, city, date, ms).find((q) => q.bucket.slug === slug);
     if (!found) throw new Error(`no bucket ${slug} in ${city.city_id} ${date}`);
@@ -114,5 +127,5 @@ export class Markets {
   }
 }
 
-/** Asks are a cent above the mid, never above 0.999. */
+/** What the world's own books pay for a side quoted at `price`: a cent more (their slippage), never above 0.999. */
 export const askOf = (price: number): number => Math.min(0.999, round(price + 0.01, 3));

@@ -1,17 +1,21 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { Bucket } from '../../domain/buckets.js';
-import { localHour } from '../../domain/city-time.js';
+import { localDate, localHour } from '../../domain/city-time.js';
 import { normalCdf } from '../../domain/normal.js';
 import { settlementChance } from '../../domain/settlement.js';
-import { round } from '../../domain/units.js';
 import { worldMarket } from './cities.js';
+import type { DayAheadView } from './day-ahead.js';
 import type { ForecastDesk, PrimaryForecast } from './forecast.js';
 import { gaussian, uniform } from './noise.js';
+import { asksAround, spreadOf } from './venue-spread.js';
 import type { Weather } from './weather.js';
 
 export type Venue = 'mkta' | 'mktb';
 
-/** A bucket's price on a venue: YES and NO, which add up to a little more than 1 (the venue's overround). */
+/**
+ * A bucket's price on a venue: what a YES costs and what a NO costs (each side's ask), which add up to 1 plus the
+ * venue's spread on that bucket (venue-spread.ts).
+ */
 export interface BucketQuote {
   bucket: Bucket;
   yes: number;
@@ -22,12 +26,12 @@ export interface BucketQuote {
  * What sets a venue apart besides what it knows (`NOWCAST`): a lean of its own, its centre straying from the desk's by
  * `stray` times the desk's sigma (one lean a day), and each bucket's price wobbling by `wobble` hour to hour. Neither
  * says anything of the weather: a trader following the desk wins where they take the price away from it. Kept small,
- * so that where a venue departs from the desk it is mostly for what it knows. `halfSpread` is half the overround
- * (yes + no = 1 + 2 * halfSpread).
+ * so that where a venue departs from the desk it is mostly for what it knows. Its spread is its own too
+ * (venue-spread.ts).
  */
-const VENUES: Record<Venue, { stray: number; wobble: number; halfSpread: number }> = {
-  mkta: { stray: 0.03, wobble: 0.02, halfSpread: 0.005 },
-  mktb: { stray: 0.04, wobble: 0.025, halfSpread: 0.01 },
+const VENUES: Record<Venue, { stray: number; wobble: number }> = {
+  mkta: { stray: 0.03, wobble: 0.02 },
+  mktb: { stray: 0.04, wobble: 0.025 },
 };
 
 /**
@@ -45,6 +49,16 @@ export interface PricingInputs {
   seed: number;
   weather: Weather;
   desk: ForecastDesk;
+  dayAhead: DayAheadView;
+}
+
+/** What a venue's prices of a day follow at an instant: its belief N(centre, spread) and the running METAR high. */
+interface Belief {
+  centreC: number;
+  spreadC: number;
+  runningMaxC: number | null;
+  /** Names the bucket's hourly wobble apart from the same hour of the other day it is quoted on. */
+  wobbleKey: string;
 }
 
 /** The share of the desk's remaining variance a venue knows at a local hour of a day (0..`NOWCAST.most`). */
@@ -86,10 +100,37 @@ function venueBelief(
 }
 
 /**
+ * A venue's belief of tomorrow's high in the evening before (from its listing at 10:00 local): the traders' own view
+ * of the day ahead (day-ahead.ts), wider than the desk's at midnight, with the venue's lean. No reading of tomorrow
+ * exists yet and nobody knows more than the models a day out.
+ */
+function eveningBelief(
+  { seed, dayAhead }: PricingInputs,
+  venue: Venue,
+  city: CityAsset,
+  date: string,
+  ms: number,
+): Belief {
+  const { muC, sigmaC } = dayAhead.at(city, date, ms);
+  const lean = VENUES[venue].stray * sigmaC * gaussian(seed, 'view-eve', venue, city.city_id, date);
+  return { centreC: muC + lean, spreadC: sigmaC, runningMaxC: null, wobbleKey: 'px-eve' };
+}
+
+/** The venue's belief of its market day `date` at an instant: the day itself, or the evening before it. */
+function beliefOf(inputs: PricingInputs, venue: Venue, city: CityAsset, date: string, ms: number): Belief {
+  const today = localDate(ms, city.tz);
+  if (date > today) return eveningBelief(inputs, venue, city, date, ms);
+  if (date < today) throw new Error(`${city.city_id} ${date} has closed: no venue quotes it at ${ms}`);
+  const forecast = inputs.desk.primary(city, ms);
+  const { centreC, spreadC } = venueBelief(inputs, venue, city, date, forecast, ms);
+  return { centreC, spreadC, runningMaxC: forecast.runningMaxC, wobbleKey: 'px' };
+}
+
+/**
  * A venue's prices for a day's buckets at an instant, on the market's settlement rule (DESIGN 4, domain/settlement.ts)
- * with the running METAR high, from its belief (`venueBelief`): about as skilled as the desk, following it and the
- * METAR readings toward the truth as the day goes on, at times knowing a little more. Then each bucket wobbles a little
- * and the venue takes its overround.
+ * with the running METAR high, from its belief (`beliefOf`): in the evening before, its view of the day ahead; on the
+ * day, about as skilled as the desk, following it and the METAR readings toward the truth, at times knowing a little
+ * more. Then each bucket wobbles a little and the venue quotes both sides around that mid at its own spread.
  */
 export function venueQuotes(
   inputs: PricingInputs,
@@ -99,18 +140,15 @@ export function venueQuotes(
   buckets: readonly Bucket[],
   ms: number,
 ): BucketQuote[] {
-  const { seed, desk } = inputs;
+  const { seed } = inputs;
   const style = VENUES[venue];
-  const forecast = desk.primary(city, ms);
-  const { centreC, spreadC } = venueBelief(inputs, venue, city, date, forecast, ms);
+  const { centreC, spreadC, runningMaxC, wobbleKey } = beliefOf(inputs, venue, city, date, ms);
   const hour = Math.floor(localHour(ms, city.tz));
   const market = worldMarket(city);
   return buckets.map((bucket) => {
-    const fair = settlementChance(bucket, market, (c) => normalCdf(c, centreC, spreadC), forecast.runningMaxC);
-    const noise = gaussian(seed, 'px', venue, city.city_id, date, bucket.slug, hour);
+    const fair = settlementChance(bucket, market, (c) => normalCdf(c, centreC, spreadC), runningMaxC);
+    const noise = gaussian(seed, wobbleKey, venue, city.city_id, date, bucket.slug, hour);
     const mid = fair + style.wobble * Math.sqrt(fair * (1 - fair)) * noise;
-    return { bucket, yes: clampPrice(mid + style.halfSpread), no: clampPrice(1 - mid + style.halfSpread) };
+    return { bucket, ...asksAround(mid, spreadOf(seed, venue, city, date, bucket.slug, ms, fair, mid)) };
   });
 }
-
-const clampPrice = (price: number): number => Math.min(0.999, Math.max(0.001, round(price, 3)));

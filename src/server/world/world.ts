@@ -4,6 +4,7 @@ import { getMeta, setMeta } from '../store/open-store.js';
 import type { WorldStore } from '../store/world-store.js';
 import type { WorldContext } from './context.js';
 import { midnight } from './daily.js';
+import { DayAheadView } from './day-ahead.js';
 import { edgeTick } from './edge-engine.js';
 import { ForecastDesk } from './forecast.js';
 import { lockAtPeak } from './fusion-locks.js';
@@ -46,8 +47,9 @@ export class World {
     const weather = new Weather(seed);
     const models = new Models(seed, weather);
     const desk = new ForecastDesk(weather, models, cities);
-    const markets = new Markets(seed, weather, models, desk);
-    this.ctx = { seed, cities, weather, models, markets, desk, store };
+    const dayAhead = new DayAheadView(weather, models);
+    const markets = new Markets(seed, weather, models, desk, dayAhead);
+    this.ctx = { seed, cities, weather, models, markets, desk, dayAhead, store };
     const storedSeed = getMeta(store.db, META_SEED);
     if (storedSeed !== undefined && Number(storedSeed) !== seed) {
       throw new WorldMismatchError(`this data dir holds a world made with --seed ${storedSeed}, not ${seed}`);
@@ -137,8 +139,8 @@ export class World {
     const before = new Date(ms - MEMO_DAYS * DAY).toISOString().slice(0, 10);
     if (before === this.forgotBefore) return;
     this.forgotBefore = before;
-    const { weather, models, markets, desk } = this.ctx;
-    for (const memo of [weather, models, markets, desk]) memo.forgetBefore(before);
+    const { weather, models, markets, desk, dayAhead } = this.ctx;
+    for (const memo of [weather, models, markets, desk, dayAhead]) memo.forgetBefore(before);
   }
 
   private apply(job: Job): void {
