@@ -1,5 +1,7 @@
 import { type DayQuote, QuoteBook } from '../cache/index.js';
+import { picksNote } from '../domain/book-horizon.js';
 import type { Bucket } from '../domain/buckets.js';
+import { localDay } from '../domain/city-time.js';
 import type { DayPhase } from '../domain/day-phase.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import {
@@ -53,8 +55,22 @@ export interface BoardRow extends BoardDay {
   exposure: number;
   pnl: number | null;
   flags: BoardFlag[];
+  /** DESIGN 4 "the book's horizon": what staked and P&L say of the day's insurance picks (null: the book is whole). */
+  picksNote: string | null;
   /** The city's next market day, listed before it begins, on the screen beside today's (read-board.ts). */
   tomorrow?: boolean;
+}
+
+/**
+ * The line under the board (DESIGN 4 "the book's horizon"): which rows' staked and P&L leave out insurance picks the
+ * cache never received, and from when it has them; null when every row's day began after the horizon.
+ */
+export function boardPicksNote(rows: readonly Pick<BoardRow, 'name' | 'picksNote'>[]): string | null {
+  const noted = rows.filter((r) => r.picksNote !== null);
+  const [first] = noted;
+  if (!first) return null;
+  const which = noted.length < rows.length ? ` of ${noted.map((r) => r.name).join(', ')}` : '';
+  return `staked, P&L${which}: ${first.picksNote}`;
 }
 
 /** The open book narrowed to one city-day. */
@@ -69,6 +85,7 @@ export function dayBook<P extends PickPosition, T extends TradePosition>(
     picks: open.picks.filter((p) => p.city_id === cityId && p.market_date === date),
     trades: open.trades.filter((t) => t.city_id === cityId && t.market_date === date),
     counts: open.counts,
+    horizon: open.horizon,
   };
 }
 
@@ -147,5 +164,7 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
     if (day.settled === null && dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
   }
   if (killed) flags.push('KILL');
-  return { ...day, ladder, held, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags };
+  // a day that began before the book's horizon may have had picks the cache never received: its stake leaves them out
+  const note = picksNote(book.horizon, localDay(day.date, day.tz).startMs);
+  return { ...day, ladder, held, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags, picksNote: note };
 }

@@ -27,8 +27,11 @@ export interface DemoService {
   apiKey: string;
   /** The secret the demo's webhook signs with: the listener verifies with it. */
   webhookSecret: string;
-  /** Points the service's (only) webhook at the listener, replacing those of earlier runs. */
-  registerListener(url: string): Promise<void>;
+  /**
+   * Points the service's (only) webhook at the listener, replacing those of earlier runs. Resolves to the world's
+   * instant of the registration (ISO): the book's horizon (DESIGN 4), which the caller records in its cache.
+   */
+  registerListener(url: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -70,9 +73,7 @@ export async function startDemoService(dir = demoDir()): Promise<DemoService> {
     adminTokenFile: ready.adminTokenFile,
     apiKey,
     webhookSecret,
-    registerListener: async (url) => {
-      await world.ask({ type: 'register', url }, 'registered');
-    },
+    registerListener: async (url) => (await world.ask({ type: 'register', url }, 'registered')).at,
     close: () => world.close(),
   };
 }

@@ -28,7 +28,8 @@ export type ToWorld =
 /** What the world answers (its clock reaches the monitor in its answers' `Date`, as a live service's does). */
 export type FromWorld =
   | { type: 'ready'; baseUrl: string; accountUrl: string; adminTokenFile?: string }
-  | { type: 'registered' }
+  /** `at`: the world's present when the listener was registered (ISO): insurance picks reach it from then on. */
+  | { type: 'registered'; at: string }
   | { type: 'failed'; message: string; holderPid?: number; inUse: boolean };
 
 const send = (message: FromWorld) => parentPort?.postMessage(message);
@@ -65,7 +66,10 @@ parentPort?.on('message', async (message: ToWorld) => {
       const store = new WebhookStore(service.db);
       for (const old of store.list()) store.remove(old.id);
       store.add(message.url, null, true, webhookSecret);
-      send({ type: 'registered' });
+      // the world's present, as its answers' `Date` tells it: every event after it is queued for this webhook, none
+      // before it (DESIGN 4 "the book's horizon": in the demo, the registration)
+      const at = new Date(service.world.processedUntil() ?? service.clock.now()).toISOString();
+      send({ type: 'registered', at });
     } else if (message.type === 'close') await close();
   } catch (error) {
     const inUse = error instanceof DataDirInUse;

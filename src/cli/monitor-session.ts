@@ -128,7 +128,8 @@ export async function openSession(
       clock,
     );
     closers.push(() => thread.close());
-    if (thread.listenerUrl) await demo?.registerListener(thread.listenerUrl);
+    // the demo's book holds insurance picks from the registration on (DESIGN 4 "the book's horizon")
+    if (thread.listenerUrl && demo) cache.inbox.recordRegistration(await demo.registerListener(thread.listenerUrl));
     // the status bar judges a stream stale on the host's clock, where the demo's passes are timed too
     const streamIntervalsMs = demo
       ? Object.fromEntries(STREAM_NAMES.map((name) => [name, DEMO_INTERVAL_MS]))

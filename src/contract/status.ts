@@ -82,6 +82,25 @@ export const StatusListener = Type.Object(
   { additionalProperties: false },
 );
 
+/** DESIGN 4 "the book's horizon": what the cache holds of insurance picks, and what it cannot. */
+export const StatusBook = Type.Object(
+  {
+    /** What set `insurance_picks_since`: the listener's registration (the demo), its first verified delivery, none. */
+    horizon_from: Type.Union([Type.Literal('registration'), Type.Literal('delivery'), Type.Null()]),
+    /**
+     * What the screens say of today's insurance picks: `insurance picks since <instant>` while a city's day (its local
+     * today at `at`) began before the horizon, `insurance picks: none received (no listener)` without one, null once
+     * every city's day began after it (today's book is whole).
+     */
+    note: Nullable(Type.String()),
+    /** Live addons (of a city's today or later) whose own pick the cache never received: shown apart, stake held. */
+    addons_not_received: Count,
+    /** Kills of live markets whose pick the cache never received. */
+    kills_not_received: Count,
+  },
+  { additionalProperties: false },
+);
+
 export const StatusCache = Type.Object(
   {
     path: Type.String({ minLength: 1 }),
@@ -118,8 +137,12 @@ export const StatusReport = Type.Object(
     service: StatusService,
     streams: Type.Array(StatusStream),
     listener: StatusListener,
-    /** DESIGN 4 "the book's horizon": insurance picks are in the cache from this instant (the first verified delivery). */
+    /**
+     * DESIGN 4 "the book's horizon": insurance picks are in the cache from this instant (the listener's registration
+     * where the monitor made it, else its first verified delivery); null: none ever reached it.
+     */
     insurance_picks_since: Nullable(Timestamp),
+    book: StatusBook,
     cache: StatusCache,
   },
   { additionalProperties: false },
@@ -129,3 +152,4 @@ export type StatusStream = Static<typeof StatusStream>;
 export type StatusListener = Static<typeof StatusListener>;
 export type StatusService = Static<typeof StatusService>;
 export type StatusCache = Static<typeof StatusCache>;
+export type StatusBook = Static<typeof StatusBook>;

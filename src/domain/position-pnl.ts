@@ -1,6 +1,7 @@
 import type { InsuranceLeg } from '../contract/events.js';
 import type { FusionLock } from '../contract/fusion-locks.js';
 import type { StrategyFamily, StrategyRecord } from '../contract/strategies.js';
+import { type BookHorizon, PICK_NOT_RECEIVED } from './book-horizon.js';
 import type { Bucket } from './buckets.js';
 import { sideWon } from './paper-trade.js';
 import { round } from './units.js';
@@ -67,6 +68,8 @@ export interface PickPosition {
   city_id: string;
   market_date: string;
   legs: readonly InsuranceLeg[];
+  /** An addon whose own pick the cache never received (DESIGN 4 "the book's horizon"): it stands apart. */
+  parent_not_received?: true;
 }
 
 /** What pricing reads of an edge trade: its id, bucket, side and entry (null when only the exit arrived). */
@@ -86,6 +89,8 @@ export interface OpenBook<Pick extends PickPosition, Trade extends TradePosition
   picks: Pick[];
   trades: Trade[];
   counts: { strategies: Record<StrategyFamily, number>; locks: number; picks: number; trades: number };
+  /** The instant from which insurance picks reach the cache (null: none ever did); undefined where not read. */
+  horizon?: BookHorizon | null;
 }
 
 export interface PricedPick<Pick extends PickPosition> {
@@ -210,7 +215,10 @@ function pricePick<Pick extends PickPosition>(pick: Pick, quotes: (cityId: strin
   return { pick, legs, mark: whole(legs.map((l) => l.mark)), addons: [] };
 }
 
-/** Primaries with their addons beneath; an addon whose parent is not live stands on its own. */
+/**
+ * Primaries with their addons beneath; an addon whose parent is not live (killed, or of a day gone) stands on its own,
+ * and so does one whose parent the cache never received (`parent_not_received`), which familyTotals counts apart.
+ */
 export function pricePicks<Pick extends PickPosition>(
   picks: Pick[],
   quotes: (cityId: string) => Quotes,
@@ -226,13 +234,18 @@ export function pricePicks<Pick extends PickPosition>(
   return top;
 }
 
+/** The totals' row of addons whose own pick the cache never received: their stake is held all the same. */
+export const NOT_RECEIVED_ROW = PICK_NOT_RECEIVED;
+
 /**
  * Count, stake and unrealised P&L a family. `open` is every open position of the family (counted in SQL); the
  * other figures cover the positions listed, which stop at the newest 500 of a kind (`count` < `open` says so).
+ * Addons whose own pick never reached the cache (DESIGN 4 "the book's horizon") are counted apart, after the
+ * families, under NOT_RECEIVED_ROW, their stake and P&L with them: never dropped, never joined to nothing.
  */
 export function familyTotals(
   p: PricedPositions<PickPosition, TradePosition>,
-): { family: Family; open: number; count: number; priced: number; mark: Mark }[] {
+): { family: Family | typeof NOT_RECEIVED_ROW; open: number; count: number; priced: number; mark: Mark }[] {
   const marks = new Map<Family, Mark[]>();
   // pushed, not copied: a family lists up to 500 positions, and a copy an add made this quadratic (4 ms a read)
   const add = (family: Family, m: Mark) => {
@@ -242,10 +255,15 @@ export function familyTotals(
   };
   for (const s of p.strategies) add(s.family, s.mark);
   for (const l of p.locks) add('fusion-locks', l.mark);
-  for (const pick of p.picks) for (const x of [pick, ...pick.addons]) add('insurance', x.mark);
+  const apart: Mark[] = [];
+  for (const pick of p.picks)
+    for (const x of [pick, ...pick.addons]) {
+      if (x.pick.parent_not_received) apart.push(x.mark);
+      else add('insurance', x.mark);
+    }
   for (const t of p.trades) add('edge', t.mark);
   const order: Family[] = ['no24', 'yescore', 'svc-max-picks', 'fusion-locks', 'insurance', 'edge'];
-  return order.map((family) => {
+  const families = order.map((family) => {
     const list = marks.get(family) ?? [];
     const c = p.counts;
     const open =
@@ -254,7 +272,7 @@ export function familyTotals(
         : family === 'edge'
           ? c.trades
           : family === 'insurance'
-            ? Math.max(c.picks, list.length)
+            ? Math.max(c.picks - apart.length, list.length)
             : c.strategies[family];
     // picks count their addons as rows in the list; a city-local filter may also drop a few counted in SQL
     return {
@@ -265,4 +283,13 @@ export function familyTotals(
       mark: total(list),
     };
   });
+  if (apart.length === 0) return families;
+  const notReceived = {
+    family: NOT_RECEIVED_ROW,
+    open: apart.length,
+    count: apart.length,
+    priced: apart.filter((m) => m.pnl !== null).length,
+    mark: total(apart),
+  };
+  return [...families, notReceived];
 }

@@ -227,4 +227,8 @@ export const MIGRATIONS: string[] = [
   // so whether a sync still polls ("stale past 3 intervals", `status`) is judged on it; the service's clock, which
   // runs faster than the host's at a reference service's --speed, would call every stream stale there
   'ALTER TABLE stream_state ADD COLUMN last_success_host_ms INTEGER',
+  // the book's horizon (issue 44, DESIGN 4): the instant a listener was registered with the service, where the
+  // monitor registers it itself (the demo); picks reach the cache from then on. The earliest one is kept
+  `CREATE TABLE listener_registered (
+    id INTEGER PRIMARY KEY CHECK (id = 1), first_at TEXT NOT NULL, first_ms INTEGER NOT NULL)`,
 ];

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { EdgeEvent, InsuranceEvent } from '../../contract/events.js';
+import type { BookHorizon } from '../../domain/book-horizon.js';
 import type { KillSignal } from '../../domain/kill-signal.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
 import type { AlertRows, NewAlert } from '../alerts.js';
@@ -9,10 +10,12 @@ import { EventProjections } from './event-projections.js';
 import type { InboxAlertRules, InboxEntry, IntakeOutcome, RejectedWebhook } from './inbox-entry.js';
 import { storedKillNotice } from './kill-notices.js';
 import {
+  bookHorizon,
   type ListenerAlertRules,
   type ListenerHealth,
   type ListenerRefusal,
   listenerHealth,
+  recordRegistered,
   recordVerified,
   refusalRun,
   type StandingRefusingAlert,
@@ -41,12 +44,11 @@ export class InboxRepository {
   intake(entries: readonly InboxEntry[], rules: InboxAlertRules): IntakeOutcome[] {
     const outcomes = this.db.transaction(() => {
       const stored = entries.map((entry) => this.projections.store(entry, rules));
-      // every one of them verified (a duplicate too): the newest moves the listener's last verified delivery
-      const newest = entries.reduce<string | undefined>(
-        (n, e) => (n === undefined || e.receivedAt > n ? e.receivedAt : n),
-        undefined,
-      );
-      if (newest !== undefined) recordVerified(this.prepared, newest);
+      // every one of them verified (a duplicate too): the newest moves the listener's last verified delivery, the
+      // oldest is the first ever on a fresh cache (the book's horizon)
+      const times = entries.map((e) => e.receivedAt).sort();
+      const [oldest] = times;
+      if (oldest !== undefined) recordVerified(this.prepared, times[times.length - 1] as string, oldest);
       return stored;
     })();
     const stored = entries.filter((_, i) => outcomes[i] === 'stored');
@@ -99,6 +101,16 @@ export class InboxRepository {
    */
   listenerHealth(nowIso: string): ListenerHealth {
     return listenerHealth(this.prepared, nowIso);
+  }
+
+  /** The monitor registered its listener with the service at `at` (the demo): the book's horizon (listener-health.ts). */
+  recordRegistration(at: string): void {
+    recordRegistered(this.prepared, at);
+  }
+
+  /** The instant from which insurance picks reach the cache (DESIGN 4 "the book's horizon"); null: none ever will. */
+  bookHorizon(): BookHorizon | null {
+    return bookHorizon((sql) => this.prepared(sql).get());
   }
 
   /** The standing refusing alert not notified yet (listener-health.ts); once shown, `alerts.markNotified`. */

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { sqlKind } from '../../contract/alert-kinds.js';
+import type { BookHorizon } from '../../domain/book-horizon.js';
 import type { NewAlert } from '../alerts.js';
 import { CacheError } from '../db/cache-error.js';
 import { instantMs } from '../db/time.js';
@@ -53,15 +54,48 @@ export const REFUSALS_KEPT_MS = 7 * 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const REFUSING = sqlKind('listener-refusing');
 
-/** A delivery whose signature verified arrived at `receivedAt`: the first one is kept, the last moves on. */
-export function recordVerified(prepared: Prepared, receivedAt: string): void {
-  const ms = instantMs(receivedAt);
-  if (ms === null) return;
+/**
+ * Deliveries whose signature verified arrived from `firstAt` to `lastAt` (one commit's, or one delivery's): the first
+ * ever is kept (the book's horizon, DESIGN 4), the last moves on.
+ */
+export function recordVerified(prepared: Prepared, lastAt: string, firstAt = lastAt): void {
+  const ms = instantMs(lastAt);
+  const firstMs = instantMs(firstAt);
+  if (ms === null || firstMs === null) return;
   prepared(
     `INSERT INTO listener_verified (id, first_at, first_ms, last_at, last_ms) VALUES (1, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET last_at = excluded.last_at, last_ms = excluded.last_ms
      WHERE excluded.last_ms >= last_ms`,
-  ).run(receivedAt, ms, receivedAt, ms);
+  ).run(firstAt, firstMs, lastAt, ms);
+}
+
+/**
+ * The monitor registered its listener with the service at `at` (the service's clock): the demo, whose service is its
+ * own. The earliest registration is kept: picks reach the cache from it on (DESIGN 4 "the book's horizon").
+ */
+export function recordRegistered(prepared: Prepared, at: string): void {
+  const ms = instantMs(at);
+  if (ms === null) throw new CacheError(`registration instant '${at}' is not an ISO 8601 instant`);
+  prepared(
+    `INSERT INTO listener_registered (id, first_at, first_ms) VALUES (1, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET first_at = excluded.first_at, first_ms = excluded.first_ms
+     WHERE excluded.first_ms < first_ms`,
+  ).run(at, ms);
+}
+
+/**
+ * The instant from which insurance picks reach the cache: the listener's registration where the monitor made it,
+ * else its first verified delivery, the earlier of the two; null when neither ever happened (no listener).
+ */
+export function bookHorizon(get: (sql: string) => unknown): BookHorizon | null {
+  const registered = get('SELECT first_at AS at, first_ms AS ms FROM listener_registered WHERE id = 1') as
+    | { at: string; ms: number }
+    | undefined;
+  const delivered = get('SELECT first_at AS at, first_ms AS ms FROM listener_verified WHERE id = 1') as
+    | { at: string; ms: number }
+    | undefined;
+  if (registered && (!delivered || registered.ms <= delivered.ms)) return { ...registered, from: 'registration' };
+  return delivered ? { ...delivered, from: 'delivery' } : null;
 }
 
 /** The refusals stored (inside the caller's transaction), refusals older than a week forgotten. */

@@ -18,6 +18,11 @@ export interface InsurancePickView {
   created_at: string | null;
   killed_at: string | null;
   kill: { sell_at_market: boolean; reason: string } | null;
+  /**
+   * An open addon whose own pick the cache never received (made before the book's horizon, DESIGN 4): shown apart as
+   * `pick not received`, never joined to nothing. Only on the positions' reads (positions-events.ts).
+   */
+  parent_not_received?: true;
 }
 
 type EdgeTrade = EdgeEvent['trade'];

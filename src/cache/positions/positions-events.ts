@@ -90,7 +90,10 @@ const TRADES: EventPositions<TradeRow> = {
   compare: (a, b) => b.engine_trade_id - a.engine_trade_id,
 };
 
-/** The insurance picks open at `atMs`, newest first; a pick killed since is shown without its kill. */
+/**
+ * The insurance picks open at `atMs`, newest first; a pick killed since is shown without its kill. An addon whose
+ * own pick the cache never received (made before the book's horizon, DESIGN 4) says so: `parent_not_received`.
+ */
 export function openPicksAsOf(
   q: CountedQueries,
   scope: EventScope,
@@ -98,7 +101,80 @@ export function openPicksAsOf(
   limit: number,
 ): { rows: InsurancePickView[]; count: number } {
   const { rows, count } = openAsOf(q, PICKS, scope, atMs, limit);
-  return { rows: rows.map(({ created_ms: _c, ...row }) => pickView(row)), count };
+  const missing = parentsNotReceived(q, rows);
+  return {
+    rows: rows.map(({ created_ms: _c, ...row }) => {
+      const view = pickView(row);
+      return row.parent_pick_id !== null && missing.has(row.parent_pick_id)
+        ? { ...view, parent_not_received: true }
+        : view;
+    }),
+    count,
+  };
+}
+
+/** Of the addons' parents, those the cache holds no created event of: never received, or only their kill. */
+function parentsNotReceived(q: CountedQueries, rows: readonly PickRow[]): Set<string> {
+  const parents = [...new Set(rows.flatMap((r) => (r.parent_pick_id === null ? [] : [r.parent_pick_id])))];
+  if (parents.length === 0) return new Set();
+  const received = new Set(
+    q
+      .all<{ pick_id: string }>(
+        `SELECT pick_id FROM insurance_picks WHERE created_json IS NOT NULL AND pick_id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(parents),
+      )
+      .map((r) => r.pick_id),
+  );
+  return new Set(parents.filter((id) => !received.has(id)));
+}
+
+/**
+ * The open addons (by `atMs`) of markets from `sinceDate` on whose own pick the cache never received (`status`'s
+ * count of them; Positions reads them with the book, openPicksAsOf).
+ */
+export function addonsNotReceived(
+  q: CountedQueries,
+  sinceDate: string,
+  atMs: number,
+  limit: number,
+): InsurancePickView[] {
+  return q
+    .all<PickRow>(
+      `SELECT ${PICK_COLUMNS} FROM insurance_picks AS a INDEXED BY insurance_picks_status
+       WHERE a.status = 'open' AND a.created_ms <= ? AND a.parent_pick_id IS NOT NULL AND a.market_date >= ?
+         AND NOT EXISTS (SELECT 1 FROM insurance_picks AS p WHERE p.pick_id = a.parent_pick_id
+           AND p.created_json IS NOT NULL)
+       ORDER BY a.created_ms DESC LIMIT ?`,
+      atMs,
+      sinceDate,
+      limit,
+    )
+    .map((row) => ({ ...pickView(row), parent_not_received: true as const }));
+}
+
+/**
+ * Kills of picks the cache never received (only the kill event arrived: the pick was made before the book's
+ * horizon), killed by `atMs`, newest first: Positions lists them apart, as `pick not received`, rather than drop them.
+ */
+export function killsNotReceived(
+  q: CountedQueries,
+  scope: EventScope,
+  atMs: number,
+  limit: number,
+): InsurancePickView[] {
+  const w = new Where();
+  if ('sinceDate' in scope) w.add('market_date >= ?', scope.sinceDate);
+  else w.add('market_date = ? AND city_id = ?', scope.date, scope.cityId);
+  // a kill alone has no created instant: (status, created_ms) finds those few rows among a year of picks
+  w.add("status = 'killed' AND created_ms IS NULL AND created_json IS NULL AND killed_ms <= ?", atMs);
+  return q
+    .all<PickRow>(
+      `SELECT ${PICK_COLUMNS} FROM insurance_picks INDEXED BY insurance_picks_status${w}
+       ORDER BY killed_ms DESC, pick_id LIMIT ?`,
+      ...w.args,
+      limit,
+    )
+    .map(pickView);
 }
 
 /** The edge trades open at `atMs`, newest first; a trade exited since is shown without its exit or P&L. */

@@ -1,13 +1,15 @@
 import type { FusionLock } from '../../contract/fusion-locks.js';
 import { STRATEGY_FAMILIES, type StrategyFamily } from '../../contract/names.js';
 import type { StrategyRecord } from '../../contract/strategies.js';
+import type { BookHorizon } from '../../domain/book-horizon.js';
 import { addDays } from '../../domain/city-time.js';
 import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
+import { bookHorizon } from '../inbox/listener-health.js';
 import type { EdgeTradeView, InsurancePickView } from '../inbox/pick-trade-views.js';
-import { openPicksAsOf, openTradesAsOf } from './positions-events.js';
+import { addonsNotReceived, killsNotReceived, openPicksAsOf, openTradesAsOf } from './positions-events.js';
 
 export interface OpenPositions {
   strategies: { family: StrategyFamily; record: StrategyRecord }[];
@@ -17,6 +19,12 @@ export interface OpenPositions {
   trades: EdgeTradeView[];
   /** How many are open of each kind, counted in SQL: the lists above stop at `limit`. */
   counts: { strategies: Record<StrategyFamily, number>; locks: number; picks: number; trades: number };
+  /**
+   * DESIGN 4 "the book's horizon": the instant from which insurance picks reach the cache (null: none ever did), and
+   * the kills, by then, of picks it never received (of the same markets as `picks`).
+   */
+  horizon: BookHorizon | null;
+  killsNotReceived: InsurancePickView[];
 }
 
 /**
@@ -136,7 +144,15 @@ export class PositionRepository {
       trades: trades.count,
     };
     this.parsed = next;
-    return { strategies, locks, picks: picks.rows, trades: trades.rows, counts };
+    return {
+      strategies,
+      locks,
+      picks: picks.rows,
+      trades: trades.rows,
+      counts,
+      horizon: this.horizon(),
+      killsNotReceived: killsNotReceived(this.q, { sinceDate }, atMs, limit),
+    };
   }
 
   /**
@@ -183,7 +199,36 @@ export class PositionRepository {
       picks: picks.length,
       trades: trades.length,
     };
-    return { strategies, locks, picks, trades, counts };
+    return {
+      strategies,
+      locks,
+      picks,
+      trades,
+      counts,
+      horizon: this.horizon(),
+      killsNotReceived: killsNotReceived(this.q, { cityId, date }, atMs, limit),
+    };
+  }
+
+  /**
+   * What the book holds of picks it never received (DESIGN 4 "the book's horizon"), of markets from `sinceDate` on
+   * at `atMs`: open addons whose own pick is not in the cache and kills of such picks; `status` counts them.
+   */
+  notReceived(
+    sinceDate: string,
+    atMs = NOW_UNBOUNDED,
+    limit = POSITION_LIMIT,
+  ): { horizon: BookHorizon | null; addons: InsurancePickView[]; kills: InsurancePickView[] } {
+    return {
+      horizon: this.horizon(),
+      addons: addonsNotReceived(this.q, sinceDate, atMs, limit),
+      kills: killsNotReceived(this.q, { sinceDate }, atMs, limit),
+    };
+  }
+
+  /** The instant from which insurance picks reach the cache (listener-health.ts), read with the book. */
+  private horizon(): BookHorizon | null {
+    return bookHorizon((sql) => this.q.get(sql));
   }
 
   private count(sql: string, ...args: unknown[]): number {

@@ -52,13 +52,7 @@ export function statusText(report: StatusReport): string {
     ]),
   );
   lines.push('', `listener  ${listenerLine(report.listener)}`);
-  lines.push(
-    `book      ${
-      report.insurance_picks_since === null
-        ? 'no insurance picks: no verified delivery yet'
-        : `insurance picks since ${report.insurance_picks_since}`
-    }`,
-  );
+  lines.push(...bookLines(report));
   lines.push('', ...cacheLines(report.cache));
   return `${lines.join('\n')}\n`;
 }
@@ -83,6 +77,30 @@ function listenerLine(listener: StatusReport['listener']): string {
   if (!listener.registered) return `no verified delivery yet${refusals}${refusing}`;
   return `registered: last verified delivery ${listener.last_verified_at}${refusals}${refusing}`;
 }
+
+/**
+ * The book's horizon (DESIGN 4): the screens' note while a city's today began before it, else that today's book is
+ * whole; then what the book holds of picks it never received.
+ */
+function bookLines(report: StatusReport): string[] {
+  const { book, insurance_picks_since: since } = report;
+  const from = book.horizon_from === 'registration' ? "the listener's registration" : 'the first verified delivery';
+  const head =
+    book.note === null
+      ? [`book      whole today: every city's day began after ${from} (${since})`]
+      : since === null
+        ? [`book      ${book.note}`]
+        : [`book      ${book.note}`, `          from ${from}: picks made before it never reached the monitor`];
+  const apart = [
+    book.addons_not_received > 0 ? plural(book.addons_not_received, 'addon') : '',
+    book.kills_not_received > 0 ? plural(book.kills_not_received, 'kill') : '',
+  ].filter((part) => part !== '');
+  return apart.length === 0
+    ? head
+    : [...head, `          pick not received: ${apart.join(', ')} (shown apart in Positions)`];
+}
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 function cacheLines(cache: StatusReport['cache']): string[] {
   const biggest = Object.entries(cache.rows)

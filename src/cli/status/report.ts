@@ -5,7 +5,16 @@ import {
   type StreamCheck,
 } from '../../alerts/installation-health.js';
 import type { Cache, ListenerHealth } from '../../cache/index.js';
-import type { Setting, StatusCache, StatusListener, StatusReport, StatusStream } from '../../contract/status.js';
+import type {
+  Setting,
+  StatusBook,
+  StatusCache,
+  StatusListener,
+  StatusReport,
+  StatusStream,
+} from '../../contract/status.js';
+import { type BookHorizon, booksNote } from '../../domain/book-horizon.js';
+import { localDate, localDay, openSinceDate } from '../../domain/city-time.js';
 import { DEFAULT_INTERVALS_MS, POLLED_STREAMS } from '../../domain/streams.js';
 import type { Connection } from '../config.js';
 import { EXIT } from '../exit-codes.js';
@@ -37,6 +46,7 @@ export function statusReport(inputs: StatusInputs): StatusReport {
   const { checks, rows: streams } = streamRows(cache, connection, nowMs, inputs.hostNowMs);
   const health = cache.inbox.listenerHealth(nowIso);
   const listener = listenerFacts(health);
+  const book = bookFacts(cache, nowMs);
   const notify = cache.health.notifyCommandFailures(nowMs - NOTIFY_FAILURES_WITHIN_MS);
   const problems = [
     ...serviceProblems(service, connection),
@@ -67,7 +77,8 @@ export function statusReport(inputs: StatusInputs): StatusReport {
     },
     streams,
     listener,
-    insurance_picks_since: listener.first_verified_at,
+    insurance_picks_since: book.horizon?.at ?? null,
+    book: book.facts,
     cache: cacheFacts(cache, connection, nowMs),
   };
 }
@@ -139,6 +150,32 @@ function listenerFacts(health: ListenerHealth): StatusListener {
     refusals_last_hour: health.refusalsLastHour,
     last_refusal_at: health.lastRefusalAt,
     refusing: health.refusing,
+  };
+}
+
+/**
+ * The book's horizon (DESIGN 4) as the screens say it of each city's today at `nowMs`, and what the book holds of
+ * picks it never received on live markets (today's or later, in each city).
+ */
+function bookFacts(cache: Cache, nowMs: number): { horizon: BookHorizon | null; facts: StatusBook } {
+  const cities = cache.resources.cities();
+  const today = new Map(cities.map((c) => [c.city_id, localDate(nowMs, c.tz)]));
+  const live = (p: { city_id: string; market_date: string }) =>
+    p.market_date >= (today.get(p.city_id) ?? new Date(nowMs).toISOString().slice(0, 10));
+  const held = cache.positions.notReceived(openSinceDate(nowMs), nowMs);
+  // no city cached yet: the UTC day stands for the day on screen
+  const starts =
+    cities.length === 0
+      ? [Date.parse(`${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`)]
+      : cities.map((c) => localDay(today.get(c.city_id) as string, c.tz).startMs);
+  return {
+    horizon: held.horizon,
+    facts: {
+      horizon_from: held.horizon?.from ?? null,
+      note: booksNote(held.horizon, starts, 'iso'),
+      addons_not_received: held.addons.filter(live).length,
+      kills_not_received: held.kills.filter(live).length,
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { boardPicksNote } from '../../../board/board-row.js';
 import type { City } from '../../../contract/cities.js';
 import { LineView } from '../../components/line-view.js';
 import { hintOf, KEYS } from '../../keys.js';
@@ -34,5 +35,10 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   const shown = rows
     .slice(offset, offset + bodyHeight)
     .map((r, i) => selectLine(boardLine(r, columns), offset + i === cursor));
-  return <LineView lines={[header, [seg('  '), ...boardTitle(columns)], ...shown]} width={width} height={height} />;
+  // the book's horizon under the board: staked and P&L of a day begun before it leave out picks never received
+  const picks = boardPicksNote(rows);
+  const under = picks === null ? [] : [line(seg(`  ${picks}`, 'warn'))];
+  return (
+    <LineView lines={[header, [seg('  '), ...boardTitle(columns)], ...shown, ...under]} width={width} height={height} />
+  );
 }

@@ -1,10 +1,13 @@
-import type { EdgeTradeView, InsurancePickView } from '../../../cache/index.js';
+import type { InsurancePickView } from '../../../cache/index.js';
+import { PICK_NOT_RECEIVED } from '../../../domain/book-horizon.js';
 import type { CityName } from '../../../domain/city-names.js';
-import { familyTotals, type Mark, type PricedPick, type PricedPositions } from '../../../domain/position-pnl.js';
+import { familyTotals, type Mark, type PricedPick } from '../../../domain/position-pnl.js';
 import { type Column, cellOf, rowCells, titleCells } from '../../format/columns.js';
 import { price, signedUsd, usd } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
+import { utcStamp } from '../../format/time.js';
 import { type Line, line, seg, type Tone } from '../../theme.js';
+import type { PricedBook } from './positions-model.js';
 
 /** A line of the Positions pane and, for a position, what Enter shows. */
 export interface PositionLine {
@@ -84,11 +87,38 @@ function pickLines(p: PricedPick<InsurancePickView>, indent: string, desc: numbe
   return out;
 }
 
+/**
+ * DESIGN 4 "the book's horizon": what the cache holds of a pick it never received, apart from the picks it did. An
+ * addon is a position held (its legs, stake and P&L, counted apart in the totals); a kill closed one the monitor
+ * never saw open, shown with the legs it names and when, so nothing the service said is dropped.
+ */
+function notReceivedLines(p: PricedBook, desc: number, name: CityName): PositionLine[] {
+  const addons = p.picks.filter((x) => x.pick.parent_not_received);
+  if (addons.length === 0 && p.killsNotReceived.length === 0) return [];
+  const out: PositionLine[] = [{ line: line(seg(`  ${PICK_NOT_RECEIVED}`, 'warn', true)), detail: null }];
+  for (const addon of addons) {
+    const [head, ...legs] = pickLines(addon, '    ', desc, name);
+    const parent = `pick ${addon.pick.parent_pick_id?.slice(0, 8)} not received`;
+    out.push({ line: [seg(cell(`    ${parent}`, desc), 'warn')], detail: null }, head as PositionLine, ...legs);
+  }
+  for (const kill of p.killsNotReceived) {
+    const at = kill.killed_at === null ? '' : ` at ${utcStamp(Date.parse(kill.killed_at))}`;
+    const legs = kill.legs.map((l) => `${l.leg} ${l.bucket_label}`).join(', ');
+    const text = `    kill ${kill.pick_id.slice(0, 8)} ${name(kill.city_id)} ${kill.market_date}${at}: ${legs}`;
+    out.push({
+      line: line(seg(cell(text, desc + 34), 'muted')),
+      detail: { title: `Kill of ${kill.pick_id}`, json: kill },
+    });
+  }
+  return out;
+}
+
 type Total = ReturnType<typeof familyTotals>[number];
 
 /** family, open, priced, staked: the totals table's columns before the unrealised P&L. */
 const TOTALS: Column<Total>[] = [
-  { title: 'family', width: 16, value: (t) => t.family },
+  // wide enough for `pick not received`, the row of addons whose pick never reached the cache
+  { title: 'family', width: 19, value: (t) => t.family },
   { title: 'open', width: 6, align: 'right', value: (t) => String(t.open) },
   { title: 'priced', width: 8, align: 'right', value: (t) => String(t.priced) },
   { title: 'staked', width: 10, align: 'right', value: (t) => usd(t.mark.stake) },
@@ -101,11 +131,7 @@ const UNREALISED: Column<Total> = {
 };
 
 /** The Positions pane as lines: each family's open positions (their cities by name), then the totals by family. */
-export function positionLines(
-  p: PricedPositions<InsurancePickView, EdgeTradeView>,
-  width: number,
-  name: CityName,
-): PositionLine[] {
+export function positionLines(p: PricedBook, width: number, name: CityName): PositionLine[] {
   // the description takes what the figures (entry, now, stake, P&L: 34 columns) leave
   const desc = Math.max(30, Math.min(70, width - 38));
   const out: PositionLine[] = [heading('STRATEGY RECORDS (open)'), columns(desc)];
@@ -132,8 +158,12 @@ export function positionLines(
     );
   }
   out.push({ line: [], detail: null }, heading('INSURANCE PICKS (live)'));
-  if (p.picks.length === 0) out.push(none('live'));
-  for (const pick of p.picks) out.push(...pickLines(pick, '  ', desc, name));
+  // the book's horizon (DESIGN 4): a day that began before it misses the picks made before it, and says so
+  if (p.picksNote !== null) out.push({ line: line(seg(`  ${p.picksNote}`, 'warn')), detail: null });
+  const received = p.picks.filter((x) => !x.pick.parent_not_received);
+  if (received.length === 0) out.push(none('live'));
+  for (const pick of received) out.push(...pickLines(pick, '  ', desc, name));
+  out.push(...notReceivedLines(p, desc, name));
   out.push({ line: [], detail: null }, heading('EDGE TRADES (open)'));
   if (p.trades.length === 0) out.push(none('open'));
   for (const t of p.trades) {
@@ -156,6 +186,8 @@ export function positionLines(
       detail: null,
     });
   }
+  if (p.picksNote !== null)
+    out.push({ line: line(seg(`  insurance staked and unrealised: ${p.picksNote}`, 'muted')), detail: null });
   const cut = totals.filter((t) => t.open > t.count);
   if (cut.length > 0) {
     const which = cut.map((t) => `${t.family} ${t.count} of ${t.open}`).join(', ');

@@ -8,7 +8,8 @@ import {
   type QuoteBook,
 } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { localDate, openSinceDate } from '../../../domain/city-time.js';
+import { booksNote } from '../../../domain/book-horizon.js';
+import { localDate, localDay, openSinceDate } from '../../../domain/city-time.js';
 import { IncrementalPricer } from '../../../domain/incremental-pricing.js';
 import type { PricedPositions } from '../../../domain/position-pnl.js';
 import { instantAsk, type PaneStoreSpec } from '../../state/pane-store.js';
@@ -35,8 +36,15 @@ class PositionsMemo {
   booksVersion: string | null = null;
 }
 
-/** What the pane shows: every open position marked, and the totals' counts. */
-export type PricedBook = PricedPositions<InsurancePickView, EdgeTradeView>;
+/**
+ * What the pane shows: every open position marked, and the totals' counts; and, of the book's horizon (DESIGN 4),
+ * what the pane says of its insurance picks (null: the book is whole) and the kills of live markets whose pick the
+ * cache never received.
+ */
+export type PricedBook = PricedPositions<InsurancePickView, EdgeTradeView> & {
+  picksNote: string | null;
+  killsNotReceived: InsurancePickView[];
+};
 
 /**
  * Everything open at `now`, marked to the newest quotes, a step at a time: the book, then each city's quotes (a few
@@ -55,12 +63,15 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
     memo.booksVersion = booksVersion;
   }
   const read = cache.positions.open(openSinceDate(nowMs), undefined, p.asOf);
-  const open = {
-    ...read,
-    picks: read.picks.filter(
-      (pick) => pick.market_date >= (today.get(pick.city_id) ?? localDate(nowMs, zones.get(pick.city_id) ?? 'UTC')),
-    ),
-  };
+  const live = (pick: InsurancePickView) =>
+    pick.market_date >= (today.get(pick.city_id) ?? localDate(nowMs, zones.get(pick.city_id) ?? 'UTC'));
+  const open = { ...read, picks: read.picks.filter(live) };
+  // the days on screen are each city's today: the one that began first, before the horizon, misses picks
+  const picksNote = booksNote(
+    read.horizon,
+    p.cities.map((c) => localDay(today.get(c.city_id) as string, c.tz).startMs),
+  );
+  const killsNotReceived = read.killsNotReceived.filter(live);
   yield;
   // one read of a city's quotes, however many of its positions ask, kept until the quotes change
   const cities = new Set([
@@ -82,7 +93,7 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
     quotes(cityId);
     yield;
   }
-  return memo.pricer.price(open, quotes);
+  return { ...memo.pricer.price(open, quotes), picksNote, killsNotReceived };
 }
 
 /**
