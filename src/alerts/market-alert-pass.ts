@@ -1,10 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { boardDay } from '../board/board-day.js';
+import { edgeBandRecords } from '../board/edge-band-record.js';
 import { marketDateOf, readMarketDay } from '../board/market-day.js';
 import { type AlertRow, type Cache, shortBusyWrites, writeWhenFree } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
 import { addDays } from '../domain/city-time.js';
 import { holdingsOf } from '../domain/held-buckets.js';
+import { markCatchUp, type StreamIntervals } from './alert-timing.js';
+import { goneEdges } from './edge-gone.js';
 import { marketAlerts } from './market-alerts.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
@@ -18,12 +21,18 @@ const WRITE_DEADLINE_MS = 30_000;
  * the same process is never held up by more than one city's reads. A write meeting another process's lock (a
  * `sync` or `listen` on the same file) waits from a timer, as the listener's writes do (cache/db/busy-writes.ts), never
  * inside SQLite on the event loop. Returns the alerts it stored.
+ *
+ * DESIGN 4 "alerts in time": each alert is stamped with the reading or snapshot that made it true, and one found more
+ * than two poll intervals of its stream late (`intervals`) is stored as catch-up (alert-timing.ts); an edge alert of
+ * the day the board no longer shows at `edgeMin` is marked gone (edge-gone.ts); an edge alert's text carries the
+ * board's record of its band and venue (board/edge-band-record.ts, kept between passes).
  */
 export async function runMarketAlerts(
   cache: Cache,
   edgeMin: number,
   now: Date,
   settlement: SettlementConfig = {},
+  intervals: StreamIntervals = {},
 ): Promise<AlertRow[]> {
   const nowMs = now.getTime();
   const createdAt = now.toISOString();
@@ -35,15 +44,20 @@ export async function runMarketAlerts(
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
+  const record = edgeBandRecords(cache, { edgeMin, settlement });
   for (const { city, date } of days) {
     const id = city.city_id;
-    const day = boardDay(readMarketDay(cache, city, nowMs, { date, settlement }));
+    const read = readMarketDay(cache, city, nowMs, { date, settlement });
+    const day = boardDay(read);
     const fired = cache.alerts.firedEdges(id, day.date);
+    const market = { day, holdings: holdingsOf(open, id, day.date), highSinceMs: read.metar.high?.since ?? null };
     // an edge only where a price and the model are of the same instant (board/same-instant.ts): a snapshot after
     // what the sync holds of the METAR and the desk offers none, so a reading not yet fetched raises nothing
-    const found = marketAlerts({ day, holdings: holdingsOf(open, id, day.date) }, edgeMin, fired, createdAt);
-    if (found.alerts.length + found.fired.length > 0)
-      stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(found))));
+    const found = marketAlerts(market, edgeMin, fired, createdAt, (edge, venue) => record(edge, venue).text);
+    const gone = goneEdges(day, cache.alerts.liveEdges(id, day.date), edgeMin, nowMs);
+    const toStore = { ...found, alerts: markCatchUp(found.alerts, nowMs, intervals), gone };
+    if (toStore.alerts.length + toStore.fired.length + gone.length > 0)
+      stored.push(...(await write(() => cache.alerts.raiseMarketAlerts(toStore))));
     await nextTurn();
   }
   await write(() => cache.alerts.forgetEdgesBefore(addDays(earliest, -MARK_DAYS)));

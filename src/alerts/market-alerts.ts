@@ -1,11 +1,12 @@
 import { type BoardDay, localClockOf } from '../board/board-day.js';
 import type { PricedBucket, SideEdge } from '../board/priced-day.js';
-import type { MarketAlertWrite, NewAlert } from '../cache/index.js';
+import type { MarketAlertWrite, NewAlert, Venue } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
 import type { Bucket } from '../domain/buckets.js';
 import { isoUtc } from '../domain/city-time.js';
 import { dyingHoldings, type Holding } from '../domain/held-buckets.js';
 import { settledValue } from '../domain/settlement.js';
+import type { PolledStream } from '../domain/streams.js';
 
 /**
  * What the trader alert rules look at for one city's market day: the day as the board works it out (board/: its
@@ -15,10 +16,25 @@ import { settledValue } from '../domain/settlement.js';
 export interface CityDayMarket {
   day: BoardDay;
   holdings: readonly Holding[];
+  /**
+   * The `observed_at` (epoch ms) of the METAR reading that set the running high (the market day's `metar.high.since`):
+   * what a dying bucket is stamped with (DESIGN 4 "alerts in time"). Absent: the pass's instant.
+   */
+  highSinceMs?: number | null;
 }
 
-/** An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. */
-export type RuleAlert = NewAlert & { once?: boolean };
+/**
+ * An alert a rule raises, stored once its kind and ref have not been raised yet when `once`. `stream`: the polled
+ * stream whose reading or snapshot made it true, where its kind does not say (alert-timing.ts judges by its interval
+ * whether the alert was found late).
+ */
+export type RuleAlert = NewAlert & { once?: boolean; stream?: PolledStream };
+
+/**
+ * What the board's record says of edges like one (board/edge-band-record.ts: its band and venue over the cache's
+ * settled days), as an alert's text says it; absent, the alert says nothing of it (time travel's replay).
+ */
+export type EdgeRecordText = (edge: number, venue: Venue) => string | null;
 
 const deg = (value: number, unit: MarketUnit) => `${value.toFixed(1)}°${unit}`;
 const points = (edge: number) => `${edge >= 0 ? '+' : ''}${(edge * 100).toFixed(1)}`;
@@ -26,10 +42,12 @@ const dayRef = ({ day }: CityDayMarket) => `${day.cityId}|${day.date}`;
 
 /**
  * A held bucket died: the running high settles above every value it holds, so every YES held on it is lost. One
- * alert a bucket of a city-day (ref city|date|bucket), naming every holding on it and what they staked.
+ * alert a bucket of a city-day (ref city|date|bucket), naming every holding on it and what they staked. Stamped with
+ * the reading that set the running high (the one that killed the bucket), not the pass that noticed it.
  */
 export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAlert[] {
   const { day } = m;
+  const killedAt = typeof m.highSinceMs === 'number' ? isoUtc(m.highSinceMs) : createdAt;
   if (day.runningHighC === null || day.runningHigh === null) return [];
   const settles = settledValue(day.runningHighC, day.unit);
   const byBucket = new Map<string, Holding[]>();
@@ -45,7 +63,7 @@ export function dyingBucketAlerts(m: CityDayMarket, createdAt: string): RuleAler
       kind: 'dying-bucket',
       ref: `${dayRef(m)}|${label}`,
       city_id: day.cityId,
-      created_at: createdAt,
+      created_at: killedAt,
       once: true,
       message:
         `${day.cityId} ${day.date}: held bucket ${label} died, METAR high so far ${deg(day.runningHigh as number, day.unit)} ` +
@@ -95,6 +113,7 @@ export function edgeAlerts(
   edgeMin: number,
   fired: ReadonlySet<string>,
   createdAt: string,
+  record?: EdgeRecordText,
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [] };
   const { day } = m;
@@ -113,6 +132,8 @@ export function edgeAlerts(
   const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
   out.fired.push({ ref, city_id: day.cityId, local_date: day.date });
   const model = s.side === 'YES' ? bucket.p : 1 - bucket.p;
+  // DESIGN 4 "an edge's own record": what edges of its band on its venue did in this cache, inside the parenthesis
+  const own = record?.(s.edge, s.venue);
   out.alerts.push({
     severity: 'info',
     kind: 'edge',
@@ -122,7 +143,7 @@ export function edgeAlerts(
     created_at: snapshotAt ?? createdAt,
     message:
       `${day.cityId} ${day.date}: edge ${points(s.edge)} points on ${s.side} ${bucket.bucket.label} at ` +
-      `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%)`,
+      `${s.price.toFixed(2)} on ${s.venue} (model ${(model * 100).toFixed(1)}%${own ? `; ${own}` : ''})`,
   });
   return out;
 }
@@ -137,9 +158,10 @@ export function marketAlerts(
   edgeMin: number,
   fired: ReadonlySet<string>,
   createdAt: string,
+  record?: EdgeRecordText,
 ): MarketAlertWrite {
   if (m.day.check) return { alerts: [], fired: [] };
-  const edges = edgeAlerts(m, edgeMin, fired, createdAt);
+  const edges = edgeAlerts(m, edgeMin, fired, createdAt, record);
   const breakthrough = breakthroughAlert(m, createdAt);
   return {
     alerts: [...dyingBucketAlerts(m, createdAt), ...(breakthrough ? [breakthrough] : []), ...edges.alerts],

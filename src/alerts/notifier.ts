@@ -43,11 +43,11 @@ const whatOf = (kind: string): string => (isTraderAlertKind(kind) ? WHAT[kind] :
 
 /**
  * A stored trader alert's message (alerts/market-alerts.ts) is `CITY DATE: what`; an edge's what is `edge +8.7
- * points on YES 24°C at 0.41 on mkta (model 49.6%)`. Read back here into the notification's parts; a message of
+ * points on YES 24°C at 0.41 on mkta (model 49.6%; min-0.10 mkta record: n < 10)`. Read back here into the notification's parts; a message of
  * another shape is shown whole under the kind.
  */
 const DAY_PREFIX = /^(\S+) (\d{4}-\d{2}-\d{2}): ([\s\S]*)$/;
-const EDGE = /^edge ([+-]\d+(?:\.\d+)?) points on (.+) \(model (\d+(?:\.\d+)?%)\)$/;
+const EDGE = /^edge ([+-]\d+(?:\.\d+)?) points on (.+) \(model (\d+(?:\.\d+)?%)(?:; ([^()]*))?\)$/;
 
 /**
  * A trader alert as a notification: the title says what happened and the city's name (`Edge +8.7 pts · Munich`,
@@ -68,7 +68,8 @@ export function alertNotification(
   if (edge) {
     return {
       title: titled(`Edge ${edge[1]} pts`, alert.city_id, name),
-      message: clean(`${edge[2]} · model ${edge[3]}${date}`, 400),
+      // the board's record of edges like it, when the message has it (`0.10-0.20 mkta: 32 pos, 28% won, ROI -40%`)
+      message: clean(`${edge[2]} · model ${edge[3]}${edge[4] ? ` · ${edge[4]}` : ''}${date}`, 400),
       urgency,
     };
   }

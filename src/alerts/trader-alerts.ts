@@ -3,6 +3,7 @@ import { type AlertKind, isAlertKind } from '../contract/alert-kinds.js';
 import type { NotifyKind, SettlementConfig } from '../contract/config.js';
 import { cityNames } from '../domain/city-names.js';
 import type { AlertSettings } from './alert-settings.js';
+import { clockRateOf, marketIntervals } from './alert-timing.js';
 import { runMarketAlerts } from './market-alert-pass.js';
 import {
   alertNotification,
@@ -33,15 +34,17 @@ const NOTIFY_KIND_OF = {
 const COMMAND_FAILED: AlertKind = 'notify-command-failed';
 
 /**
- * Whether an alert notifies (a desktop notification and the notify command): its kind switched on in
- * `alerts.notify`; for the market kinds also its city in `alerts.cities` and not snoozed. A kill is never held back
- * by a city list or a snooze: it is an order to sell.
+ * Whether an alert notifies (a desktop notification and the notify command): not found late (`catch_up`), its kind
+ * switched on in `alerts.notify`; for the market kinds also its city in `alerts.cities` and not snoozed. A kill is
+ * never held back by a city list or a snooze: it is an order to sell.
  */
 export function notifies(
-  alert: Pick<AlertRow, 'kind' | 'city_id'>,
+  alert: Pick<AlertRow, 'kind' | 'city_id' | 'catch_up'>,
   settings: AlertSettings,
   snoozed: ReadonlySet<string>,
 ): boolean {
+  // found late (DESIGN 4 "alerts in time"): listed by its own instant, never notified
+  if (alert.catch_up) return false;
   const kind = isAlertKind(alert.kind) ? NOTIFY_KIND_OF[alert.kind] : null;
   if (kind === null || !settings.notify[kind]) return false;
   if (kind === 'kill') return true;
@@ -88,6 +91,8 @@ export interface TraderAlertsOptions {
   commandTimeoutMs?: number;
   /** How long a request waits for the rest of a burst of fresh data before the rules run. */
   settleMs?: number;
+  /** The streams' poll intervals (config `intervals`; the defaults otherwise): how late an alert may be found. */
+  intervals?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -106,6 +111,8 @@ export class TraderAlerts {
   /** The last desktop notification asked for: the next waits for it. */
   private desktop: Promise<void> = Promise.resolve();
   private readonly command: NotifyCommand | null;
+  /** The first pass's instants on the host's and the market's clock: how fast the market's runs (`clockRate`). */
+  private firstPass: { hostMs: number; marketMs: number } | undefined;
 
   constructor(private readonly options: TraderAlertsOptions) {
     const argv = options.settings.notifyCommand;
@@ -174,7 +181,9 @@ export class TraderAlerts {
     const run = (async () => {
       try {
         const { cache, settings, now, settlement } = this.options;
-        this.raise(await runMarketAlerts(cache, settings.edgeMin, now(), settlement));
+        const at = now();
+        const intervals = marketIntervals(this.options.intervals ?? {}, this.clockRate(at.getTime()));
+        this.raise(await runMarketAlerts(cache, settings.edgeMin, at, settlement, intervals));
       } catch (error) {
         // a pass that could not read or write (the cache busy, closing) is retried with the next fresh data
         this.options.log(`trader alerts: ${error instanceof Error ? error.message : String(error)}`);
@@ -188,6 +197,28 @@ export class TraderAlerts {
       }
     });
     return this.running;
+  }
+
+  /**
+   * The market's seconds a host second: a reference service at `--speed` runs its clock faster, and an alert's
+   * lateness is counted on it (alert-timing.ts). Since the first pass, once a minute has gone by; before, from the
+   * streams' last passes (the first sync's passes are seconds apart); 1 when neither says.
+   */
+  private clockRate(marketMs: number): number {
+    const hostMs = Date.now();
+    this.firstPass ??= { hostMs, marketMs };
+    const host = hostMs - this.firstPass.hostMs;
+    if (host >= 60_000)
+      return (
+        clockRateOf([
+          {
+            last_success_at: new Date(this.firstPass.marketMs).toISOString(),
+            last_success_host_ms: this.firstPass.hostMs,
+          },
+          { last_success_at: new Date(marketMs).toISOString(), last_success_host_ms: hostMs },
+        ]) ?? 1
+      );
+    return clockRateOf(this.options.cache.streams.states()) ?? 1;
   }
 
   /**

@@ -18,6 +18,11 @@ export interface NewAlert {
   /** Optional addition: the city the alert concerns, so `export alerts --city` can filter. */
   city_id?: string;
   created_at: string;
+  /**
+   * Found late (DESIGN 4 "alerts in time"): its instant was more than two poll intervals of its stream before the pass
+   * that found it (at start, after a gap). Listed by its own instant, never notified.
+   */
+  catch_up?: boolean;
 }
 
 export interface AlertRow {
@@ -30,13 +35,29 @@ export interface AlertRow {
   city_id: string | null;
   created_at: string;
   acknowledged_at: string | null;
+  /** The pane's reads (`older`, `newer`, a pass's new alerts) carry these too; `export alerts` keeps its columns. */
+  /** 1: found late (NewAlert's `catch_up`), never notified. */
+  catch_up?: number;
+  /** An edge alert the board no longer shows at edge_min: the instant (epoch ms) and side's price it fell below at. */
+  gone_ms?: number | null;
+  gone_price?: number | null;
 }
 
 export const ALERT_COLUMNS = 'id, severity, kind, message, ref, city_id, created_at, acknowledged_at';
+/** What the Alerts pane and the notifiers read of an alert: the exported columns and its state in time. */
+const PANE_COLUMNS = `${ALERT_COLUMNS}, catch_up, gone_ms, gone_price`;
+
+/** An edge alert the board still shows (not gone yet), as the trader-alert pass checks it. */
+export interface LiveEdgeAlert {
+  id: number;
+  ref: string;
+  message: string;
+}
 
 /**
  * The Alerts pane lists stored alerts in segments: unacknowledged kills first, then rejected webhooks, then every
- * other unacknowledged alert, then the acknowledged ones; newest first within each.
+ * other unacknowledged alert, then the acknowledged ones; newest first within each by the alert's own instant
+ * (`created_ms`: the reading or snapshot that made it true, DESIGN 4 "alerts in time"), then by id.
  */
 const ALERT_SEGMENTS = ['kill', 'rejected', 'other', 'acknowledged'] as const;
 export type AlertSegment = (typeof ALERT_SEGMENTS)[number];
@@ -90,6 +111,13 @@ function segmentWhere(
   return { sql: `${acked} AND ${SEGMENT_KIND[segment]}${left.sql}`, args: [...state.args, ...left.args] };
 }
 
+/**
+ * The keyset of the pane's order, (created_ms, id), from a cursor alert's id (null: from the end). Args: id, id. An
+ * alert is never deleted while shown (retention keeps them whole), so the cursor's row is there.
+ */
+const AFTER = '(? IS NULL OR (created_ms, id) < (SELECT created_ms, id FROM alerts AS c WHERE c.id = ?))';
+const BEFORE = '(? IS NULL OR (created_ms, id) > (SELECT created_ms, id FROM alerts AS c WHERE c.id = ?))';
+
 /** A signed delivery the receiver could not accept, as kept: its raw bytes, for inspection. */
 export interface RejectedDelivery {
   id: number;
@@ -113,8 +141,8 @@ export class AlertRows {
     const createdMs = instantMs(alert.created_at);
     if (createdMs === null) throw new CacheError(`alert created_at '${alert.created_at}' is not an ISO 8601 instant`);
     const info = this.prepared(
-      `INSERT INTO alerts (severity, kind, message, ref, city_id, created_at, created_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO alerts (severity, kind, message, ref, city_id, created_at, created_ms, catch_up)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       alert.severity,
       alert.kind,
@@ -123,6 +151,7 @@ export class AlertRows {
       alert.city_id ?? null,
       alert.created_at,
       createdMs,
+      alert.catch_up ? 1 : 0,
     );
     return Number(info.lastInsertRowid);
   }
@@ -152,6 +181,8 @@ export class AlertRows {
 export interface MarketAlertWrite {
   alerts: (NewAlert & { once?: boolean })[];
   fired: { ref: string; city_id: string; local_date: string }[];
+  /** Edge alerts the board no longer shows at edge_min: when (epoch ms) and at what price of the side they fell. */
+  gone?: { id: number; ms: number; price: number }[];
 }
 
 /** A city whose notifications are snoozed, until when (epoch ms). */
@@ -199,13 +230,31 @@ export class AlertRepository {
       }
       const fire = this.prepared('INSERT OR IGNORE INTO edge_alert_marks (ref, city_id, local_date) VALUES (?, ?, ?)');
       for (const f of write.fired) fire.run(f.ref, f.city_id, f.local_date);
-      return stored;
+      // the first pass that found it below stands: a later one does not move it
+      const gone = this.prepared('UPDATE alerts SET gone_ms = ?, gone_price = ? WHERE id = ? AND gone_ms IS NULL');
+      const went = (write.gone ?? []).filter((g) => gone.run(g.ms, g.price, g.id).changes > 0).map((g) => g.id);
+      return { stored, went };
     })();
-    if (ids.length === 0) return [];
-    this.changes.emit({ table: 'alerts', ids });
+    if (ids.stored.length + ids.went.length === 0) return [];
+    this.changes.emit({ table: 'alerts', ids: [...ids.stored, ...ids.went] });
+    if (ids.stored.length === 0) return [];
     return this.q.all<AlertRow>(
-      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      JSON.stringify(ids),
+      `SELECT ${PANE_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      JSON.stringify(ids.stored),
+    );
+  }
+
+  /**
+   * The edge alerts of a city-day the board may still show (not gone yet), whatever their acknowledgement: the
+   * trader-alert pass checks each against the board as of now. A city-day raises one or two.
+   */
+  liveEdges(cityId: string, date: string): LiveEdgeAlert[] {
+    return this.q.all<LiveEdgeAlert>(
+      `SELECT id, ref, message FROM alerts INDEXED BY alerts_kind_ref
+       WHERE kind = 'edge' AND ref >= ? AND ref < ? AND city_id = ? AND gone_ms IS NULL ORDER BY id`,
+      `${cityId}|${date}|`,
+      `${cityId}|${date}}`,
+      cityId,
     );
   }
 
@@ -241,6 +290,29 @@ export class AlertRepository {
     );
   }
 
+  /**
+   * Acknowledges every alert unacknowledged now, but for those raised after the newest the trader saw (`upToId`: an
+   * alert that arrived after the screen was drawn is not acknowledged unseen). Returns how many.
+   */
+  acknowledgeAll(at: string, upToId: number): number {
+    const ids = this.q
+      .all<{ id: number }>(
+        'SELECT id FROM alerts INDEXED BY alerts_unacknowledged WHERE acknowledged_at IS NULL AND id <= ?',
+        upToId,
+      )
+      .map((r) => r.id);
+    if (ids.length === 0) return 0;
+    const ack = this.prepared('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL');
+    const done = this.db.transaction(() => ids.filter((id) => ack.run(at, id).changes > 0))();
+    if (done.length > 0) this.changes.emit({ table: 'alerts', ids: done });
+    return done.length;
+  }
+
+  /** The newest alert's id (0: none): what a screen drawn now has seen. */
+  newestId(): number {
+    return this.q.get<{ id: number | null }>('SELECT max(id) AS id FROM alerts')?.id ?? 0;
+  }
+
   /** False when it was acknowledged already (or is not there). */
   acknowledge(id: number, at: string): boolean {
     const done =
@@ -258,9 +330,8 @@ export class AlertRepository {
   }
 
   /**
-   * Up to `limit` alerts of a segment older than `afterId` (null: from the newest), newest first; as they stood at
-   * `atMs` (`segmentWhere`): as of a past instant the walk down the ids steps over the alerts raised since. `except`:
-   * kinds left out.
+   * Up to `limit` alerts of a segment older than the alert `afterId` (null: from the newest), newest first by their
+   * own instant (`created_ms`, then id); as they stood at `atMs` (`segmentWhere`). `except`: kinds left out.
    */
   older(
     segment: AlertSegment,
@@ -272,14 +343,18 @@ export class AlertRepository {
     if (limit <= 0) return [];
     const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
-      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id < ? ORDER BY id DESC LIMIT ?`,
+      `SELECT ${PANE_COLUMNS} FROM alerts WHERE ${where.sql} AND ${AFTER} ORDER BY created_ms DESC, id DESC LIMIT ?`,
       ...where.args,
-      afterId ?? Number.MAX_SAFE_INTEGER,
+      afterId,
+      afterId,
       limit,
     );
   }
 
-  /** Up to `limit` alerts of a segment newer than `beforeId` (null: none), nearest first, as they stood at `atMs`. */
+  /**
+   * Up to `limit` alerts of a segment newer than the alert `beforeId` (null: none), nearest first, as they stood at
+   * `atMs`.
+   */
   newer(
     segment: AlertSegment,
     beforeId: number | null,
@@ -290,9 +365,10 @@ export class AlertRepository {
     if (limit <= 0) return [];
     const where = segmentWhere(segment, atMs, except);
     return this.q.all<AlertRow>(
-      `SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where.sql} AND id > ? ORDER BY id ASC LIMIT ?`,
+      `SELECT ${PANE_COLUMNS} FROM alerts WHERE ${where.sql} AND ${BEFORE} ORDER BY created_ms ASC, id ASC LIMIT ?`,
       ...where.args,
-      beforeId ?? 0,
+      beforeId,
+      beforeId,
       limit,
     );
   }

@@ -4,6 +4,7 @@ export type {
   AlertSegment,
   AlertSeverity,
   CitySnooze,
+  LiveEdgeAlert,
   MarketAlertWrite,
   NewAlert,
   RejectedDelivery,

@@ -1,7 +1,11 @@
 /** What a kill signal tells a trader, shared by the alert row and the desktop notification. */
 export interface KillSignal {
   market: { city: string; market_date: string };
-  legs: readonly { leg: string; bucket_label: string }[];
+  /**
+   * The legs to sell; a webhook's legs carry their slug and shares, and the cache adds the venue's YES bid of each
+   * (cache/inbox/leg-bids.ts; null: no quote cached), so the kill alert says what selling brings.
+   */
+  legs: readonly { leg: string; bucket_label: string; bucket_slug?: string; shares?: number; bid?: number | null }[];
   kill: { sell_at_market: boolean; reason: string } | null;
 }
 

@@ -1,9 +1,10 @@
+import { killAlertMessage } from '../alerts/kill-alert.js';
 import { refusingNotification } from '../alerts/listener-refusing-alert.js';
 import { type DesktopNotification, killNotification, type Notify } from '../alerts/notifier.js';
 import type { AlertMessage } from '../alerts/notify-command.js';
 import { type Cache, writeWhenFree } from '../cache/index.js';
 import { cityNames } from '../domain/city-names.js';
-import { type KillSignal, killSummary } from '../domain/kill-signal.js';
+import type { KillSignal } from '../domain/kill-signal.js';
 
 /**
  * How long marking a kill notified may wait for another process's write lock. Past it the mark is given up and
@@ -141,7 +142,6 @@ export class KillNotifier {
 
 /** A kill alert as the notify command receives it: the stored row's fields (the message as kill-alert.ts writes it). */
 function killMessage(id: number, pickId: string, createdAt: string, signal: KillSignal): AlertMessage {
-  const { title, text } = killSummary(signal);
   return {
     id,
     kind: 'kill',
@@ -149,6 +149,6 @@ function killMessage(id: number, pickId: string, createdAt: string, signal: Kill
     city_id: signal.market.city,
     ref: pickId,
     created_at: createdAt,
-    message: `${title}: ${text}`,
+    message: killAlertMessage(signal),
   };
 }

@@ -105,6 +105,18 @@ const ALERTS = {
     help: ['z', "snooze the selected alert's city: no notification about it for alerts.snooze_minutes"],
     match: char('z'),
   },
+  acknowledgeAll: {
+    label: 'A',
+    hint: 'acknowledge all',
+    help: ['A', 'acknowledge every alert shown'],
+    match: char('A'),
+  },
+  board: {
+    label: 'b',
+    hint: 'board',
+    help: ['b', "the Board with the selected alert's city selected (c: a city chosen there, the same)"],
+    match: char('b'),
+  },
 } satisfies Bindings;
 
 const HISTORY = {

@@ -54,9 +54,16 @@ function syncedCache(): Cache {
   return h.cache;
 }
 
+/**
+ * The readings and snapshots of this cache are up to 40 minutes older than NOW: streams polled every hour find them
+ * within two intervals, as news (DESIGN 4 "alerts in time"; alerts-in-time.test.ts has the default minute's catch-up).
+ */
+const HOURLY = { metar: 3_600_000, 'mkta-buckets': 3_600_000, 'mktb-buckets': 3_600_000 };
+
 function runner(cache: Cache, shown: DesktopNotification[], edgeMin = 0.05) {
   return new TraderAlerts({
     cache,
+    intervals: HOURLY,
     settings: alertSettingsOf({ edge_min: edgeMin }),
     now: () => NOW,
     notify: async (n) => {
@@ -91,8 +98,16 @@ describe('the trader alerts over a synced cache', () => {
         // at least 14.5 °C, above the warmest model's 14 °C published at 10:05Z, before the 10:20Z (11:20 local) reading
         "berlin 2026-11-24: METAR high 15.0°C at 11:20 local (at least 14.5°C) is above every model's Tmax then (warmest 14.0°C): forecast breakthrough",
       ],
-      ['edge', 'paris', 'paris 2026-11-24: edge +17.8 points on NO 13°C at 0.57 on mkta (model 75.8%)'],
-      ['edge', 'rome', 'rome 2026-11-24: edge +17.3 points on YES 20°C at 0.20 on mkta (model 38.3%)'],
+      [
+        'edge',
+        'paris',
+        'paris 2026-11-24: edge +17.8 points on NO 13°C at 0.57 on mkta (model 75.8%; 0.10-0.20 mkta record: n < 10)',
+      ],
+      [
+        'edge',
+        'rome',
+        'rome 2026-11-24: edge +17.3 points on YES 20°C at 0.20 on mkta (model 38.3%; 0.10-0.20 mkta record: n < 10)',
+      ],
     ]);
     expect(first.find((a) => a.message.includes('NO 13°C'))?.ref).toBe('paris|2026-11-24|13°C|NO');
 
@@ -176,7 +191,9 @@ describe('the edge rule: a price against a model of the same instant (DESIGN 4)'
     return h;
   };
   // the day's edge alert: the best of the three
-  const TRUE_EDGES = ['paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%)'];
+  const TRUE_EDGES = [
+    'paris 2026-11-24: edge +32.3 points on YES 13°C at 0.45 on mkta (model 78.3%; 0.20+ mkta record: n < 10)',
+  ];
   const pass = async (cache: Cache, shown: DesktopNotification[] = []) => {
     const alerts = runner(cache, shown);
     await alerts.flush();

@@ -69,7 +69,7 @@ describe('trader alerts in the Alerts pane', () => {
     frame = await app.until((f) => f.includes('!  EDGE'), 'the edge alert');
     // the scene's three and these three, on the tab bar
     expect(frame).toContain('[4 Alerts (6)]');
-    expect(frame).toContain('a acknowledge · z snooze city · Enter detail');
+    expect(frame).toContain('a acknowledge · A all · z snooze city · b board · Enter detail');
     const rows = lines(frame);
     expect(rows.find((l) => l.includes('!  EDGE'))).toContain(
       'rome 2026-11-21: edge +87.4 points on YES 16°C at 0.12 on mkta (model 100.0%)',
@@ -83,8 +83,9 @@ describe('trader alerts in the Alerts pane', () => {
     expect(selected(frame)).toContain('!  EDGE');
     await app.press('z');
     frame = await app.until((f) => f.includes('snoozed (no notification)'), 'the snooze line');
-    expect(frame).toContain('snoozed (no notification): rome 15m');
-    expect(frame).toContain('rome snoozed 15 min (no notification)');
+    // until when, on the city's clock (rome is not a city the cache lists: UTC), 15:00Z + 15 min
+    expect(frame).toContain('snoozed (no notification): rome until 15:15Z');
+    expect(frame).toContain('rome snoozed until 15:15Z (no notification)');
     // kept in the cache, on the market's clock (DESIGN 4): 15 minutes from the monitor's now
     const at = now().getTime();
     expect(cache.alerts.snoozed(at)).toEqual([{ city_id: 'rome', until_ms: at + 15 * 60_000 }]);
@@ -109,9 +110,13 @@ describe('trader alerts in the Alerts pane', () => {
     frame = await selectDown(app, '!! DEAD');
     await app.press('z');
     await app.resize(80, 24);
-    frame = await app.until((f) => f.includes('snoozed (no notification): London 60m'), 'the snooze line at 80x24');
+    // 15:00Z + 60 min, London's clock in November
+    frame = await app.until(
+      (f) => f.includes('snoozed (no notification): London until 16:00 local'),
+      'the snooze line',
+    );
     expect(lines(frame).every((l) => l.length <= 80)).toBe(true);
-    expect(lines(frame)[2]).toBe('snoozed (no notification): London 60m');
+    expect(lines(frame)[2]).toBe('snoozed (no notification): London until 16:00 local');
     app.unmount();
   });
 });

@@ -255,8 +255,9 @@ describe('the Board (pane 1)', () => {
     const { app, cache } = await board();
     // the cursor starts on the first row, New York
     await app.press('z');
-    const frame = await app.until((f) => f.includes('snoozed 60 min'), 'the snooze notice');
-    expect(frame).toContain('New York City snoozed 60 min (no notification)');
+    const frame = await app.until((f) => f.includes('snoozed until'), 'the snooze notice');
+    // 17:00Z + 60 min = 18:00Z, 13:00 in New York: the end on the city's clock (the market's minutes)
+    expect(frame).toContain('New York City snoozed until 13:00 local (no notification)');
     // on the market's clock (DESIGN 4): an hour after the board's now
     expect(cache.alerts.snoozed(BOARD_NOW)).toEqual([{ city_id: 'nyc', until_ms: BOARD_NOW + 60 * 60_000 }]);
     app.unmount();

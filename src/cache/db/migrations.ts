@@ -231,4 +231,13 @@ export const MIGRATIONS: string[] = [
   // monitor registers it itself (the demo); picks reach the cache from then on. The earliest one is kept
   `CREATE TABLE listener_registered (
     id INTEGER PRIMARY KEY CHECK (id = 1), first_at TEXT NOT NULL, first_ms INTEGER NOT NULL)`,
+  // alerts in time (issue 44, DESIGN 4): an alert found late (its instant more than two poll intervals of its stream
+  // before the pass) is `catch_up`, shown so and never notified; an edge alert the board no longer shows at edge_min
+  // keeps the instant and price it fell below at (`gone_ms`, `gone_price`). The pane lists by the alerts' own instants
+  [
+    'ALTER TABLE alerts ADD COLUMN catch_up INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE alerts ADD COLUMN gone_ms INTEGER',
+    'ALTER TABLE alerts ADD COLUMN gone_price REAL',
+    'CREATE INDEX alerts_created ON alerts (created_ms, id)',
+  ].join(';\n'),
 ];

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { InsuranceEvent } from '../../contract/events.js';
 import type { KillSignal } from '../../domain/kill-signal.js';
+import { withBids } from './leg-bids.js';
 
 type Prepared = (sql: string) => Statement<unknown[]>;
 
@@ -8,9 +9,14 @@ type Prepared = (sql: string) => Statement<unknown[]>;
  * What a trader must sell because of a stored event, or nothing: for a kill, its legs and those of the pick's
  * addons (the kill echoes A and B only, but the hedge leg C loses with them); for an addon that arrived after its
  * parent's kill, the addon's legs under that kill. Read inside the event's transaction (for its alert) and after
- * it (for the desktop notification).
+ * it (for the desktop notification). Each leg with the venue's bid for it now (leg-bids.ts).
  */
 export function killNotice(prepared: Prepared, event: InsuranceEvent): KillSignal | undefined {
+  const signal = legsToSell(prepared, event);
+  return signal && withBids(prepared, signal);
+}
+
+function legsToSell(prepared: Prepared, event: InsuranceEvent): KillSignal | undefined {
   if (event.event_type === 'insurance.pick.killed') {
     const addons = prepared(
       `SELECT created_json FROM insurance_picks WHERE parent_pick_id = ? AND created_json IS NOT NULL ORDER BY pick_id`,

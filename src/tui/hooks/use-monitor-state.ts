@@ -70,7 +70,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'openCity':
       return { ...state, city: action.city, pane: 'forecasts', overlay: null, openedFromBoard: true };
     case 'city':
-      return { ...state, city: action.city, overlay: null };
+      // from Alerts, whose list is of every city, a city chosen is one to look at: the Board with it selected
+      return { ...state, city: action.city, overlay: null, ...(state.pane === 'alerts' ? { pane: 'board' } : {}) };
     case 'toggleUnit':
       return { ...state, otherUnit: !state.otherUnit };
     case 'overlay':

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { cityNames } from '../../domain/city-names.js';
+import { localClock } from '../format/time.js';
 import { useDeps, useUiActions } from '../state/monitor-context.js';
 
 /**
@@ -18,8 +19,13 @@ export function useSnoozeCity(): (cityId: string | null) => void {
         return;
       }
       try {
-        cache.alerts.snoozeCity(cityId, now().getTime() + snoozeMinutes * 60_000);
-        actions.notice(`${cityNames(cache.resources.cities())(cityId)} snoozed ${snoozeMinutes} min (no notification)`);
+        const untilMs = now().getTime() + snoozeMinutes * 60_000;
+        cache.alerts.snoozeCity(cityId, untilMs);
+        // said as the end on the city's clock: the market's minutes, which a reference service at --speed runs faster
+        const cities = cache.resources.cities();
+        const zone = cities.find((c) => c.city_id === cityId)?.tz ?? null;
+        const until = zone ? `${localClock(untilMs, zone)} local` : `${localClock(untilMs, null)}Z`;
+        actions.notice(`${cityNames(cities)(cityId)} snoozed until ${until} (no notification)`);
       } catch (error) {
         // offline review may run on a cache this user cannot write
         if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;

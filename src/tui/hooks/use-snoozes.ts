@@ -8,7 +8,7 @@ import { useReread } from './use-reread.js';
  * The cities snoozed now and the minutes each has left (rounded up), on the market's clock. Re-read when a snooze is
  * written and once a minute, so one that ran out leaves the list.
  */
-export function useSnoozes(): { city_id: string; minutesLeft: number }[] {
+export function useSnoozes(): { city_id: string; minutesLeft: number; untilMs: number }[] {
   const { cache, hub, now } = useDeps();
   // re-renders each tick; the read itself runs again only when the alerts changed or the minute turned
   useNow();
@@ -23,5 +23,5 @@ export function useSnoozes(): { city_id: string; minutesLeft: number }[] {
   const nowMs = now().getTime();
   return useReread(changes, read)
     .filter((s) => s.until_ms > nowMs)
-    .map((s) => ({ city_id: s.city_id, minutesLeft: Math.ceil((s.until_ms - nowMs) / 60_000) }));
+    .map((s) => ({ city_id: s.city_id, minutesLeft: Math.ceil((s.until_ms - nowMs) / 60_000), untilMs: s.until_ms }));
 }

@@ -119,8 +119,11 @@ const markerOf = (kind: string, severity: string): string =>
 
 function storedItem(segment: number, row: AlertRow): AlertItem {
   const acked = row.acknowledged_at !== null;
-  const marker = acked ? 'ok ACKED' : markerOf(row.kind, row.severity);
-  const tone: Tone = acked ? 'muted' : row.kind === 'kill' ? 'alarm' : row.severity === 'info' ? 'normal' : 'warn';
+  // an edge the board no longer shows (DESIGN 4 "alerts in time"): nothing to act on, said so until acknowledged
+  const gone = row.gone_ms != null;
+  const marker = acked ? 'ok ACKED' : gone ? '   GONE' : markerOf(row.kind, row.severity);
+  const tone: Tone =
+    acked || gone ? 'muted' : row.kind === 'kill' ? 'alarm' : row.severity === 'info' ? 'normal' : 'warn';
   return {
     segment,
     id: row.id,

@@ -6,18 +6,19 @@ import { PRIORITY } from '../../state/keypress-context.js';
 import { useUiActions } from '../../state/monitor-context.js';
 import { useReplay } from '../../state/replay-context.js';
 import { moveWindow } from '../move-window.js';
-import { alertDetail } from './alert-lines.js';
+import { alertDetail, type ZoneOf } from './alert-lines.js';
 import { rejectedLines } from './rejected-lines.js';
 import type { AlertsState } from './use-alerts-state.js';
 
 /**
- * The list keys move; `a` acknowledges the selected alert (or says why not); `z` snoozes its city's notifications;
- * Enter shows it in full.
+ * The list keys move; `a` acknowledges the selected alert (or says why not), `A` every alert shown; `z` snoozes its
+ * city's notifications; `b` opens the Board with its city selected; Enter shows it in full.
  */
 export function useAlertsInput(
-  { list, acknowledge, rejectedDeliveries }: AlertsState,
+  { list, acknowledge, acknowledgeAll, rejectedDeliveries }: AlertsState,
   width: number,
   name: CityName,
+  zoneOf: ZoneOf,
 ): void {
   const actions = useUiActions();
   const snoozeCity = useSnoozeCity();
@@ -34,13 +35,28 @@ export function useAlertsInput(
       else acknowledge(item.stored.id);
       return true;
     }
+    if (KEYS.alerts.acknowledgeAll.match(input, key)) {
+      if (replaying) actions.notice('replaying: alerts are acknowledged now, not in the past (Esc returns to now)');
+      else acknowledgeAll();
+      return true;
+    }
+    if (KEYS.alerts.board.match(input, key)) {
+      const city = item?.city ?? null;
+      if (!item) actions.notice('no alert selected');
+      else if (city === null) actions.notice('this alert is about no city');
+      else {
+        actions.chooseCity(city);
+        actions.showPane('board');
+      }
+      return true;
+    }
     if (KEYS.alerts.snooze.match(input, key)) {
       if (!item) actions.notice('no alert selected');
       else snoozeCity(item.stored?.city_id ?? null);
       return true;
     }
     if (KEYS.lists.detail.match(input, key) && item) {
-      const lines = alertDetail(item, width, name);
+      const lines = alertDetail(item, width, name, zoneOf);
       // a rejected webhook: the delivery as kept, its body escaped
       if (item.stored) lines.push(...rejectedLines(rejectedDeliveries(item.stored), width));
       actions.openOverlay({ kind: 'detail', title: `Alert ${item.marker.trim()}`, lines });

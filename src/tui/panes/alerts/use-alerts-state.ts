@@ -6,6 +6,7 @@ import { useAlertCounts } from '../../hooks/use-alert-counts.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
+import { useReread } from '../../hooks/use-reread.js';
 import { useStreamHealth } from '../../hooks/use-stream-health.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
@@ -18,6 +19,8 @@ export interface AlertsState {
   counts: ReturnType<typeof useAlertCounts>;
   /** Marks a stored alert acknowledged, now. */
   acknowledge(alertId: number): void;
+  /** `A`: marks every alert shown acknowledged, now (none raised since the pane last read them), and says how many. */
+  acknowledgeAll(): void;
   /** The kept deliveries behind a webhook-rejected alert (none for any other alert). */
   rejectedDeliveries(alert: AlertRow): RejectedDelivery[];
 }
@@ -79,6 +82,20 @@ export function useAlertsState(listHeight: number): AlertsState {
     },
     [cache, now, actions],
   );
+  // the newest alert the pane has read: `A` leaves one raised after it (not drawn yet) unacknowledged
+  const newestId = useReread(
+    changes,
+    useCallback(() => cache.alerts.newestId(), [cache]),
+  );
+  const acknowledgeAll = useCallback(() => {
+    try {
+      const n = cache.alerts.acknowledgeAll(now().toISOString(), newestId);
+      actions.notice(n === 0 ? 'nothing to acknowledge' : `${n} alert${n === 1 ? '' : 's'} acknowledged`);
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_READONLY')) throw error;
+      actions.notice('not acknowledged: the cache is read-only here');
+    }
+  }, [cache, now, actions, newestId]);
   const rejectedDeliveries = useCallback((alert: AlertRow) => cache.alerts.rejectedDeliveries(alert), [cache]);
-  return { list, counts, acknowledge, rejectedDeliveries };
+  return { list, counts, acknowledge, acknowledgeAll, rejectedDeliveries };
 }
