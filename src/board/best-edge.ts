@@ -1,7 +1,6 @@
 import type { DayQuote, Venue } from '../cache/index.js';
 import { isActionableEdge, isOffer } from '../domain/offer.js';
 import { effectiveEdge } from '../domain/settlement.js';
-import type { DayEdge, PricedBucket } from './priced-day.js';
 
 /**
  * The sides of a priced day's buckets (priced-day.ts): each side's better venue by DESIGN 4's effective edge, and the
@@ -39,17 +38,24 @@ export function sideEdges(
   return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }
 
+/** What a bucket's best edge is read from (priced-day.ts's PricedBucket): its p and each venue's quote. */
+export interface QuotedBucket {
+  p: number | null;
+  mkta: DayQuote | null;
+  mktb: DayQuote | null;
+}
+
 /**
  * DESIGN 4's best edge of a day: each side of each bucket on its better venue among those that offer it (a price
  * strictly between 0.01 and 0.99), the largest that is positive. A side whose better venue quotes it at the floor or
  * the ceiling may still be offered on the other venue. `quoteOf`: a venue's quote of a bucket where that venue's
  * snapshot may be compared with the model (same-instant.ts), else null.
  */
-export function bestEdge(
-  buckets: readonly PricedBucket[],
+export function bestEdge<B extends QuotedBucket>(
+  buckets: readonly B[],
   quoteOf: (venue: Venue, q: DayQuote | null) => DayQuote | null,
-): DayEdge | null {
-  let best: DayEdge | null = null;
+): (SideEdge & { bucket: B }) | null {
+  let best: (SideEdge & { bucket: B }) | null = null;
   for (const bucket of buckets) {
     const sides = sideEdges(
       bucket.p,

@@ -7,10 +7,10 @@ import { worldMarket } from './cities.js';
 import type { DayAheadView } from './day-ahead.js';
 import type { ForecastDesk, PrimaryForecast } from './forecast.js';
 import { gaussian, uniform } from './noise.js';
-import { asksAround, spreadOf } from './venue-spread.js';
+import { asksAround, spreadOf, type Venue } from './venue-spread.js';
 import type { Weather } from './weather.js';
 
-export type Venue = 'mkta' | 'mktb';
+export type { Venue };
 
 /**
  * A bucket's price on a venue: what a YES costs and what a NO costs (each side's ask), which add up to 1 plus the

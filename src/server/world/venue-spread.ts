@@ -1,7 +1,6 @@
 import type { CityAsset } from '../../contract/assets.js';
 import { round } from '../../domain/units.js';
 import { uniform } from './noise.js';
-import type { Venue } from './venue-pricing.js';
 
 const HALF_HOUR = 30 * 60_000;
 const CENT = 0.01;
@@ -25,6 +24,9 @@ const DEEP = { from: 0.3, to: 0.7 } as const;
  * what shows of the spread there is the YES ask.
  */
 const THIN = { thinBelow: 0.15, extraCents: 4 } as const;
+
+/** A venue of the world (the API's `mkta`, `mktb`). */
+export type Venue = 'mkta' | 'mktb';
 
 /**
  * A venue's bid-ask spread on one bucket at one snapshot, in price (YES ask + NO ask - 1 before the tick floor):
