@@ -21,12 +21,10 @@ export function marketIntervals(intervals: Readonly<Record<string, number>>, rat
 const FRESH_INTERVALS = 2;
 
 /**
- * The stream whose reading or snapshot makes an alert of a market kind true: a dying bucket and a breakthrough are
- * METAR readings', an edge is its venue's snapshot's (its message names the venue: market-alerts.ts).
+ * The stream whose reading or snapshot makes an alert of a market kind true: an edge names its venue's (market-alerts.ts
+ * sets `stream`); a dying bucket and a breakthrough are METAR readings'.
  */
-const streamOf = (alert: NewAlert & { stream?: PolledStream }): PolledStream =>
-  alert.stream ??
-  (alert.kind !== 'edge' ? 'metar' : / on mktb\b/.test(alert.message) ? 'mktb-buckets' : 'mkta-buckets');
+const streamOf = (alert: NewAlert & { stream?: PolledStream }): PolledStream => alert.stream ?? 'metar';
 
 /**
  * DESIGN 4 "alerts in time": an alert is stamped with the instant of the reading or snapshot that made it true; one

@@ -1,5 +1,5 @@
 import { type BoardDay, localClockOf } from '../board/board-day.js';
-import type { PricedBucket, SideEdge } from '../board/priced-day.js';
+import type { PricedBucket } from '../board/priced-day.js';
 import type { MarketAlertWrite, NewAlert, Venue } from '../cache/index.js';
 import type { MarketUnit } from '../contract/common.js';
 import type { Bucket } from '../domain/buckets.js';
@@ -117,16 +117,12 @@ export function edgeAlerts(
 ): Omit<MarketAlertWrite, 'alerts'> & { alerts: RuleAlert[] } {
   const out: ReturnType<typeof edgeAlerts> = { alerts: [], fired: [] };
   const { day } = m;
-  if (fired.size > 0) return out;
-  let best: { bucket: PricedBucket & { bucket: Bucket; p: number }; side: SideEdge } | null = null;
-  for (const bucket of day.buckets) {
-    if (bucket.bucket === null || bucket.p === null) continue;
-    for (const side of [bucket.yes, bucket.no])
-      if (side !== null && side.edge >= edgeMin && (!best || side.edge > best.side.edge))
-        best = { bucket: bucket as PricedBucket & { bucket: Bucket; p: number }, side };
-  }
-  if (best === null) return out;
-  const { bucket, side: s } = best;
+  // the board's own best edge (board/best-edge.ts): positive, at an offer, of a venue comparable with the model, so an
+  // alert never names a side the board calls `no edge` (a YES at 0.01, a NO at 0.99)
+  const best = day.best;
+  if (fired.size > 0 || best === null || best.edge < edgeMin) return out;
+  const { bucket: priced, ...s } = best;
+  const bucket = priced as PricedBucket & { bucket: Bucket; p: number };
   const snapshotMs = day.snapshotMs[s.venue];
   const snapshotAt = snapshotMs === null ? null : isoUtc(snapshotMs);
   const ref = `${dayRef(m)}|${bucket.bucket.label}|${s.side}`;
@@ -138,6 +134,8 @@ export function edgeAlerts(
     severity: 'info',
     kind: 'edge',
     ref,
+    // its venue's snapshots make it true: found late is judged by that stream's interval (alert-timing.ts)
+    stream: s.venue === 'mktb' ? 'mktb-buckets' : 'mkta-buckets',
     city_id: day.cityId,
     // the instant of the price (board/same-instant.ts): the board as of it shows this edge
     created_at: snapshotAt ?? createdAt,

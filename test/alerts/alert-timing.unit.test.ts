@@ -19,7 +19,11 @@ describe('an alert found late (DESIGN 4 "alerts in time")', () => {
     );
     expect([fresh?.catch_up, late?.catch_up]).toEqual([undefined, true]);
     // an edge on mktb polled every 5 minutes: 11:51 is 9 minutes back, within 2 x 5
-    const [edge] = markCatchUp([alert('edge', '2026-11-24T11:51:00Z', 'x on mktb (model 1%)')], NOW, {
+    const onMktb = {
+      ...alert('edge', '2026-11-24T11:51:00Z', 'x on mktb (model 1%)'),
+      stream: 'mktb-buckets' as const,
+    };
+    const [edge] = markCatchUp([onMktb], NOW, {
       'mktb-buckets': 300_000,
     });
     expect(edge?.catch_up).toBeUndefined();

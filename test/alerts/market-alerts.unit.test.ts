@@ -68,9 +68,25 @@ describe('the edge rule', () => {
         // the instant of mktb's price (the fixture's snapshots, 16:55Z), not of the pass (17:00Z)
         created_at: '2026-11-24T16:55:00Z',
         message: 'nyc 2026-11-24: edge +17.3 points on YES 54-55°F at 0.50 on mktb (model 68.3%)',
+        // found late is judged by mktb's poll interval
+        stream: 'mktb-buckets',
       },
     ]);
     expect(out.fired).toEqual([{ ref: 'nyc|2026-11-24|54-55°F|YES', city_id: 'nyc', local_date: '2026-11-24' }]);
+  });
+
+  it('never names a side the board calls no edge: a YES at the 0.01 floor is not an offer', () => {
+    // 56-57°F holds only 14 °C (57.2 -> 57): with N(12.5, 1) °C, P(13.5 <= X < 14.5) = Φ(2) - Φ(1) = 0.977250 -
+    // 0.841345 = 0.135905. YES 0.01 / NO 0.99: cost max(0.01, 0) = 0.01; YES 0.135905 - 0.01 - 0.01 = +0.115905, over
+    // 0.08, but 0.01 is no offer (DESIGN 4: strictly between 0.01 and 0.99); NO 0.864095 - 0.99 - 0.01 < 0
+    const m = market({ mkta: [quote('56-57°F', 0.01, 0.99)] });
+    expect(m.day.best).toBeNull();
+    expect(edgeAlerts(m, 0.08, new Set(), AT)).toEqual({ alerts: [], fired: [] });
+    // at 0.02 the same side is an offer: 0.135905 - 0.02 - max(0.01, 0.005) = +0.105905
+    const offered = market({ mkta: [quote('56-57°F', 0.02, 0.99)] });
+    expect(edgeAlerts(offered, 0.08, new Set(), AT).alerts.map((a) => a.message)).toEqual([
+      'nyc 2026-11-24: edge +10.6 points on YES 56-57°F at 0.02 on mkta (model 13.6%)',
+    ]);
   });
 
   it('prices a °F bucket on the whole-°C lattice: 52-53°F holds one degree, so a cheap YES is no edge', () => {
