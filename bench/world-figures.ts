@@ -1,6 +1,6 @@
 import { parseBucketLabel } from '../src/domain/bucket-label.js';
 import type { Bucket } from '../src/domain/buckets.js';
-import { instantAtLocal, isoUtc, localHour } from '../src/domain/city-time.js';
+import { instantAtLocal, isoUtc, localDate, localHour } from '../src/domain/city-time.js';
 import { bucketProbability, effectiveEdge } from '../src/domain/settlement.js';
 import type { RecordFigure } from './world-record.js';
 
@@ -21,7 +21,8 @@ export interface WorldEvent {
 
 /**
  * The local hour bands the desk is measured in: whole local hours `from`..`to` of the forecast's `fetched_at`, from
- * midnight through the peak (14:00-16:00 in every city). The desk sharpens as readings come in, so its error falls
+ * midnight into the peak (14:00-15:59: the earliest city's day passes at 16:00, Miami's peak hour 14 + 2 h, and from
+ * then on its desk forecasts the next day, forecast.ts). The desk sharpens as readings come in, so its error falls
  * band to band. Its sigma is held to DESIGN 5's 0.60-0.76 where the day is still uncertain (`uncertain`): through the
  * peak most days' high is a whole degree already read, their error 0 or a whole degree, and an honest sigma covers
  * more of them within sqrt(sigma^2 + 1/12) than a normal's 68%.
@@ -32,7 +33,7 @@ export const HOUR_BANDS = [
   { from: 6, to: 8, uncertain: true },
   { from: 9, to: 10, uncertain: true },
   { from: 11, to: 13, uncertain: true },
-  { from: 14, to: 16, uncertain: false },
+  { from: 14, to: 15, uncertain: false },
 ] as const;
 export const bandName = (band: { from: number; to: number }): string =>
   `${String(band.from).padStart(2, '0')}-${String(band.to).padStart(2, '0')}`;
@@ -189,12 +190,19 @@ export async function worldFigures(
   };
 }
 
+/**
+ * Whether a forecast was fetched on its own day's local date: the desk's forecasts of a day from its midnight on. Once
+ * a city's day has passed its peak the desk forecasts the next day (forecast.ts), whose band is the day ahead, not one
+ * of the hours of that day.
+ */
+const fetchedOnItsDay = (f: any, tz: string): boolean => localDate(Date.parse(f.fetched_at), tz) === f.local_date;
+
 function deskBands(settled: readonly Day[], forecasts: readonly any[]): DeskBand[] {
   const byDay = new Map(settled.map((d) => [`${d.city}|${d.date}`, d]));
   const sums = HOUR_BANDS.map(() => ({ n: 0, squares: 0, within: 0, sigma: 0 }));
   for (const f of forecasts) {
     const day = byDay.get(`${f.city_id}|${f.local_date}`);
-    if (!day) continue;
+    if (!day || !fetchedOnItsDay(f, day.tz)) continue;
     const hour = Math.floor(localHour(Date.parse(f.fetched_at), day.tz));
     const i = HOUR_BANDS.findIndex((b) => hour >= b.from && hour <= b.to);
     const sum = sums[i];
@@ -370,7 +378,7 @@ function bestEdges(
     for (const hour of EDGE_HOURS) {
       const at = instantAtLocal(d.date, hour, 0, d.tz);
       const newest = (forecastsOf.get(`${d.city}|${d.date}`) ?? [])
-        .filter((f) => Date.parse(f.fetched_at) <= at)
+        .filter((f) => Date.parse(f.fetched_at) <= at && fetchedOnItsDay(f, d.tz))
         .reduce<any>((a, b) => (a === null || b.fetched_at > a.fetched_at ? b : a), null);
       if (newest === null) continue;
       const readings = (readingsOf.get(`${d.city}|${d.date}`) ?? []).filter((r) => Date.parse(r.observed_at) <= at);

@@ -69,12 +69,19 @@ export interface MarketDay {
 
 /**
  * The service's current market day for a city at an instant: the date of its newest `svc_pro_forecast` (it follows the
- * service's clock, not this machine's), else the city's own date at the instant.
+ * service's clock, not this machine's: a day the service has not rolled over to yet stays the market day past this
+ * machine's midnight), but never later than the city's own date at the instant: once a day has passed its peak the
+ * service forecasts the next one (from about 17:00 local), and that day is tomorrow's row, not today's. With no
+ * forecast, the city's own date. `atMs`: the monitor's now, the service's clock.
  */
 export function marketDateOf(cache: Cache, city: City, atMs: number): string {
   const primary = cache.market.forecasts(city.city_id, atMs).find((r) => r.layer === 'svc_pro_forecast');
-  return primary?.local_date ?? localDate(atMs, city.tz);
+  return earlierDate(primary?.local_date, localDate(atMs, city.tz));
 }
+
+/** The earlier of the newest forecast's date and the city's own date (ISO dates compare as strings). */
+const earlierDate = (forecastDate: string | undefined, ownDate: string): string =>
+  forecastDate !== undefined && forecastDate < ownDate ? forecastDate : ownDate;
 
 /**
  * The tables `readMarketDay` reads, from its reads' own lists (cache/market/market.ts), and the sync's stream states
@@ -95,8 +102,7 @@ export const MARKET_DAY_TOPICS: readonly CacheTopic[] = [
 
 /**
  * Reads one city's market day as of `atMs` (now, for the live screens), each read a keyset read by index. `date`:
- * the market's local date; without it, the service's current market day, the date of the newest `svc_pro_forecast`
- * (it follows the service's clock, not this machine's), else the city's own date at the instant.
+ * the market's local date; without it, the service's current market day (`marketDateOf`).
  */
 export function readMarketDay(
   cache: Cache,
@@ -107,7 +113,7 @@ export function readMarketDay(
   const id = city.city_id;
   const layers = cache.market.forecasts(id, atMs);
   const newest = layers.find((r) => r.layer === 'svc_pro_forecast');
-  const day = date ?? newest?.local_date ?? localDate(atMs, city.tz);
+  const day = date ?? earlierDate(newest?.local_date, localDate(atMs, city.tz));
   // a layer's newest row of another day (yesterday's, before the service rolled over; tomorrow's, once it forecasts
   // the next market) says nothing about this market: this day's own newest poll does (read only when needed)
   let ofDate: readonly { layer: string }[] | undefined;

@@ -1,10 +1,12 @@
 import type { CityAsset } from '../../contract/assets.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../contract/forecasts.js';
 import { isoUtc, localDate, localHour } from '../../domain/city-time.js';
+import { dayPhase } from '../../domain/day-phase.js';
 import { cToF, deltaCToF, deltaToMarketUnit, round, toMarketUnit, withAliases } from '../../domain/units.js';
+import type { DayAheadView } from './day-ahead.js';
 import { MODELS, type Models } from './models.js';
 import { LearnedPacing } from './pacing.js';
-import { dayBefore } from './skill-window.js';
+import { dayAfter, dayBefore } from './skill-window.js';
 import { halfHourInstant, halfHourOf, MIN_SIGMA_C, TrackRecord } from './track-record.js';
 import { Weather } from './weather.js';
 
@@ -47,6 +49,7 @@ export class ForecastDesk {
     private readonly weather: Weather,
     private readonly models: Models,
     cities: readonly CityAsset[],
+    private readonly dayAhead: DayAheadView,
   ) {
     this.record = new TrackRecord(weather, cities, (city, ms) => this.forecastHigh(city, ms));
     this.pacing = new LearnedPacing(cities, (city, date, slot) => {
@@ -136,8 +139,50 @@ export class ForecastDesk {
     return { date, hour, ensembleC, correctedC, expectedAt, gapC: gap / total };
   }
 
+  /**
+   * The local date the published layers forecast at an instant: the city's own date until its day is past its peak
+   * (DESIGN 4's phase `passed`, from the fusion lock's peak hour + 2 h), then the next one. By then the day is all but
+   * decided and the venues list tomorrow (from 10:00 local), so a trader's desk turns to the day it can still price.
+   * The desk's own work of today (`primary`: the locks, the engines, the venues' prices of today) is unchanged.
+   */
+  publishedDate(city: CityAsset, ms: number): string {
+    const today = localDate(ms, city.tz);
+    const phase = dayPhase(ms, city.tz, { peakHour: city.climate.peak_hour, resolved: false });
+    return phase === 'passed' ? dayAfter(today) : today;
+  }
+
+  /**
+   * The forecast the desk publishes at an instant: today's (`primary`), or once today has passed its peak,
+   * tomorrow's as the traders see the day ahead (day-ahead.ts, the same view the venues price tomorrow from, without
+   * a venue's lean): the models' newest run less the ensemble's settled bias, with the doubt of that lead's record.
+   * No reading of tomorrow exists yet, so no pacing and no observed high.
+   */
+  private published(city: CityAsset, ms: number): PrimaryForecast {
+    const date = this.publishedDate(city, ms);
+    if (date === localDate(ms, city.tz)) return this.primary(city, ms);
+    const { muC, sigmaC } = this.dayAhead.at(city, date, ms);
+    const ensembleC = this.models.ensembleC(city, date, ms);
+    const correctedC = this.dayAhead.centreC(city, date, ms);
+    const lowC = correctedC - city.climate.diurnal_range_c * EXPECTED_LOW_SHARE;
+    // before 06:00 the curve falls from today's high, as far as the readings have it
+    const todayC = this.weather.runningMaxC(city, localDate(ms, city.tz), ms) ?? correctedC;
+    const peak = city.climate.peak_hour;
+    return {
+      date,
+      muC,
+      sigmaC,
+      pacingC: 0,
+      ensembleC,
+      correctedC,
+      spreadC: this.models.spreadC(city, date, ms),
+      runningMaxC: null,
+      expectedAt: (h) =>
+        h >= 6 ? Weather.diurnalC(lowC, correctedC, lowC, peak, h) : Weather.diurnalC(lowC, todayC, lowC, peak, h + 24),
+    };
+  }
+
   svcPro(city: CityAsset, ms: number): SvcProForecast {
-    const p = this.primary(city, ms);
+    const p = this.published(city, ms);
     const models = MODELS.map((m) => ({ model: m.model, tmaxC: this.models.modelTmaxC(m, city, p.date, ms) }));
     const hottest = models.reduce((a, b) => (b.tmaxC > a.tmaxC ? b : a));
     const predictedF = round(cToF(p.muC), 1);
@@ -171,7 +216,7 @@ export class ForecastDesk {
   }
 
   edgeEnsemble(city: CityAsset, ms: number): EdgeEnsembleDaily {
-    const date = localDate(ms, city.tz);
+    const date = this.publishedDate(city, ms);
     const weights = this.models.weights(city, date);
     const values = MODELS.map((m) => this.models.modelTmaxC(m, city, date, ms));
     const mean = values.reduce((acc, v, i) => acc + v * (weights[i]?.weight ?? 0), 0);
@@ -199,7 +244,7 @@ export class ForecastDesk {
   }
 
   modelRange(city: CityAsset, ms: number): ModelTmaxRange {
-    const date = localDate(ms, city.tz);
+    const date = this.publishedDate(city, ms);
     const models = MODELS.map((m) => ({
       model: m.model,
       tmax: round(cToF(this.models.modelTmaxC(m, city, date, ms)), 1),

@@ -46,8 +46,9 @@ export class World {
   constructor(store: WorldStore, cities: readonly CityAsset[], seed: number) {
     const weather = new Weather(seed);
     const models = new Models(seed, weather);
-    const desk = new ForecastDesk(weather, models, cities);
+    // one view of the day ahead: the venues price tomorrow from it, the desk publishes it once today has passed
     const dayAhead = new DayAheadView(weather, models);
+    const desk = new ForecastDesk(weather, models, cities, dayAhead);
     const markets = new Markets(seed, weather, models, desk, dayAhead);
     this.ctx = { seed, cities, weather, models, markets, desk, dayAhead, store };
     const storedSeed = getMeta(store.db, META_SEED);
