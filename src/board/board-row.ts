@@ -59,6 +59,11 @@ export interface BoardRow extends BoardDay {
   picksNote: string | null;
   /** The city's next market day, listed before it begins, on the screen beside today's (read-board.ts). */
   tomorrow?: boolean;
+  /**
+   * DESIGN 4 "an edge's own record": what the board's record says of edges of the best edge's band on its venue over
+   * the cache's settled days (edge-band-record.ts); absent where the reader did not ask or there is no best edge.
+   */
+  bestRecord?: string;
 }
 
 /**

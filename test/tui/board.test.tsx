@@ -165,18 +165,32 @@ describe('the Board (pane 1)', () => {
   });
 
   it('renders only the rows that fit, and scrolls to the others', async () => {
-    // 3 cities + 30 without data; 80x24 leaves 18 rows under the header and the titles
+    // 3 cities + 30 without data; 80x24 leaves 18 rows under the header and the titles, less the two lines under
+    // the board (the book's horizon, the selected row's edge record): 16
     const { app } = await board({ columns: 80, rows: 24 }, 30);
     const cityRows = (f: string) => lines(f).filter((l) => /^[› ] (New York City|Paris|Seattle|C\d\d) /.test(l));
     expect(app.frame()).toContain('Board · 33 cities');
-    // best edge first (nyc), then by name: C01 .. C17 fill the screen
-    expect(cityRows(app.frame())).toHaveLength(18);
-    expect(cityRows(app.frame())[17]).toContain('C17');
+    // best edge first (nyc), then by name: C01 .. C15 fill the screen
+    expect(cityRows(app.frame())).toHaveLength(16);
+    expect(cityRows(app.frame())[15]).toContain('C15');
     expect(app.frame()).not.toContain('Seattle');
     await app.press(KEYS.pageDown, KEYS.pageDown);
     const end = cityRows(app.frame());
-    expect(end).toHaveLength(18);
+    expect(end).toHaveLength(16);
     expect(end.at(-1)).toMatch(/^› Seattle/);
+    app.unmount();
+  });
+
+  it('says under the board what edges like the selected best edge have done in this cache', async () => {
+    const { app } = await board();
+    await app.until((f) => f.includes('record: n < 10'), 'the edge record line');
+    // New York's best edge is +12.0 points, band 0.10-0.20, on mktb; the hand-built cache holds no settled day, so
+    // the record has no position of that band and venue: fewer than 10 (DESIGN 4 "an edge's own record")
+    expect(
+      lines(app.frame())
+        .find((l) => l.includes('record: n < 10'))
+        ?.trim(),
+    ).toBe('New York City: best edge +12.0 YES 70-71°F 0.28 mktb · 0.10-0.20 mktb record: n < 10');
     app.unmount();
   });
 

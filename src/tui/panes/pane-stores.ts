@@ -6,7 +6,7 @@ import { KeysetStore } from '../state/keyset-store.js';
 import { type PaneInputs, PaneStore } from '../state/pane-store.js';
 import { ReplayTraderAlerts } from '../state/replay-trader-alerts.js';
 import type { Line } from '../theme.js';
-import { BOARD_STORE, type BoardParams } from './board/board-read.js';
+import { BOARD_STORE, type BoardInputs, type BoardParams } from './board/board-read.js';
 import type { ForecastData, ForecastParams } from './forecasts/forecast-read.js';
 import { FORECASTS_STORE } from './forecasts/forecasts-store.js';
 import { HISTORY_STORE, type SummaryInputs, type SummaryParams } from './history/history-summaries.js';
@@ -20,7 +20,7 @@ import { feedAt } from './signals/feed-list.js';
  * with every alert and every filter); what they work out is in their stores.
  */
 export interface PaneStores {
-  board: PaneStore<BoardParams, BoardRow[]>;
+  board: PaneStore<BoardParams, BoardRow[], BoardInputs>;
   signals: KeysetStore<Signal, FeedKey>;
   positions: PaneStore<PositionsParams, PricedBook>;
   /** Time travel's trader alerts: the rules' steps run, kept between visits (Alerts). */

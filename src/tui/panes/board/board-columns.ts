@@ -76,6 +76,16 @@ export function ladderText(cells: readonly LadderCell[], width: number): string 
 
 const points = (n: number) => `${n >= 0 ? '+' : ''}${(n * 100).toFixed(1)}`;
 
+/** A row's best edge in words: `+6.2 YES 70-71°F 0.41 mkta`; `narrow`: `+6.2 YES 70-71°F .41a`. */
+export function bestEdgeText(r: Pick<BoardRow, 'best'>, narrow = false): string {
+  if (!r.best?.bucket.bucket) return '';
+  const { edge, side, price, venue } = r.best;
+  const head = `${points(edge)} ${side} ${shortLabel(r.best.bucket.bucket)}`;
+  return narrow
+    ? `${head} ${price.toFixed(2).replace(/^0/, '')}${venue.slice(-1)}`
+    : `${head} ${price.toFixed(2)} ${venue}`;
+}
+
 /**
  * A row without a best edge, in words. While the model is behind a venue (a report not fetched yet, a first fill):
  * the last edge the board could compare, with its age on the board's clock (`+2.1 YES 70-71°F 4m ago`, narrow `+2.1
@@ -155,12 +165,8 @@ const COLUMNS: BoardColumn[] = [
     priority: 1,
     text: (r, width) => {
       if (!r.best?.bucket.bucket) return noEdgeText(r, width);
-      const { edge: value, side, price, venue } = r.best;
-      const bucket = r.best.bucket.bucket;
       // narrow: `+6.2 YES 70-71°F .41a`, the venue by its letter
-      return width >= 27
-        ? `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2)} ${venue}`
-        : `${points(value)} ${side} ${shortLabel(bucket)} ${price.toFixed(2).replace(/^0/, '')}${venue.slice(-1)}`;
+      return width >= 27 ? bestEdgeText(r) : bestEdgeText(r, true);
     },
     tone: (r) => (r.best && r.best.edge > 0 ? 'good' : 'muted'),
   },

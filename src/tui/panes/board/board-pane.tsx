@@ -3,7 +3,7 @@ import type { City } from '../../../contract/cities.js';
 import { LineView } from '../../components/line-view.js';
 import { hintOf, KEYS } from '../../keys.js';
 import { line, seg, selectLine } from '../../theme.js';
-import { boardColumns, boardLine, boardTitle } from './board-columns.js';
+import { bestEdgeText, boardColumns, boardLine, boardTitle } from './board-columns.js';
 import { SORT_NAMES } from './board-sort.js';
 import { useBoardInput } from './use-board-input.js';
 import { useBoardState } from './use-board-state.js';
@@ -38,6 +38,18 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   // the book's horizon under the board: staked and P&L of a day begun before it leave out picks never received
   const picks = boardPicksNote(rows);
   const under = picks === null ? [] : [line(seg(`  ${picks}`, 'warn'))];
+  // the selected row's best edge beside what edges like it have done in this cache (DESIGN 4 "an edge's own record")
+  const selected = rows[cursor];
+  if (selected?.best && selected.bestRecord)
+    under.push(
+      line(
+        seg(
+          `  ${selected.name}${selected.tomorrow ? ' tomorrow' : ''}: best edge ${bestEdgeText(selected)} · `,
+          'muted',
+        ),
+        seg(selected.bestRecord, 'accent'),
+      ),
+    );
   return (
     <LineView lines={[header, [seg('  '), ...boardTitle(columns)], ...shown, ...under]} width={width} height={height} />
   );

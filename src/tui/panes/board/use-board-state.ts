@@ -1,10 +1,10 @@
 import { useCallback, useMemo } from 'react';
-import type { BoardRow } from '../../../board/board-row.js';
+import { type BoardRow, boardPicksNote } from '../../../board/board-row.js';
 import type { City } from '../../../contract/cities.js';
 import { type KeyedCursor, useKeyedCursor } from '../../hooks/use-keyed-cursor.js';
 import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
-import { useUiActions, useUiState } from '../../state/monitor-context.js';
+import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { usePaneStores } from '../pane-stores.js';
 import { BOARD_SORTS, type BoardSort, boardRowKey, sortBoard } from './board-sort.js';
 
@@ -24,13 +24,20 @@ export function useBoardState(cities: readonly City[], width: number, height: nu
   const { boardSort: sort, city } = useUiState();
   const { setBoardSort } = useUiActions();
   // the board as of now, or as of time travel's instant with its day pinned (DESIGN 4), from its store
-  const unsorted = usePaneRead(usePaneStores().board, usePaneInputs(cities, width, height));
+  const { edgeMin } = useDeps();
+  const inputs = usePaneInputs(cities, width, height);
+  const unsorted = usePaneRead(
+    usePaneStores().board,
+    useMemo(() => ({ ...inputs, edgeMin }), [inputs, edgeMin]),
+  );
   const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);
   const nextSort = useCallback(
     () => setBoardSort(BOARD_SORTS[(BOARD_SORTS.indexOf(sort) + 1) % BOARD_SORTS.length] as BoardSort),
     [sort, setBoardSort],
   );
-  const bodyHeight = Math.max(1, height - 2);
+  // the lines under the board (the book's horizon, the selected row's edge record: board-pane.tsx) keep their room
+  const under = (boardPicksNote(rows) === null ? 0 : 1) + (rows.some((r) => r.bestRecord) ? 1 : 0);
+  const bodyHeight = Math.max(1, height - 2 - under);
   // the cursor keeps its city as the order changes (by best edge it changes every few minutes); it starts on the city
   // chosen (back from one opened with Enter, or chosen with c), and goes to it once the first sync brings the rows; a
   // city's tomorrow row has a key of its own, so the cursor stays on it as the edges re-order the cities
