@@ -42,6 +42,14 @@ beforeAll(async () => {
     expect(reply.status).toBe(200);
     read.data = reply.body.data;
   }
+  const sigmas = (hour: 12 | 18) =>
+    reads
+      .filter((r) => r.hour === hour)
+      .map((r) => r.data.svc_pro_forecast.sigma_c as number)
+      .sort((a, b) => a - b);
+  console.log(
+    `svc_pro sigma_c, 13 cities: at 12:00 (D) ${sigmas(12).join(' ')}; at 18:00 (D + 1) ${sigmas(18).join(' ')}`,
+  );
 }, 600_000);
 
 afterAll(async () => {

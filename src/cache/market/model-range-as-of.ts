@@ -3,8 +3,10 @@ import type { CountedQueries } from '../db/counted-queries.js';
 import type { CityDay } from './day-reads.js';
 
 /**
- * How long before its day a `model_tmax_range` of it may be published: a service that rolls over to the next market
- * day before the city's midnight publishes its range then. Bounds the walk back when the day has no range yet.
+ * How long before its day a `model_tmax_range` of it may be published: a service that forecasts the next market day
+ * before the city's midnight (the reference service does from the peak hour + 2 h of the day before) publishes its
+ * range then. Bounds the walk back when the day has no range yet. The read is by the day's `local_date`, so the range
+ * of tomorrow, the newest poll of the evening, never judges today's readings.
  */
 const PUBLISHED_BEFORE_DAY_MS = 36 * 3_600_000;
 
