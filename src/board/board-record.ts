@@ -147,10 +147,10 @@ const STALE_DAYS_A_BATCH = 1_200;
 const KEEP_BUSY_TIMEOUT_MS = 20;
 
 /**
- * The version of how a day's positions are worked out (the hours, the quote window, costs, stake): raised with any
+ * The version of how a day's positions are worked out (the hours, the quote window, the desk run an hour reads, costs, stake): raised with any
  * change to them, so a cache kept by an earlier release works its days out again rather than serving its positions.
  */
-const RECORD_VERSION = 1;
+const RECORD_VERSION = 2;
 
 /**
  * What a day's positions depend on besides its rows: how they are worked out, the edge threshold and its city's

@@ -239,6 +239,33 @@ describe('the board’s record from a cache', () => {
   });
   afterEach(() => cache.close());
 
+  it('prices an hour with the day’s own run when the desk already forecasts the next day', () => {
+    // after a day's peak the desk's polled forecast is of the next day (its local_date 2026-11-25), polled here at
+    // 15:30Z (10:30 local), before the 11:00 hour: the hour keeps the day's own newest run (forecast_history 15:05Z,
+    // N(12.5, 0.8)), as the board does, so the same three trades as below, not the 09:00 one alone
+    cache.resources.addForecasts({
+      city_id: 'nyc',
+      svc_pro_forecast: {
+        city_id: 'nyc',
+        local_date: '2026-11-25',
+        unit: 'F',
+        predicted_max_c: 30,
+        predicted_max_f: 86,
+        sigma_c: 1,
+        sigma_f: 1.8,
+        fetched_at: '2026-11-24T15:30:00Z',
+      },
+      edge_ensemble_daily: { city_id: 'nyc', local_date: '2026-11-25', unit: 'C', fc_mean_c: 30 },
+      model_tmax_range: { city_id: 'nyc', local_date: '2026-11-25', unit: 'F', tmax_max_c: 31, tmax_max_f: 88 },
+    } as never);
+    const record = readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'nyc' });
+    expect(record.trades.map((t) => [t.local_hour, t.bucket_label, t.side, t.price])).toEqual([
+      [9, '54-55°F', 'NO', 0.6],
+      [11, '52-53°F', 'NO', 0.65],
+      [11, '54-55°F', 'YES', 0.45],
+    ]);
+  });
+
   it('trades each hour’s new edges, and sums them for the whole cache and for the History filter’s city', () => {
     const record = readBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'nyc' });
     expect(record.trades.map((t) => [t.local_hour, t.bucket_label, t.side, t.price, t.won, t.pnl])).toEqual([

@@ -32,7 +32,7 @@ describe('the board’s record of a settled day, kept', () => {
     const kept = cache.history.keptRecordDays({}).get(`nyc|${DAY}`);
     // settled at 55 °F (the lock's 13 °C, 55.4 °F); 14:00Z of the 23rd to 21:00Z of the 24th
     expect([kept?.rules, kept?.settled, kept?.fromMs, kept?.toMs]).toEqual([
-      'v1|0.08|metar_c',
+      'v2|0.08|metar_c',
       55,
       Date.parse('2026-11-23T14:00:00Z'),
       Date.parse(`${DAY}T21:00:00Z`),
@@ -62,7 +62,7 @@ describe('the board’s record of a settled day, kept', () => {
     positions(cache);
     // an edge_min of 0.2: only the two 11:00 edges (0.24056 and 0.3287) reach it
     expect(exportBoardRecord(cache, { edgeMin: 0.2 }).map((t) => t.local_hour)).toEqual([11, 11]);
-    expect(cache.history.keptRecordDays({}).get(`nyc|${DAY}`)?.rules).toBe('v1|0.2|metar_c');
+    expect(cache.history.keptRecordDays({}).get(`nyc|${DAY}`)?.rules).toBe('v2|0.2|metar_c');
   });
 
   it('is dropped when a late report lands within its span, and the next read sees it', () => {

@@ -175,7 +175,10 @@ function addDesks(q: CountedQueries, days: Day[]): void {
     history.map((r) => ({
       city_id: r.city_id,
       ms: r.t,
-      row: once(() => historyForecastRow(JSON.parse(r.json) as Record<string, unknown>) as DeskAliases),
+      row: once(
+        () =>
+          historyForecastRow(JSON.parse(r.json) as Record<string, unknown>) as DeskAliases & { local_date?: string },
+      ),
     })),
     (r) => r.city_id,
   );
@@ -183,22 +186,35 @@ function addDesks(q: CountedQueries, days: Day[]): void {
     const own = polls.get(d.city_id) ?? [];
     const ran = runs.get(d.city_id) ?? [];
     for (const h of d.hours) {
-      const desk = deskRowAt(newestAt(own, h.atMs), newestAt(ran, h.atMs), h.atMs)?.row() as
-        | (DeskAliases & { local_date?: unknown })
-        | undefined;
-      h.desk = desk && desk.local_date === d.local_date ? desk : null;
+      // the day's own run: after the day's peak the desk forecasts the next day, and the board keeps the day's last
+      // (market-day.ts), so the record's late hours are priced as the board showed them
+      const desk = deskRowAt(
+        newestOfDay(own, h.atMs, d.local_date),
+        newestOfDay(ran, h.atMs, d.local_date),
+        h.atMs,
+      )?.row() as (DeskAliases & { local_date?: unknown }) | undefined;
+      h.desk = desk ?? null;
     }
   }
 }
 
-/** The newest of time-ordered entries at or before an instant. */
-function newestAt<T extends { ms: number }>(sorted: readonly T[], atMs: number): T | undefined {
-  let found: T | undefined;
-  for (const e of sorted) {
-    if (e.ms > atMs) break;
-    found = e;
+/** How far back from an hour a run of the day itself is looked for past runs of another day. */
+const OWN_RUN_LOOKBACK_MS = 12 * 3_600_000;
+
+/** The newest of time-ordered runs at or before an instant that is for `date` (a run of another day is passed over). */
+function newestOfDay<T extends { ms: number; row: () => { local_date?: unknown } }>(
+  sorted: readonly T[],
+  atMs: number,
+  date: string,
+): T | undefined {
+  let i = -1;
+  while (i + 1 < sorted.length && (sorted[i + 1] as T).ms <= atMs) i++;
+  for (; i >= 0; i--) {
+    const e = sorted[i] as T;
+    if (atMs - e.ms > OWN_RUN_LOOKBACK_MS) return undefined;
+    if (e.row().local_date === date) return e;
   }
-  return found;
+  return undefined;
 }
 
 function groupBy<T>(list: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
