@@ -21,10 +21,17 @@ export function marketIntervals(intervals: Readonly<Record<string, number>>, rat
 const FRESH_INTERVALS = 2;
 
 /**
- * The stream whose reading or snapshot makes an alert of a market kind true: an edge names its venue's (market-alerts.ts
- * sets `stream`); a dying bucket and a breakthrough are METAR readings'.
+ * The streams an alert of a market kind waits on before a pass can find it: a dying bucket and a breakthrough, the
+ * METAR reading's; an edge, its venue's snapshot and also the METAR and the desk's forecast, since the board offers an
+ * edge only once both have been polled past the snapshot (board/same-instant.ts): found up to the slowest of the three
+ * after its instant, and still news.
  */
-const streamOf = (alert: NewAlert & { stream?: PolledStream }): PolledStream => alert.stream ?? 'metar';
+const streamsOf = (alert: NewAlert & { stream?: PolledStream }): PolledStream[] =>
+  alert.stream === undefined
+    ? ['metar']
+    : alert.kind === 'edge'
+      ? [alert.stream, 'metar', 'forecasts']
+      : [alert.stream];
 
 /**
  * DESIGN 4 "alerts in time": an alert is stamped with the instant of the reading or snapshot that made it true; one
@@ -39,8 +46,7 @@ export function markCatchUp<A extends NewAlert & { stream?: PolledStream }>(
   intervals: StreamIntervals = {},
 ): A[] {
   return alerts.map((alert) => {
-    const stream = streamOf(alert);
-    const every = intervals[stream] ?? DEFAULT_INTERVALS_MS[stream];
+    const every = Math.max(...streamsOf(alert).map((stream) => intervals[stream] ?? DEFAULT_INTERVALS_MS[stream]));
     const late = nowMs - Date.parse(alert.created_at) > FRESH_INTERVALS * every;
     return late ? { ...alert, catch_up: true } : alert;
   });

@@ -32,6 +32,17 @@ describe('an alert found late (DESIGN 4 "alerts in time")', () => {
     expect(demo?.catch_up).toBeUndefined();
   });
 
+  it('gives an edge the slowest of its venue, the METAR and the forecasts to be found in', () => {
+    // the board offers an edge only once the forecasts stream (every 5 minutes by default) has passed its snapshot:
+    // 2 x 300 s = 10 minutes. 11:50:00 is exactly 10 minutes back (fresh), 11:49:59 a second more (late)
+    const onMkta = (at: string) => ({ ...alert('edge', at), stream: 'mkta-buckets' as const });
+    const [fresh, late] = markCatchUp([onMkta('2026-11-24T11:50:00Z'), onMkta('2026-11-24T11:49:59Z')], NOW);
+    expect([fresh?.catch_up, late?.catch_up]).toEqual([undefined, true]);
+    // a METAR polled every 15 minutes makes it 30
+    const [slowMetar] = markCatchUp([onMkta('2026-11-24T11:31:00Z')], NOW, { metar: 900_000 });
+    expect(slowMetar?.catch_up).toBeUndefined();
+  });
+
   it('has the market’s clock rate from two stream passes seconds apart on the host’s', () => {
     // 4 s apart on the host, 8 minutes on the market's clock: 480 s / 4 s = 120
     expect(

@@ -60,6 +60,8 @@ export async function runSync(flags: SyncFlags, connection: Connection): Promise
     now: clock.now,
     notify: daemon && flags.notify !== false ? desktopNotify : null,
     log,
+    // how late an alert may be found and still notify (alert-timing.ts): the intervals the sync polls at
+    intervals: connection.intervals,
   });
   const engine = new SyncEngine({
     client,

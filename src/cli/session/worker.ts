@@ -72,6 +72,8 @@ async function start(options: SessionStart): Promise<void> {
     now,
     notify: options.notify ? desktopNotify : null,
     log,
+    // how late an alert may be found and still notify (alert-timing.ts): the intervals the sync polls at
+    intervals: options.intervals,
   });
   // after the listener and the sync have stopped: the notify commands under way get their time limit
   closers.push(() => alerts.close(COMMAND_TIMEOUT_MS + 1_000));
