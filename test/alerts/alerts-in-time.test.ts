@@ -22,11 +22,12 @@ const kindOf = (cache: Cache, kind: string): AlertRow[] =>
   cache.alerts.older('other', null, 50).filter((a) => a.kind === kind);
 
 describe('a kill says what selling its legs at the bid brings', () => {
-  it('gives each leg its shares, the newest mkta YES price of its bucket and shares x bid, and the total', () => {
+  it('gives each leg its shares, the YES bid of its bucket’s newest mkta snapshot (1 - its NO price) and shares x bid, and the total', () => {
     const h = caches.open();
     const pick = randomUUID();
     h.cities(PARIS)
-      // 10:30Z: 17°C at 0.04, 16°C at 0.15; 10:50Z: 17°C again at 0.03, the newest, so the bid
+      // 10:30Z: 17°C at 0.04 / 0.97, 16°C at 0.15 / 0.86; 10:50Z: 17°C again at 0.03 / 0.98, the newest. A snapshot
+      // gives the prices to buy each side: selling YES gets 1 - the NO price, 17°C 1 - 0.98 = 0.02, 16°C 1 - 0.86 = 0.14
       .quotes('mkta', PARIS, DAY, '2026-11-24T10:30:00Z', [
         ['16°C', 0.15, 0.86],
         ['17°C', 0.04, 0.97],
@@ -58,11 +59,11 @@ describe('a kill says what selling its legs at the bid brings', () => {
       }),
     ]);
     const [kill] = h.cache.alerts.older('kill', null, 5);
-    // A: 125 x 0.03 = 3.75; B: 40 x 0.15 = 6.00; C unquoted; total 3.75 + 6.00 = 9.75
+    // A: 125 x 0.02 = 2.50; B: 40 x 0.14 = 5.60; C unquoted; total 2.50 + 5.60 = 8.10
     expect(kill?.message).toBe(
       'KILL paris 2026-11-24: SELL AT MARKET: legs A 17°C, B 16°C, C 19°C. METAR high 18°C is above both legs. ' +
-        'Sell A 17°C 125 sh at bid 0.03 = 3.75 USD, B 16°C 40 sh at bid 0.15 = 6.00 USD, C 19°C 20 sh, no bid cached; ' +
-        'proceeds 9.75 USD (without C)',
+        'Sell A 17°C 125 sh at bid 0.02 = 2.50 USD, B 16°C 40 sh at bid 0.14 = 5.60 USD, C 19°C 20 sh, no bid cached; ' +
+        'proceeds 8.10 USD (without C)',
     );
   });
 });
