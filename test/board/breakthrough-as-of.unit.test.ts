@@ -102,6 +102,14 @@ describe('BREAKTHROUGH judged against the models as they were at the reading', (
     expect(flagsAt(at('06:00', '2026-11-25'), DAY)).toEqual(flagged);
   });
 
+  it('a range published at the reading’s own instant does not count: the service publishes both at :00', () => {
+    // 19:00Z the models cool to 54.4 °F, published with the 19:00Z reading (13 °C, at least 54.5 °F): live, the range
+    // reaches the monitor minutes after the reading, so it is not "before" it; the 13:05Z range (55 °F) judges it
+    cache.resources.addForecasts(poll(`${DAY}T19:00:00Z`, 54.4));
+    expect(flagsAt(at('19:00'))).toEqual(none);
+    expect(flagsAt(at('21:00'))).toEqual(none);
+  });
+
   it('the alert is stamped with the reading, not the pass, and says what it was judged on', () => {
     cache.resources.addForecasts(poll(`${DAY}T18:00:00Z`, 54.4));
     cache.resources.addForecasts(poll(`${DAY}T20:00:00Z`, 58));

@@ -47,7 +47,7 @@ interface Figures {
   margins: number[];
 }
 
-/** The first reading of a day that raised its whole-°C high to a least true high above the models published by then. */
+/** The first reading of a day that raised its whole-°C high to a least true high above the models published before it. */
 function ruleOf(
   readings: readonly { ms: number; c: number }[],
   polls: readonly Poll[],
@@ -57,7 +57,7 @@ function ruleOf(
   for (const r of readings) {
     if (r.c <= high) continue;
     high = r.c;
-    const models = polls.filter((p) => p.ms <= r.ms).at(-1);
+    const models = polls.filter((p) => p.ms < r.ms).at(-1);
     if (!models) continue;
     // the least true high of a whole °C report, in the market's unit: (c - 0.5) °C, or its °F
     const least = unit === 'C' ? r.c - 0.5 : ((r.c - 0.5) * 9) / 5 + 32;
@@ -130,7 +130,7 @@ async function figuresOf(seed: number): Promise<Figures> {
         if (atMs !== null) figures.byRule.push({ city: city.city_id, date, atMs });
         const top = Math.max(...readings.map((r) => r.c));
         const first = readings.find((r) => r.c === top);
-        const models = first && dayPolls.filter((p) => p.ms <= first.ms).at(-1);
+        const models = first && dayPolls.filter((p) => p.ms < first.ms).at(-1);
         if (models) {
           const least = unit === 'C' ? top - 0.5 : ((top - 0.5) * 9) / 5 + 32;
           figures.margins.push(least - (unit === 'C' ? models.maxC : models.maxF));

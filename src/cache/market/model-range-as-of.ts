@@ -11,19 +11,20 @@ import type { CityDay } from './day-reads.js';
 const PUBLISHED_BEFORE_DAY_MS = 36 * 3_600_000;
 
 /**
- * The warmest model's Tmax of a city-day's newest `model_tmax_range` published at or before an instant (its
+ * The warmest model's Tmax of a city-day's newest `model_tmax_range` published strictly before an instant (its
  * `fetched_ms`), down the primary key `(city_id, layer, fetched_ms)` from the instant. Args: city, date, from,
- * instant.
+ * instant. Strictly: the service publishes a range at the same :00 or :30 as a reading, and the monitor polls the
+ * forecasts minutes after the METAR; a range of the reading's own instant would judge it in a replay and not live.
  */
 export const WARMEST_MODEL_AS_OF_SQL = `SELECT json_extract(json, '$.tmax_max_c') AS c, json_extract(json, '$.tmax_max_f') AS f
-  FROM forecasts WHERE city_id = ? AND layer = 'model_tmax_range' AND local_date = ? AND fetched_ms >= ? AND fetched_ms <= ?
+  FROM forecasts WHERE city_id = ? AND layer = 'model_tmax_range' AND local_date = ? AND fetched_ms >= ? AND fetched_ms < ?
   ORDER BY fetched_ms DESC LIMIT 1`;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
  * The models as they were at an instant (a METAR reading that set a running high): the warmest Tmax of the day's
- * newest `model_tmax_range` published by then, never one published after it (DESIGN 4, BREAKTHROUGH). Ranges are kept
+ * newest `model_tmax_range` published before it, never one published at or after it (DESIGN 4, BREAKTHROUGH). Ranges are kept
  * whole by retention (retention/thinned-tables.ts), so this reads the same on a thinned day. Null: none by then.
  */
 export function warmestModelAsOf(q: CountedQueries, cityId: string, day: CityDay, atMs: number): WarmestModel | null {
