@@ -5,7 +5,7 @@ import { localDate } from '../../domain/city-time.js';
 import { localStamp, offsetLabel } from '../format/time.js';
 import { useDeps, useUiActions, useUiState } from '../state/monitor-context.js';
 import { useReplay, useReplayActions } from '../state/replay-context.js';
-import { parseReplayTime, spanFreshMs, spanText } from '../state/replay-target.js';
+import { parseReplayTime, spanFreshMs, spanText, syncedTo } from '../state/replay-target.js';
 import { type Line, line, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 import { LineView } from './line-view.js';
@@ -28,6 +28,7 @@ export function ReplayPrompt({ cities, width, height }: { cities: readonly City[
   const tz = city?.tz ?? 'UTC';
   const shownMs = replay?.atMs ?? now().getTime();
   const span = useMemo(() => cache.history.span(), [cache]);
+  const synced = useMemo(() => syncedTo(cache.streams.states()), [cache]);
   const where = `${city ? `${city.city_name}, ` : ''}${tz}, ${offsetLabel(shownMs, tz)}`;
 
   // a time typed alone is on the market day shown (while replaying, the day pinned, past its midnight too)
@@ -45,10 +46,10 @@ export function ReplayPrompt({ cities, width, height }: { cities: readonly City[
     seg(`  every pane as of a local time in ${where}`, 'muted'),
   );
   const lines: Line[] = [
-    // the cache's end as its newest row, and how long before now when the sync has not reached now (spanText)
+    // the cache's end as the streams' newest pass, and how long before now when the sync has not reached now (spanText)
     line(
       seg(
-        `  shown now: ${localStamp(shownMs, tz)} local; ${spanText(span, tz, now().getTime(), spanFreshMs(intervals))}`,
+        `  shown now: ${localStamp(shownMs, tz)} local; ${spanText(span, tz, now().getTime(), spanFreshMs(intervals), synced)}`,
         'muted',
       ),
     ),

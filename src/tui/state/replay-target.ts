@@ -25,18 +25,48 @@ export function spanFreshMs(intervals: Readonly<Record<string, number>>): number
   return 2 * (each.length ? Math.min(...each) : 60_000);
 }
 
+/** The streams' newest pass of those that bring rows every minute: on the service's clock and on this machine's. */
+export interface SyncedTo {
+  atMs: number;
+  hostMs: number | null;
+}
+
+/** The newest good pass of the minute streams (stream_state's `last_success_at` / `last_success_host_ms`); null: none. */
+export function syncedTo(
+  states: readonly { stream: string; last_success_at: string | null; last_success_host_ms: number | null }[],
+): SyncedTo | null {
+  let out: SyncedTo | null = null;
+  for (const s of states) {
+    const atMs = s.last_success_at === null ? Number.NaN : Date.parse(s.last_success_at);
+    if (!(MINUTE_STREAMS as readonly string[]).includes(s.stream) || !Number.isFinite(atMs)) continue;
+    if (out === null || atMs > out.atMs) out = { atMs, hostMs: s.last_success_host_ms };
+  }
+  return out;
+}
+
 /**
- * The cache's span in a zone's local time, as the prompt and its refusals write it: to its newest row's instant. With
- * `nowMs` (the monitor's clock), "to now" only while that row is within `freshMs` of it; otherwise how long before now
- * the cache ends, so a gap (a sync stopped, a service's clock ahead of the last pass) never reads as none.
+ * The cache's span in a zone's local time, as the prompt and its refusals write it. The cache holds the market up to
+ * the streams' newest pass (`synced`: a sync at 13:54 holds 13:54, though the service's last report was 13:30), or,
+ * without one, its newest row. "To now" while that pass is within `freshMs` of now, judged on this machine's clock
+ * where the pass kept it (poll intervals are on it; a service at `--speed` runs its own faster), else on the
+ * monitor's (`nowMs`); otherwise how long before now the cache ends, so a sync stopped never reads as none.
  */
-export function spanText(span: CacheSpan | null, tz: string, nowMs?: number, freshMs = 120_000): string {
+export function spanText(
+  span: CacheSpan | null,
+  tz: string,
+  nowMs?: number,
+  freshMs = 120_000,
+  synced: SyncedTo | null = null,
+  hostNowMs = Date.now(),
+): string {
   if (!span) return 'the cache holds no rows yet';
   const from = `the cache spans ${localStamp(span.firstMs, tz)}`;
-  if (nowMs === undefined) return `${from} to ${localStamp(span.lastMs, tz)} local`;
-  const behindMs = nowMs - span.lastMs;
-  if (behindMs <= freshMs) return `${from} to now (${localStamp(span.lastMs, tz)}) local`;
-  return `${from} to ${localStamp(span.lastMs, tz)} local, ${age(behindMs)} before now: nothing cached since`;
+  const endMs = Math.max(span.lastMs, synced?.atMs ?? Number.NEGATIVE_INFINITY);
+  if (nowMs === undefined) return `${from} to ${localStamp(endMs, tz)} local`;
+  const fresh =
+    synced !== null && synced.hostMs !== null ? hostNowMs - synced.hostMs <= freshMs : nowMs - endMs <= freshMs;
+  if (fresh) return `${from} to now (newest row ${localStamp(span.lastMs, tz)}) local`;
+  return `${from} to ${localStamp(endMs, tz)} local, ${age(nowMs - endMs)} before now: nothing synced since`;
 }
 
 /**

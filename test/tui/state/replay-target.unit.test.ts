@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseReplayTime, replayTargetOfRow, spanFreshMs, spanText } from '../../../src/tui/state/replay-target.js';
+import {
+  parseReplayTime,
+  replayTargetOfRow,
+  spanFreshMs,
+  spanText,
+  syncedTo,
+} from '../../../src/tui/state/replay-target.js';
 import { NYC, PARIS } from '../../helpers/cache-builder.js';
 
 /** The span of a cache from 2026-11-19T06:00Z to 2026-11-21T14:00Z; now is 2026-11-21T15:00Z. */
@@ -70,22 +76,53 @@ describe('the t prompt’s span (issue 44 item 8)', () => {
   const span = { firstMs: Date.parse('2026-12-02T06:00:00Z'), lastMs: Date.parse('2026-12-02T12:34:00Z') };
   const fresh = spanFreshMs({ current: 60_000, metar: 60_000, 'mkta-buckets': 60_000, daily: 1_800_000 });
 
-  it('ends at the newest row and says how long before now when the service’s clock is ahead of the last pass', () => {
+  it('without a pass, ends at the newest row and says how long before now', () => {
     // now 12:54Z = 13:54 Paris: 20 minutes past the newest row, more than two minute-stream intervals (2 min)
     expect(fresh).toBe(120_000);
     expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:54:00Z'), fresh)).toBe(
-      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 20m before now: nothing cached since',
+      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 20m before now: nothing synced since',
+    );
+  });
+
+  it('ends at the streams’ newest pass, fresh on this machine’s clock where the pass kept it', () => {
+    // the service's last report is 12:34Z, the metar stream passed at 12:53:30Z (13:53 Paris) on the service's clock,
+    // 12:53:30Z on this machine's too: at 12:54Z that is 30 s ago, within 2 min: to now, whatever the newest row
+    const states = [
+      {
+        stream: 'metar',
+        last_success_at: '2026-12-02T12:53:30Z',
+        last_success_host_ms: Date.parse('2026-12-02T12:53:30Z'),
+      },
+      { stream: 'daily', last_success_at: '2026-12-02T12:59:00Z', last_success_host_ms: null },
+      { stream: 'mkta-buckets', last_success_at: null, last_success_host_ms: null },
+    ];
+    const synced = syncedTo(states);
+    // the daily stream is no minute stream: metar's pass is the newest
+    expect(synced).toEqual({ atMs: Date.parse('2026-12-02T12:53:30Z'), hostMs: Date.parse('2026-12-02T12:53:30Z') });
+    const now = Date.parse('2026-12-02T12:54:00Z');
+    expect(spanText(span, PARIS.tz, now, fresh, synced, now)).toBe(
+      'the cache spans 2026-12-02 07:00 to now (newest row 2026-12-02 13:34) local',
+    );
+    // the sync stopped: 10 minutes later on both clocks the pass is 10m30s old, past 2 min; the cache ends at 13:53
+    const later = Date.parse('2026-12-02T13:04:00Z');
+    expect(spanText(span, PARIS.tz, later, fresh, synced, later)).toBe(
+      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:53 local, 10m before now: nothing synced since',
+    );
+    // a service at x120: its clock is 2 h past the pass, this machine's 60 s: still now
+    const demo = { atMs: Date.parse('2026-12-02T12:53:30Z'), hostMs: 1_000_000 };
+    expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T14:53:30Z'), fresh, demo, 1_060_000)).toBe(
+      'the cache spans 2026-12-02 07:00 to now (newest row 2026-12-02 13:34) local',
     );
   });
 
   it('"to now" only while the newest row is within two intervals of now', () => {
     // 12:36Z: 2 minutes after the newest row, within 2 x 60 s
     expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:36:00Z'), fresh)).toBe(
-      'the cache spans 2026-12-02 07:00 to now (2026-12-02 13:34) local',
+      'the cache spans 2026-12-02 07:00 to now (newest row 2026-12-02 13:34) local',
     );
     // 12:36:01Z: a second more, and it says the gap
     expect(spanText(span, PARIS.tz, Date.parse('2026-12-02T12:36:01Z'), fresh)).toBe(
-      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 2m before now: nothing cached since',
+      'the cache spans 2026-12-02 07:00 to 2026-12-02 13:34 local, 2m before now: nothing synced since',
     );
     // streams polled every 5 minutes: 10 minutes is still now
     expect(spanFreshMs({ current: 300_000, metar: 300_000, 'mkta-buckets': 300_000, 'mktb-buckets': 300_000 })).toBe(
