@@ -254,5 +254,12 @@ export function readBoardRecord(
  * (`since`/`until` on their local dates), one a row, day by day and hour by hour.
  */
 export function exportBoardRecord(cache: Cache, rules: RecordRules, filter: BrowseFilter = {}): BoardRecordTrade[] {
-  return settledTrades(cache, rules, filter);
+  // DESIGN 3's precision: p, price and edge 4 decimals (money is rounded where it is worked out); the figures above
+  // work on the unrounded values, so an edge of 0.09996 stays in its band
+  return settledTrades(cache, rules, filter).map((t) => ({
+    ...t,
+    price: round(t.price, 4),
+    p: round(t.p, 4),
+    edge: round(t.edge, 4),
+  }));
 }

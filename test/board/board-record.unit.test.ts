@@ -239,6 +239,14 @@ describe('the board’s record from a cache', () => {
   });
   afterEach(() => cache.close());
 
+  it('exports its trades with DESIGN 3’s precision: p, price and edge to 4 decimals', () => {
+    // the edges below, 0.085783, 0.24056 and 0.3287 (to 4 places), as 4 decimals
+    const trades = exportBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'nyc' });
+    expect(trades.map((t) => t.edge)).toEqual([0.0858, 0.2406, 0.3287]);
+    expect(trades.map((t) => t.price)).toEqual([0.6, 0.65, 0.45]);
+    for (const t of trades) expect(Number.isInteger(Math.round(t.p * 1e4 * 1e6) / 1e6)).toBe(true);
+  });
+
   it('prices an hour with the day’s own run when the desk already forecasts the next day', () => {
     // after a day's peak the desk's polled forecast is of the next day (its local_date 2026-11-25), polled here at
     // 15:30Z (10:30 local), before the 11:00 hour: the hour keeps the day's own newest run (forecast_history 15:05Z,
@@ -298,9 +306,11 @@ describe('the board’s record from a cache', () => {
     expect(again.trades).toEqual(first.trades);
     // another edge_min prices the kept days again: only the 0.3287 and 0.24056 edges reach 0.2
     expect(readBoardRecord(cache, { edgeMin: 0.2 }, { known }).trades.map((t) => t.local_hour)).toEqual([11, 11]);
-    // the export's rows are the same trades, each with DESIGN 3's fields in order
+    // the export's rows are the same trades (p, price and edge to 4 decimals), each with DESIGN 3's fields in order
     const rows = exportBoardRecord(cache, { edgeMin: 0.08 }, { cityId: 'nyc' });
-    expect(rows).toEqual(record.trades);
+    expect(rows.map((r) => [r.local_hour, r.bucket_label, r.side, r.pnl])).toEqual(
+      record.trades.map((t) => [t.local_hour, t.bucket_label, t.side, t.pnl]),
+    );
     expect(Object.keys(rows[0] ?? {})).toEqual([
       'city_id',
       'local_date',
