@@ -97,14 +97,24 @@ describe('the notify command', () => {
 
   it('runs four at a time and returns at once: a burst never waits on the command', async () => {
     const log = join(root, 'burst.log');
-    const path = script(`read line\necho start >> '${log}'\nsleep 0.3\necho end >> '${log}'`);
+    // each run holds until the gate file exists: no run can end before the test opens it
+    const gate = join(root, 'burst.gate');
+    const path = script(
+      `read line\necho start >> '${log}'\nwhile [ ! -e '${gate}' ]; do sleep 0.05; done\necho end >> '${log}'`,
+    );
     const alerts = Array.from({ length: 8 }, (_, i) => ({ ...alert, id: i + 1 }));
     const failures: string[] = [];
     const command = new NotifyCommand({ argv: [path], onFailure: (_, reason) => failures.push(reason) });
-    const before = Date.now();
     for (const a of alerts) command.send(a);
-    // send returned without waiting for any run
-    expect(Date.now() - before).toBeLessThan(200);
+    // every send returned while no run could have ended: send never waits on the command (a send that waited would
+    // hang here, the gate still shut)
+    const ended = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((l) => l === 'end')
+      : [];
+    expect(ended).toEqual([]);
+    writeFileSync(gate, '');
     await command.idle();
     expect(failures).toEqual([]);
     const lines = readFileSync(log, 'utf8').trim().split('\n');
