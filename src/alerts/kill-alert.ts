@@ -4,6 +4,10 @@ import { type KillSignal, killSummary } from '../domain/kill-signal.js';
 
 const money = (usd: number) => usd.toFixed(2);
 
+/** A price to the cent, or to the tenth of a cent where it has one (a dying leg bids 0.001, not 0.00): 4 decimals at most. */
+const priceText = (price: number): string =>
+  price.toFixed(Math.min(4, Math.max(2, (String(price).split('.')[1] ?? '').length)));
+
 /**
  * What selling the legs at market brings, as the alert says it after what to do and why: each leg's shares at the
  * venue's YES bid (cache/inbox/leg-bids.ts) and the proceeds, then their total (domain/kill-proceeds.ts): `Sell A 17°C
@@ -24,7 +28,7 @@ export function saleText(signal: KillSignal): string {
     const held = `${l.leg} ${l.bucket_label} ${Number(l.shares.toFixed(2))} sh`;
     return l.proceeds === null || l.bid === null
       ? `${held}, no bid cached`
-      : `${held} at bid ${l.bid.toFixed(2)} = ${money(l.proceeds)} USD`;
+      : `${held} at bid ${priceText(l.bid)} = ${money(l.proceeds)} USD`;
   });
   const without = sale.unpriced.length > 0 ? ` (without ${sale.unpriced.join(', ')})` : '';
   return `Sell ${each.join(', ')}; proceeds ${money(sale.total)} USD${without}`;

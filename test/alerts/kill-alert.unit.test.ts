@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INBOX_ALERT_RULES, killAlert } from '../../src/alerts/kill-alert.js';
+import { INBOX_ALERT_RULES, killAlert, saleText } from '../../src/alerts/kill-alert.js';
 import type { StoredKill } from '../../src/cache/index.js';
 
 const kill: StoredKill = {
@@ -42,5 +42,22 @@ describe('the kill alert rule', () => {
 
   it('is the rule the inbox applies', () => {
     expect(INBOX_ALERT_RULES.kill).toBe(killAlert);
+  });
+});
+
+describe("what selling a kill's legs brings", () => {
+  it('writes a bid under a cent to the tenth of a cent, so the proceeds add up on screen', () => {
+    // A: 18.32 x 0.001 = 0.01832 -> 0.02; B: 18.52 x 0.02 = 0.3704 -> 0.37; total 0.02 + 0.37 = 0.39
+    const text = saleText({
+      market: { city: 'madrid', market_date: '2026-12-03' },
+      legs: [
+        { leg: 'A', bucket_label: '16°C', shares: 18.32, bid: 0.001 },
+        { leg: 'B', bucket_label: '17°C', shares: 18.52, bid: 0.02 },
+      ],
+      kill: { sell_at_market: true, reason: 'the day has peaked' },
+    });
+    expect(text).toBe(
+      'Sell A 16°C 18.32 sh at bid 0.001 = 0.02 USD, B 17°C 18.52 sh at bid 0.02 = 0.37 USD; proceeds 0.39 USD',
+    );
   });
 });
