@@ -12,6 +12,8 @@ import { marketAlerts } from './market-alerts.js';
 
 /** Edge marks are kept this many days past their market: a market settles the day after, at the latest. */
 const MARK_DAYS = 3;
+/** How often an alert pass looks whether the board's record moved (a day settled): its text may lag that much. */
+const RECORD_RECHECK_MS = 10 * 60_000;
 /** How long one city's write waits, from a timer, for another process's write lock; then the pass gives up. */
 const WRITE_DEADLINE_MS = 30_000;
 
@@ -44,7 +46,8 @@ export async function runMarketAlerts(
   const run = shortBusyWrites(cache);
   const write = <T>(work: () => T) => writeWhenFree(run, work, Date.now() + WRITE_DEADLINE_MS);
   const stored: AlertRow[] = [];
-  const record = edgeBandRecords(cache, { edgeMin, settlement });
+  // the record's version looked at once every 10 minutes at most: a pass runs after every stream pass
+  const record = edgeBandRecords(cache, { edgeMin, settlement }, { recheckMs: RECORD_RECHECK_MS });
   for (const { city, date } of days) {
     const id = city.city_id;
     const read = readMarketDay(cache, city, nowMs, { date, settlement });

@@ -43,10 +43,22 @@ export type EdgeRecordOf = (edge: number, venue: Venue) => EdgeBandRecord;
 /** The record's figures by band and venue, worked out once per version of the cache's settled days. */
 interface Memo {
   version: string;
+  /** This machine's clock when the version was last looked at (`recheckMs`). */
+  checkedAt: number;
   trades: readonly BoardRecordTrade[];
   byKey: Map<string, EdgeBandRecord>;
 }
 const memos = new WeakMap<Cache, Memo>();
+
+/**
+ * How the record's version is known. `version`: the caller's own (the screen's change hub counts the record's tables:
+ * no read at all); otherwise the settled days are read (a few ms on 30 days, a year's far more), at most once each
+ * `recheckMs` (an alert pass runs after every stream pass; its text may lag a day's settling by that much).
+ */
+export interface RecordVersionOptions {
+  version?: string | number;
+  recheckMs?: number;
+}
 
 /**
  * The cache's record by band and venue (DESIGN 4), for an alert pass or the board's detail: `record(edge, venue)`.
@@ -54,19 +66,30 @@ const memos = new WeakMap<Cache, Memo>();
  * read again only when its version moves: the rules, or the settled days (a day settling, a day's settled value or
  * span changing). Each call of the returned function is a map look-up.
  */
-export function edgeBandRecords(cache: Cache, rules: RecordRules): EdgeRecordOf {
-  const days = cache.history.recordSettledDays({});
-  const version = JSON.stringify([
-    rules.edgeMin,
-    rules.settlement ?? null,
-    days.map((d) => `${d.city_id}|${d.local_date}|${d.settled}|${d.fromMs}|${d.toMs}`),
-  ]);
+export function edgeBandRecords(cache: Cache, rules: RecordRules, options: RecordVersionOptions = {}): EdgeRecordOf {
+  const ruled = JSON.stringify([rules.edgeMin, rules.settlement ?? null]);
   let memo = memos.get(cache);
-  if (memo?.version !== version) {
-    memo = { version, trades: days.length === 0 ? [] : readBoardRecord(cache, rules).trades, byKey: new Map() };
-    memos.set(cache, memo);
+  const now = Date.now();
+  const recent =
+    options.version === undefined &&
+    memo !== undefined &&
+    memo.version.startsWith(`${ruled}|days|`) &&
+    now - memo.checkedAt < (options.recheckMs ?? 0);
+  if (!recent) {
+    let version: string;
+    let days: ReturnType<Cache['history']['recordSettledDays']> | null = null;
+    if (options.version !== undefined) version = `${ruled}|own|${options.version}`;
+    else {
+      days = cache.history.recordSettledDays({});
+      version = `${ruled}|days|${days.map((d) => `${d.city_id}|${d.local_date}|${d.settled}|${d.fromMs}|${d.toMs}`).join(',')}`;
+    }
+    if (memo?.version !== version) {
+      const none = days !== null && days.length === 0;
+      memo = { version, checkedAt: now, trades: none ? [] : readBoardRecord(cache, rules).trades, byKey: new Map() };
+      memos.set(cache, memo);
+    } else memo.checkedAt = now;
   }
-  const held = memo;
+  const held = memo as Memo;
   return (edge, venue) => {
     const band = edgeBand(edge);
     const key = `${band}|${venue}`;

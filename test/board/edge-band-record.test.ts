@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BoardRecordTrade } from '../../src/board/board-record.js';
-import { bandRecordOf, edgeBandRecord } from '../../src/board/edge-band-record.js';
+import { bandRecordOf, edgeBandRecord, edgeBandRecords } from '../../src/board/edge-band-record.js';
+import { openCache } from '../../src/cache/index.js';
+import { fillAsOfDay } from '../cache/as-of-day.js';
 import { handCaches, PARIS } from '../helpers/cache-builder.js';
 
 /**
@@ -58,5 +60,31 @@ describe('an edge band’s record of a cache', () => {
     expect(edgeBandRecord(h.cache, rules, 0.095, 'mkta').text).toBe('min-0.10 mkta record: n < 10');
     expect(edgeBandRecord(h.cache, rules, 0.1, 'mktb').text).toBe('0.10-0.20 mktb record: n < 10');
     expect(edgeBandRecord(h.cache, rules, 0.2, 'mkta').text).toBe('0.20+ mkta record: n < 10');
+  });
+});
+
+describe('an edge band’s record kept between reads', () => {
+  it('is read again when its version moves, not before', () => {
+    // the hand-built New York day settled with three positions at edge_min 0.08 (board-record.unit.test.ts): one at
+    // +8.6 points (min-0.10) and two at +24.1 and +32.9 (0.20+), all on mkta
+    const cache = openCache(':memory:');
+    const rules = { edgeMin: 0.08 };
+    expect(edgeBandRecords(cache, rules, { version: 1 })(0.25, 'mkta').totals.n).toBe(0);
+    fillAsOfDay(cache);
+    // the screen's version did not move: the record kept
+    expect(edgeBandRecords(cache, rules, { version: 1 })(0.25, 'mkta').totals.n).toBe(0);
+    expect(edgeBandRecords(cache, rules, { version: 2 })(0.25, 'mkta').totals.n).toBe(2);
+    cache.close();
+  });
+
+  it('looks at the settled days once a recheck interval, and at once without one', () => {
+    const cache = openCache(':memory:');
+    const rules = { edgeMin: 0.08 };
+    expect(edgeBandRecords(cache, rules, { recheckMs: 3_600_000 })(0.09, 'mkta').totals.n).toBe(0);
+    fillAsOfDay(cache);
+    // within the hour: the days are not looked at again
+    expect(edgeBandRecords(cache, rules, { recheckMs: 3_600_000 })(0.09, 'mkta').totals.n).toBe(0);
+    expect(edgeBandRecords(cache, rules)(0.09, 'mkta').totals.n).toBe(1);
+    cache.close();
   });
 });

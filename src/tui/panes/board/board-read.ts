@@ -1,3 +1,4 @@
+import { BOARD_RECORD_TOPICS } from '../../../board/board-record.js';
 import type { BoardRow } from '../../../board/board-row.js';
 import { edgeBandRecords } from '../../../board/edge-band-record.js';
 import { BOARD_TOPICS, type BoardMemo, type BoardReplay, readBoardSteps } from '../../../board/read-board.js';
@@ -13,6 +14,8 @@ export interface BoardParams {
   replay: BoardReplay;
   /** `alerts.edge_min`: the board's record a best edge is judged by takes edges from it. */
   edgeMin: number;
+  /** The version of the record's tables (the change hub's): the record is read again only when it moves. */
+  recordVersion: number;
 }
 
 /** What the board is asked with: the panes' inputs and the record's threshold. */
@@ -27,7 +30,7 @@ export interface BoardInputs extends PaneInputs {
  */
 export const BOARD_STORE: PaneStoreSpec<BoardParams, BoardRow[], BoardInputs> = {
   topics: BOARD_TOPICS,
-  ask({ cities, settlement, minute, nowMs, instant, edgeMin }) {
+  ask({ cities, settlement, minute, nowMs, instant, edgeMin }, hub) {
     const { key, stamp } = instantAsk(instant, minute);
     const { atMs, date } = instant;
     return {
@@ -39,6 +42,7 @@ export const BOARD_STORE: PaneStoreSpec<BoardParams, BoardRow[], BoardInputs> = 
         atMs: atMs ?? nowMs,
         settlement,
         edgeMin,
+        recordVersion: hub.version(BOARD_RECORD_TOPICS),
         replay: atMs === undefined ? { tomorrow: true } : { date, asOf: atMs, tomorrow: true },
       },
     };
@@ -51,8 +55,12 @@ export const BOARD_STORE: PaneStoreSpec<BoardParams, BoardRow[], BoardInputs> = 
       const rows = yield* readBoardSteps(cache, p.cities, p.atMs, p.settlement, memo, p.replay);
       yield;
       // beside each best edge, what edges like it have done in this cache (DESIGN 4 "an edge's own record"): the
-      // record is read once per set of settled days (edge-band-record.ts), each row a look-up
-      const recordOf = edgeBandRecords(cache, { edgeMin: p.edgeMin, settlement: p.settlement });
+      // record is read again only when its tables changed (the hub's version), each row a look-up
+      const recordOf = edgeBandRecords(
+        cache,
+        { edgeMin: p.edgeMin, settlement: p.settlement },
+        { version: p.recordVersion },
+      );
       return rows.map((r) => (r.best ? { ...r, bestRecord: recordOf(r.best.edge, r.best.venue).text } : r));
     };
   },
