@@ -115,6 +115,13 @@ const MARKET_DAY = new Date(TEMPLATE_START).toISOString().slice(0, 10);
 /** Hours from now back to a day before the template world's instant: the live streams' first window reaches it. */
 const historyHours = () => Math.min(720, Math.ceil((Date.now() - TEMPLATE_START) / 3_600_000) + 24);
 
+/**
+ * Hourly polls: the template world's newest snapshots are up to half an hour before its instant, so under the default
+ * minute polls a first sync's edges were found late (DESIGN 4 "alerts in time": catch-up, never notified); polled
+ * hourly, two intervals reach back two hours and every edge of this pass is news.
+ */
+const HOURLY = { metar: 3600, forecasts: 3600, 'mkta-buckets': 3600, 'mktb-buckets': 3600 };
+
 describe('notify_command, end to end through sync --once', () => {
   it('receives each edge alert as one JSON object, and no notification pops up from a one-off pass', async () => {
     const dir = join(root, 'command');
@@ -122,7 +129,12 @@ describe('notify_command, end to end through sync --once', () => {
     const received = join(dir, 'received.jsonl');
     const command = script(dir, 'to-phone.sh', `cat >> '${received}'`);
     const notify = fakeNotifySend(dir);
-    const h = home(connected({ edge_min: EDGE_MIN, notify_command: [command] }, { history_hours: historyHours() }));
+    const h = home(
+      connected(
+        { edge_min: EDGE_MIN, notify_command: [command] },
+        { history_hours: historyHours(), intervals: HOURLY },
+      ),
+    );
     const result = await runCli(['sync', '--once', '--db', h.db], {
       ...h.env,
       PATH: `${notify.bin}:${process.env.PATH}`,
@@ -161,7 +173,12 @@ describe('notify_command, end to end through sync --once', () => {
     const dir = join(root, 'failing');
     mkdirSync(dir, { recursive: true });
     const command = script(dir, 'broken.sh', "cat > /dev/null\necho 'no phone paired' >&2\nexit 3");
-    const h = home(connected({ edge_min: EDGE_MIN, notify_command: [command] }, { history_hours: historyHours() }));
+    const h = home(
+      connected(
+        { edge_min: EDGE_MIN, notify_command: [command] },
+        { history_hours: historyHours(), intervals: HOURLY },
+      ),
+    );
     const result = await runCli(['sync', '--once', '--db', h.db], h.env);
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     const stored = JSON.parse((await runCli(['export', 'alerts', '--db', h.db], h.env)).stdout) as {

@@ -42,13 +42,19 @@ describe('the monitor in a pseudo-terminal', () => {
 
     await tui.waitFor('DEMO');
     await tui.waitFor('[1 Board]');
-    // the landing pane: a row for each of the demo's 13 cities, each with a numeric best edge, within 60 s
+    // the landing pane: a row for each of the demo's 13 cities, each priced within 60 s: its forecast, and its best
+    // edge or `no edge` (DESIGN 4: nothing positive at an offer)
     const board = await waitUntil(
       'the board with 13 cities and their edges',
       () => {
         const rows = tui.screen().split('\n');
         const priced = DEMO_CITIES.filter((name) =>
-          rows.some((r) => r.includes(name) && /[+-]\d+\.\d (YES|NO) \S+°[FC] \d\.\d\d mkt[ab]/.test(r)),
+          rows.some(
+            (r) =>
+              r.includes(name) &&
+              /\d±\d/.test(r) &&
+              (/[+-]\d+\.\d (YES|NO) \S+°[FC] \d\.\d\d mkt[ab]/.test(r) || r.includes(' no edge ')),
+          ),
         );
         return priced.length === DEMO_CITIES.length ? tui.screen() : undefined;
       },

@@ -190,8 +190,12 @@ describe('insurance events over the 30-day history', () => {
       expect(localHour(Date.parse(created_at), zones.get(p.market.city) as string)).toBeGreaterThanOrEqual(
         (peakHour.get(p.market.city) as number) + 1,
       );
-      const fq = `city_id=${p.market.city}&since=${isoUtc(Date.parse(created_at) - HOUR)}&until=${created_at}`;
-      const forecast = (await svc.get(`/historical/forecast_history?${fq}&limit=10`)).body.data[0];
+      const fq = `city_id=${p.market.city}&since=${isoUtc(Date.parse(created_at) - 12 * HOUR)}&until=${created_at}`;
+      // the desk's newest published run of the market's own day: from its peak hour + 2 h the desk publishes the next
+      // day's (DESIGN 5), so the day's last run may be hours before the kill
+      const forecast = (await svc.get(`/historical/forecast_history?${fq}&limit=100`)).body.data.find(
+        (f: any) => f.local_date === p.market.market_date,
+      );
       const market = { unit: p.market.bucket_unit, rule: 'metar_c' } as const;
       const chance = held.reduce(
         (sum: number, l: any) =>
