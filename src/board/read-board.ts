@@ -5,6 +5,8 @@ import {
   type OpenPositions,
   POSITION_LIMIT,
   POSITION_TOPICS,
+  readNow,
+  type SlicedRead,
 } from '../cache/index.js';
 import type { City } from '../contract/cities.js';
 import type { SettlementConfig } from '../contract/config.js';
@@ -183,7 +185,7 @@ export function* readBoardSteps(
   settlement: SettlementConfig = {},
   memo: BoardMemo = new Map(),
   replay: BoardReplay = {},
-): Generator<void, BoardRow[], void> {
+): SlicedRead<BoardRow[]> {
   const shared = readBoardBook(cache, atMs, replay);
   yield;
   const rows: BoardRow[] = [];
@@ -199,9 +201,5 @@ export function* readBoardSteps(
 
 /** The board at once (`export board`, the tests, the benchmarks): readBoardSteps to its end. */
 export function readBoard(...args: Parameters<typeof readBoardSteps>): BoardRow[] {
-  const steps = readBoardSteps(...args);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return readNow(readBoardSteps(...args));
 }

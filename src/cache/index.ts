@@ -66,5 +66,6 @@ export { type OpenPositions, POSITION_LIMIT } from './positions/positions.js';
 export type { CurrentRow, ForecastRow } from './resources.js';
 export { dailyPrune, type PruneOptions, type PruneReport, pruneCache } from './retention/prune.js';
 export { BackupError } from './retention/upkeep.js';
+export { type Running, readNow, readSliced, SLICE_MS, type SlicedRead } from './sliced-read.js';
 export type { Checkpoint, StreamState } from './streams.js';
 export { CACHE_TOPICS, type CacheTopic, POSITION_TOPICS, topicOf } from './topics.js';

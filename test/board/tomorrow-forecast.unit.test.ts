@@ -2,9 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boardDay } from '../../src/board/board-day.js';
 import { marketDateOf, readMarketDay } from '../../src/board/market-day.js';
 import { readBoard } from '../../src/board/read-board.js';
-import { type Cache, openCache } from '../../src/cache/index.js';
+import { type Cache, openCache, readNow } from '../../src/cache/index.js';
 import { forecastData } from '../../src/tui/panes/forecasts/forecast-read.js';
-import { readNow } from '../../src/tui/state/sliced-read.js';
 import { forecasts, fusionLock, metar, PARIS, quote } from '../helpers/cache-builder.js';
 
 /**

@@ -105,7 +105,7 @@ function resize(stdout: EventEmitter, columns: number, rows: number): void {
 
 /**
  * Until the monitor reads nothing more on its own: no query for 20 turns of the event loop in a row. Once the first
- * frame is drawn the panes not shown yet are read in the background, a slice a turn (tui/state/sliced-read.ts), each
+ * frame is drawn the panes not shown yet are read in the background, a slice a turn (cache/sliced-read.ts), each
  * slice a query or a step that ends the read, so a read under way shows within a turn or two. A test that counts a
  * key's reads waits for this first.
  */

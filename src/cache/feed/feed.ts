@@ -4,6 +4,7 @@ import { lockAsOf, marketSettlesAt, recordAsOf } from '../../domain/market-times
 import type { CountedQueries } from '../db/counted-queries.js';
 import { strategySqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
+import { readNow, type SlicedRead } from '../sliced-read.js';
 import type { CacheTopic } from '../topics.js';
 import { DERIVED_INSTANT_SOURCES, type DerivedInstantSource } from './derived-instant-sources.js';
 import { newerKeys, olderKeys } from './derived-scan.js';
@@ -65,12 +66,12 @@ export class FeedRepository {
 
   /** Up to `limit` signals after `after` in feed order (null: from the newest), as of `atMs`. */
   older(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
-    return toEnd(this.olderSteps(after, limit, atMs));
+    return readNow(this.olderSteps(after, limit, atMs));
   }
 
   /** Up to `limit` signals before `before` in feed order, nearest first, as of `atMs`. */
   newer(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Signal[] {
-    return toEnd(this.newerSteps(before, limit, atMs));
+    return readNow(this.newerSteps(before, limit, atMs));
   }
 
   /**
@@ -79,12 +80,12 @@ export class FeedRepository {
    * next source's signals of the page are made (WHOLE_CHUNK at most). The connection is free at each one: no scan
    * is left open across it.
    */
-  olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+  olderSteps(after: FeedKey | null, limit: number, atMs = NOW_UNBOUNDED): SlicedRead<Signal[]> {
     return this.steps('older', after, limit, atMs);
   }
 
   /** `newer` a source at a time (see olderSteps). */
-  newerSteps(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): Generator<void, Signal[], void> {
+  newerSteps(before: FeedKey, limit: number, atMs = NOW_UNBOUNDED): SlicedRead<Signal[]> {
     return this.steps('newer', before, limit, atMs);
   }
 
@@ -93,7 +94,7 @@ export class FeedRepository {
     cursor: FeedKey | null,
     limit: number,
     atMs: number,
-  ): Generator<void, Signal[], void> {
+  ): SlicedRead<Signal[]> {
     if (limit <= 0) return [];
     const zones = this.zones();
     const order = direction === 'older' ? newestFirst : nearestFirst;
@@ -122,7 +123,7 @@ export class FeedRepository {
    * row's JSON parsed, a derived row read whole), a source at a time. Most candidates do not make the page, and
    * reading a row whole, its JSON parsed, is most of what a candidate costs.
    */
-  private *page(page: Candidate[], zones: Zones, atMs: number): Generator<void, Signal[], void> {
+  private *page(page: Candidate[], zones: Zones, atMs: number): SlicedRead<Signal[]> {
     const bySource = new Map<StoredInstantSource | DerivedInstantSource, number[]>();
     page.forEach((c, i) => {
       const source = 'stored' in c ? c.stored : c.derived;
@@ -265,13 +266,5 @@ export class FeedRepository {
       const row = byKey.get(k.key);
       return row ? [s.toSignal(row, zones, atMs)] : [];
     });
-  }
-}
-
-/** Runs a generator of steps to its end: its result. */
-function toEnd<T>(steps: Generator<void, T, void>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
   }
 }

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { BrowseFilter, Cache } from '../../../../src/cache/index.js';
+import { type BrowseFilter, type Cache, readNow } from '../../../../src/cache/index.js';
 import { HISTORY_STORE, type SummaryParams } from '../../../../src/tui/panes/history/history-summaries.js';
-import { readNow } from '../../../../src/tui/state/sliced-read.js';
 import { handCaches, NYC } from '../../../helpers/cache-builder.js';
 
 const caches = handCaches('history-summaries-');
