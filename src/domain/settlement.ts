@@ -201,10 +201,17 @@ export interface EffectiveEdge {
 }
 
 /**
- * DESIGN 4 "effective edge": YES `p - yes_price - cost`, NO `(1 - p) - no_price - cost`, with cost half the venue's
- * overround and never under a cent: `max(0.01, (yes_price + no_price - 1) / 2)`.
+ * DESIGN 4's cost of dealing on a venue: half its overround (what its YES and NO prices add to over 1), never under
+ * a cent: `max(0.01, (yes_price + no_price - 1) / 2)`. The one rule for the effective edge and a venue cross
+ * (venue-cross.ts).
+ */
+export const venueCost = (yesPrice: number, noPrice: number): number => Math.max(0.01, (yesPrice + noPrice - 1) / 2);
+
+/**
+ * DESIGN 4 "effective edge": YES `p - yes_price - cost`, NO `(1 - p) - no_price - cost`, with cost the venue's
+ * (`venueCost`).
  */
 export function effectiveEdge(p: number, yesPrice: number, noPrice: number): EffectiveEdge {
-  const cost = Math.max(0.01, (yesPrice + noPrice - 1) / 2);
+  const cost = venueCost(yesPrice, noPrice);
   return { yes: p - yesPrice - cost, no: 1 - p - noPrice - cost, cost };
 }
