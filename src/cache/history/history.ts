@@ -5,6 +5,7 @@ import {
   STRATEGY_FAMILIES,
   type StrategyFamily,
 } from '../../contract/names.js';
+import type { RealisedPart } from '../../domain/book-equity.js';
 import type { SettledDay } from '../../domain/calibration-summary.js';
 import type { SqliteDb } from '../../sqlite/open-database.js';
 import type { CountedQueries } from '../db/counted-queries.js';
@@ -19,6 +20,7 @@ import { type CacheSpan, cacheSpan } from './cache-span.js';
 import { calibrationDays } from './calibration-days.js';
 import { type HistorySummary, historySummary } from './history-summary.js';
 import { type KeptRecordDay, KeptRecordDays, type RecordSettledDay, recordSettledDays } from './kept-record-days.js';
+import { realisedParts } from './realised-parts.js';
 
 /** What the History pane can browse: every historical table, the strategy families and the fusion locks. */
 export const BROWSE_TABLES = [...STRATEGY_FAMILIES, 'fusion-locks', ...HISTORICAL_TABLES] as const;
@@ -70,6 +72,7 @@ export const HISTORY_READ_TOPICS = {
   summary: [...STRATEGY_FAMILIES, 'fusion-locks', 'historical/forecast_accuracy_daily'],
   calibrationDays: SETTLED_DAY_TOPICS,
   boardRecordDays: SETTLED_DAY_TOPICS,
+  realisedParts: ['cities', ...STRATEGY_FAMILIES, 'fusion-locks', 'edge-trades'],
 } as const satisfies Partial<Record<keyof HistoryRepository, readonly CacheTopic[]>>;
 
 /** What the History pane browses: keyset pages of any browsable table, and the summaries. */
@@ -91,6 +94,11 @@ export class HistoryRepository {
   /** Up to `limit` rows before `before` in list order, nearest first. */
   newer(table: BrowseTable, filter: BrowseFilter, before: BrowseKey, limit: number): BrowseRow[] {
     return this.page(table, filter, before, limit, 'newer');
+  }
+
+  /** What the book realised, by kind, city-day and instant (realised-parts.ts): the equity curve's rows. */
+  realisedParts(filter: BrowseFilter): RealisedPart[] {
+    return realisedParts(this.q, filter.cityId);
   }
 
   /** The summaries of every settled row the filter matches (history-summary.ts): on demand, not per frame. */

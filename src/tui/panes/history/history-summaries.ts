@@ -7,12 +7,16 @@ import {
   type RecordDay,
 } from '../../../cache/index.js';
 import type { SettlementConfig } from '../../../contract/config.js';
+import { bookEquity } from '../../../domain/book-equity.js';
 import { calibrationSummary, type SettledDay } from '../../../domain/calibration-summary.js';
 import type { PaneInputs, PaneStoreSpec } from '../../state/pane-store.js';
 import type { Line } from '../../theme.js';
 import { boardRecordLines } from './board-record-lines.js';
+import { bookPnlLines } from './book-pnl-lines.js';
 import { calibrationLines } from './calibration-lines.js';
 import { summaryLines } from './history-summary-lines.js';
+
+const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** What History's summaries are asked with: the filter, whether they show (`s`), the board record's threshold. */
 export interface SummaryInputs extends PaneInputs {
@@ -26,8 +30,10 @@ export interface SummaryParams {
   open: boolean;
   settlement: SettlementConfig;
   edgeMin: number;
-  /** The versions of the three parts' topics: a part is read again only when its own tables changed. */
-  versions: { summary: number; record: number; calibration: number };
+  /** The versions of the parts' topics: a part is read again only when its own tables changed. */
+  versions: { summary: number; record: number; calibration: number; book: number };
+  /** The service's clock: the book's P&L today and this week are of its UTC date. */
+  nowMs: number;
 }
 
 /** A part's lines and what they were read at (its tables' version and its inputs). */
@@ -35,6 +41,7 @@ type Kept = { at: string; lines: Line[] } | undefined;
 
 /** What a read of the summaries keeps for the next while they stay open: each part, and the settled days read. */
 class SummaryMemo {
+  book: Kept;
   summary: Kept;
   record: Kept;
   calibration: Kept;
@@ -43,9 +50,13 @@ class SummaryMemo {
   recordDays = new Map<string, RecordDay>();
 }
 
-/** Each topic once: the strategies' and locks' summaries, the settled days of the record and the calibration. */
+/**
+ * Each topic once: the book's realised P&L, the strategies' and locks' summaries, the settled days of the record and
+ * the calibration.
+ */
 const SUMMARY_TOPICS: readonly CacheTopic[] = [
   ...new Set<CacheTopic>([
+    ...HISTORY_READ_TOPICS.realisedParts,
     ...HISTORY_READ_TOPICS.summary,
     ...BOARD_RECORD_TOPICS,
     ...HISTORY_READ_TOPICS.calibrationDays,
@@ -60,22 +71,24 @@ const SUMMARY_TOPICS: readonly CacheTopic[] = [
  */
 export const HISTORY_STORE: PaneStoreSpec<SummaryParams, Line[], SummaryInputs> = {
   topics: SUMMARY_TOPICS,
-  ask({ filter, open, settlement, edgeMin }, hub) {
+  ask({ filter, open, settlement, edgeMin, nowMs }, hub) {
     const versions = {
+      book: hub.version(HISTORY_READ_TOPICS.realisedParts),
       summary: hub.version(HISTORY_READ_TOPICS.summary),
       record: hub.version(BOARD_RECORD_TOPICS),
       calibration: hub.version(HISTORY_READ_TOPICS.calibrationDays),
     };
-    // the summaries are of the cache's settled rows, not of the clock nor of time travel's instant
+    // the summaries are of the cache's settled rows, not of time travel's instant; of the clock only through the UTC
+    // date that says which of the book's P&L is today's and this week's
     return {
       key: JSON.stringify([filter, open, settlement, edgeMin]),
-      stamp: '',
-      params: { filter, open, settlement, edgeMin, versions },
+      stamp: utcDate(nowMs),
+      params: { filter, open, settlement, edgeMin, versions, nowMs },
     };
   },
   newRead() {
     let memo = new SummaryMemo();
-    return function* (cache, { filter, open, settlement, edgeMin, versions }) {
+    return function* (cache, { filter, open, settlement, edgeMin, versions, nowMs }) {
       if (!open) {
         memo = new SummaryMemo();
         return [];
@@ -83,6 +96,10 @@ export const HISTORY_STORE: PaneStoreSpec<SummaryParams, Line[], SummaryInputs> 
       // this read's memo, whatever a read of the closed summaries puts in its place meanwhile
       const m = memo;
       const filterKey = JSON.stringify(filter);
+      const bookAt = `${versions.book}|${filter.cityId}|${utcDate(nowMs)}`;
+      if (m.book?.at !== bookAt)
+        m.book = { at: bookAt, lines: bookPnlLines(bookEquity(cache.history.realisedParts(filter)), nowMs) };
+      yield;
       const summaryAt = `${versions.summary}|${filterKey}`;
       if (m.summary?.at !== summaryAt)
         m.summary = { at: summaryAt, lines: summaryLines(cache.history.summary(filter)) };
@@ -105,7 +122,7 @@ export const HISTORY_STORE: PaneStoreSpec<SummaryParams, Line[], SummaryInputs> 
           lines: calibrationLines(calibrationSummary(days, ['mkta', 'mktb'], settlement), dates),
         };
       }
-      return [...m.summary.lines, [], ...m.record.lines, [], ...m.calibration.lines];
+      return [...m.book.lines, [], ...m.summary.lines, [], ...m.record.lines, [], ...m.calibration.lines];
     };
   },
 };
