@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Cache, openCache } from '../../../src/cache/index.js';
-import { ReplayTraderAlerts } from '../../../src/tui/state/replay-trader-alerts.js';
-import { HandCache, PARIS } from '../../helpers/cache-builder.js';
-import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../../helpers/replay-day.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ReplayChains, replayTraderAlerts } from '../../src/alerts/trader-alert-replay.js';
+import { type Cache, openCache, readNow } from '../../src/cache/index.js';
+import { HandCache, PARIS } from '../helpers/cache-builder.js';
+import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../helpers/replay-day.js';
 
 /**
  * Time travel's trader alerts on the Paris day of helpers/replay-day.ts: the desk N(12, 1), mkta's prices (from 10:00Z
@@ -29,8 +29,12 @@ beforeEach(() => {
 afterEach(() => cache.close());
 
 const at = (hhmm: string) => Date.parse(`${REPLAY_DAY}T${hhmm}:00Z`);
-const alertsAt = (model: ReplayTraderAlerts, atMs: number) =>
-  model.at(cache, [PARIS], { atMs, date: REPLAY_DAY }, 0.08, {}).map((a) => [a.created_at, a.kind, a.message]);
+const alertsAt = (chains: ReplayChains, atMs: number) =>
+  readNow(replayTraderAlerts(cache, [PARIS], { atMs, date: REPLAY_DAY }, 0.08, {}, chains)).map((a) => [
+    a.created_at,
+    a.kind,
+    a.message,
+  ]);
 
 const DIED_10 = [
   '2026-11-20T10:00:00Z',
@@ -50,30 +54,61 @@ const AT_12: string[][] = [];
 
 describe('time travel’s trader alerts', () => {
   it('are what the rules raise at each half hour up to the instant, newest first, each rule once as it would live', () => {
-    const model = new ReplayTraderAlerts();
-    expect(alertsAt(model, at('09:59'))).toEqual([]);
-    expect(alertsAt(model, at('10:30'))).toEqual([DIED_10]);
-    expect(alertsAt(model, at('11:30'))).toEqual([...AT_11, DIED_10]);
-    expect(alertsAt(model, at('12:00'))).toEqual([...AT_12, ...AT_11, DIED_10]);
+    const chains = new ReplayChains();
+    expect(alertsAt(chains, at('09:59'))).toEqual([]);
+    expect(alertsAt(chains, at('10:30'))).toEqual([DIED_10]);
+    expect(alertsAt(chains, at('11:30'))).toEqual([...AT_11, DIED_10]);
+    expect(alertsAt(chains, at('12:00'))).toEqual([...AT_12, ...AT_11, DIED_10]);
   });
 
   it('the same instant gives the same alerts however it was reached; a step back forgets what came after', () => {
-    const stepped = new ReplayTraderAlerts();
+    const stepped = new ReplayChains();
     for (const hhmm of ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '12:00']) alertsAt(stepped, at(hhmm));
-    expect(alertsAt(stepped, at('12:00'))).toEqual(alertsAt(new ReplayTraderAlerts(), at('12:00')));
+    expect(alertsAt(stepped, at('12:00'))).toEqual(alertsAt(new ReplayChains(), at('12:00')));
     expect(alertsAt(stepped, at('10:30'))).toEqual([DIED_10]);
   });
 
   it('between two steps, adds what the rules raise at the instant itself, from the step before it', () => {
     // 11:20Z: the 11:00Z step's alerts, and at 11:20Z itself none again
-    expect(alertsAt(new ReplayTraderAlerts(), at('11:20'))).toEqual([...AT_11, DIED_10]);
+    expect(alertsAt(new ReplayChains(), at('11:20'))).toEqual([...AT_11, DIED_10]);
     // 10:45Z: the 10:30Z step raised nothing new, nor does 10:45Z
-    expect(alertsAt(new ReplayTraderAlerts(), at('10:45'))).toEqual([DIED_10]);
+    expect(alertsAt(new ReplayChains(), at('10:45'))).toEqual([DIED_10]);
   });
 
   it('stores nothing: the cache keeps its one alert, the kill', () => {
-    alertsAt(new ReplayTraderAlerts(), at('12:00'));
+    alertsAt(new ReplayChains(), at('12:00'));
     expect(cache.alerts.counts()).toEqual({ unacknowledged: 1, kills: 1 });
     expect(cache.alerts.older('other', null, 10)).toEqual([]);
+  });
+
+  it('yields after each half hour it runs: no step of the read runs the rules more than once', () => {
+    // each rule step reads the city's book once (positions.openOfDay): count them between yields
+    const books = vi.spyOn(cache.positions, 'openOfDay');
+    const read = replayTraderAlerts(cache, [PARIS], { atMs: at('12:00'), date: REPLAY_DAY }, 0.08, {});
+    let yields = 0;
+    let most = 0;
+    for (let step = read.next(); !step.done; step = read.next()) {
+      yields++;
+      most = Math.max(most, books.mock.calls.length);
+      books.mockClear();
+    }
+    // Paris's day starts at 23:00Z the day before (UTC+1): 23:00Z to 12:00Z, 13 hours at two steps an hour plus the
+    // step at 12:00Z itself = 27 steps, one yield after each
+    expect(yields).toBe(27);
+    expect(most).toBe(1);
+    // 11:20Z: the 25 steps from 23:00Z to 11:00Z, then the instant itself from the 11:00Z step = 26
+    let between = 0;
+    const read2 = replayTraderAlerts(cache, [PARIS], { atMs: at('11:20'), date: REPLAY_DAY }, 0.08, {});
+    for (let step = read2.next(); !step.done; step = read2.next()) between++;
+    expect(between).toBe(26);
+  });
+
+  it('a read stopped part way keeps only whole steps: the next read goes on from them to the same alerts', () => {
+    const chains = new ReplayChains();
+    const read = replayTraderAlerts(cache, [PARIS], { atMs: at('12:00'), date: REPLAY_DAY }, 0.08, {}, chains);
+    // 23:00Z to 10:30Z (24 steps), then stopped as a cancelled slice stops it
+    for (let i = 0; i < 24; i++) read.next();
+    read.return([]);
+    expect(alertsAt(chains, at('12:00'))).toEqual([...AT_12, ...AT_11, DIED_10]);
   });
 });

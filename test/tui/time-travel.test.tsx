@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { handCaches, PARIS } from '../helpers/cache-builder.js';
 import { REPLAY_DAY, replayDay, repriceAtReadings } from '../helpers/replay-day.js';
-import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
+import { KEYS, lines, plain, renderTui, statusSource } from './fixtures.js';
 
 const caches = handCaches('tui-travel-');
 afterAll(() => caches.close());
@@ -80,7 +80,12 @@ describe('time travel on every pane', () => {
       expect.stringMatching(/11-20 11:10Z 12:10 +Paris +2026-11-20 +!! KILL +A 10°C \+ B 11°C/),
       expect.stringMatching(/11-20 08:00Z 09:00 +Paris +2026-11-20 +PICK/),
     ]);
-    const alerts = lines(await pane(app, '4', 'Alerts'));
+    // the rules' replay runs in the background: the pane's first frame says `working out…`, then the alerts come
+    const framesBefore = app.frames.length;
+    await pane(app, '4', 'Alerts');
+    const alerts = lines(await app.until((f) => !f.includes('working out…'), 'the trader alerts worked out'));
+    const drawn = app.frames.slice(framesBefore).map(plain);
+    expect(drawn.find((f) => f.includes('[4 Alerts'))).toContain('working out… the trader alerts');
     // the stored kill, then what the rules raise by then, newest first; not the stored edge alert
     // (each line's start: the messages in full are test/tui/state/replay-trader-alerts.unit.test.ts's)
     const shown = alerts.filter((l) => /^[› ] +!/.test(l)).map((l) => l.slice(2));

@@ -1,97 +1,89 @@
-import { marketAlerts, type RuleAlert } from '../../alerts/market-alerts.js';
-import { boardDay } from '../../board/board-day.js';
-import { readMarketDay } from '../../board/market-day.js';
-import type { Cache } from '../../cache/index.js';
+import {
+  type ReplayAlert,
+  ReplayChains,
+  type ReplayInstant,
+  replayTraderAlerts,
+} from '../../alerts/trader-alert-replay.js';
+import { type Cache, type Running, readSliced } from '../../cache/index.js';
 import type { City } from '../../contract/cities.js';
 import type { SettlementConfig } from '../../contract/config.js';
-import { isoUtc, localDay } from '../../domain/city-time.js';
-import { holdingsOf } from '../../domain/held-buckets.js';
-import { STEP_MS } from './replay.js';
 
-/** A trader alert as time travel works it out: what the rules give at an instant, never stored nor notified. */
-export interface ReplayAlert extends RuleAlert {
-  createdMs: number;
-}
-
-/** A city's steps so far: the rules run at each half hour of its market day, in order, from its local midnight. */
-interface Chain {
-  startMs: number;
-  endMs: number;
-  /** Each step run, in time order, with the edges armed after it (the rules' state, as the cache keeps it live). */
-  steps: { atMs: number; fired: ReadonlySet<string> }[];
-  raised: ReplayAlert[];
-}
+export type { ReplayAlert } from '../../alerts/trader-alert-replay.js';
 
 /**
- * Time travel's trader alerts (DESIGN 3): the rules of alerts/market-alerts.ts, run as the live monitor runs them, on
- * the pinned market day of every city, at every half hour of its local day up to the instant shown and at that instant
- * itself, each step from the state the one before left (an edge alerts once, until it falls below half the threshold;
- * a dying bucket or a breakthrough once). Pure of any write: nothing is stored, nothing notified. The same instant gives
- * the same alerts however it was reached; the steps run are kept while the day and the rules stay the same, so a step
- * forward runs one more step a city, and a step back runs none.
+ * Time travel's trader alerts for the Alerts pane (the rules' replay, alerts/trader-alert-replay.ts), worked out in
+ * the background a slice at a time: opening Alerts on a day's afternoon runs some 400 rule steps, a third of a second
+ * that used to hold the render. `at` answers at once with the last result (none at first) and starts the read of the
+ * instant asked, if it is not the one worked out; its watchers are told when the new one is in
+ * (`subscribe`/`getSnapshot`, React's useSyncExternalStore contract). The rules' steps run are kept between reads and
+ * visits, so a step of time travel runs one more step a city.
  */
 export class ReplayTraderAlerts {
-  private key = '';
-  private readonly chains = new Map<string, Chain>();
+  private readonly chains = new ReplayChains();
+  /** What was last worked out, and for which instant and settings. */
+  private done: { key: string; alerts: ReplayAlert[] } | undefined;
+  private job: (Running & { key: string }) | undefined;
+  private failure: { key: string; error: unknown } | undefined;
+  private readonly watchers = new Set<() => void>();
+  /** Bumped when a read brings a new result (or fails): what useSyncExternalStore compares. */
+  private generation = 0;
 
-  /** Every alert the rules raised by `atMs`, newest first. */
+  /**
+   * Every alert the rules raised by `atMs`, newest first, as last worked out: for this instant once its read is in,
+   * before that the instant's before (or none). Starts that read in the background; `working` says it runs.
+   */
   at(
     cache: Cache,
     cities: readonly City[],
-    { atMs, date }: { atMs: number; date: string },
+    instant: ReplayInstant,
     edgeMin: number,
     settlement: SettlementConfig,
   ): ReplayAlert[] {
-    const key = JSON.stringify([date, edgeMin, settlement]);
-    if (key !== this.key) {
-      this.key = key;
-      this.chains.clear();
+    const key = JSON.stringify([instant.atMs, instant.date, edgeMin, settlement, cities.map((c) => c.city_id)]);
+    if (this.failure?.key === key) throw this.failure.error;
+    if (this.done?.key !== key && this.job?.key !== key) {
+      this.job?.cancel();
+      const read = replayTraderAlerts(cache, cities, instant, edgeMin, settlement, this.chains);
+      const running = readSliced(
+        read,
+        (alerts) => {
+          this.job = undefined;
+          this.done = { key, alerts };
+          this.changed();
+        },
+        (error) => {
+          // thrown in the pane's next render, where the failure boundary ends the monitor with one line (a damaged
+          // page), as a pane's read failing in its commit does
+          this.job = undefined;
+          this.failure = { key, error };
+          this.changed();
+        },
+      );
+      this.job = { ...running, key };
     }
-    const run = (city: City, at: number, fired: ReadonlySet<string>, raised: readonly ReplayAlert[]) => {
-      const day = boardDay(readMarketDay(cache, city, at, { date, settlement }));
-      const holdings = holdingsOf(cache.positions.openOfDay(city.city_id, date, undefined, at), city.city_id, date);
-      // as of an instant the day's reports are the cache's rows observed by then (a backfilled day has them all):
-      // the model's bound binds only past what the streams hold (board/same-instant.ts)
-      const found = marketAlerts({ day, holdings }, edgeMin, fired, isoUtc(at));
-      const armed = new Set(fired);
-      for (const f of found.fired) armed.add(f.ref);
-      // a rule raising once (its `once`) raises a kind and ref once a day, as the cache's `raised` keeps it live
-      const alerts = found.alerts
-        .filter((a) => !a.once || !raised.some((r) => r.kind === a.kind && r.ref === a.ref))
-        .map((a): ReplayAlert => ({ ...a, createdMs: at }));
-      return { armed, alerts };
-    };
-    const out: ReplayAlert[] = [];
-    for (const city of cities) {
-      const chain = this.chainOf(city, date);
-      // the steps not run yet, up to the instant
-      for (let at = nextStep(chain); at <= atMs && at < chain.endMs; at += STEP_MS) {
-        const last = chain.steps[chain.steps.length - 1];
-        const step = run(city, at, last?.fired ?? new Set(), chain.raised);
-        chain.steps.push({ atMs: at, fired: step.armed });
-        chain.raised.push(...step.alerts);
-      }
-      const before = chain.raised.filter((a) => a.createdMs <= atMs);
-      out.push(...before);
-      // the instant itself, between two steps: from the state of the step before it, kept nowhere
-      const last = chain.steps.filter((s) => s.atMs <= atMs).pop();
-      if (last && last.atMs < atMs && atMs < chain.endMs) out.push(...run(city, atMs, last.fired, before).alerts);
-    }
-    return out.sort((a, b) => b.createdMs - a.createdMs);
+    return this.done?.alerts ?? [];
   }
 
-  private chainOf(city: City, date: string): Chain {
-    let chain = this.chains.get(city.city_id);
-    if (!chain) {
-      const day = localDay(date, city.tz);
-      chain = { startMs: day.startMs, endMs: day.endMs, steps: [], raised: [] };
-      this.chains.set(city.city_id, chain);
-    }
-    return chain;
+  /** Whether the instant last asked is still being worked out (its alerts are not the ones `at` returns yet). */
+  working(): boolean {
+    return this.job !== undefined;
+  }
+
+  readonly subscribe = (watcher: () => void): (() => void) => {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  };
+
+  readonly getSnapshot = (): number => this.generation;
+
+  /** Stops a read under way: the monitor ends. */
+  stop(): void {
+    this.job?.cancel();
+    this.job = undefined;
+  }
+
+  private changed(): void {
+    this.generation++;
+    for (const watcher of this.watchers) watcher();
   }
 }
-
-const nextStep = (chain: Chain): number => {
-  const last = chain.steps[chain.steps.length - 1];
-  return last ? last.atMs + STEP_MS : chain.startMs;
-};

@@ -57,6 +57,16 @@ export const liveItems = (live: { connection: LiveCondition[]; sync: LiveConditi
   rules: [],
 });
 
+/** The first row of time travel's trader alerts while the rules' replay of the instant runs in the background. */
+export const WORKING_OUT: LiveItem = {
+  marker: '…',
+  tone: 'muted',
+  when: null,
+  message: 'working out… the trader alerts the rules raised by this instant',
+  city: null,
+  stored: null,
+};
+
 /** A trader alert time travel worked out, as the pane shows a stored one of its kind (not acknowledgeable). */
 export const ruleItem = (a: NewAlert): LiveItem => ({
   marker: MARKERS[a.kind],

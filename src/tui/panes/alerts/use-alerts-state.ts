@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { liveConditions } from '../../../alerts/live-conditions.js';
 import type { AlertRow, RejectedDelivery } from '../../../cache/index.js';
 import { TRADER_ALERT_KINDS } from '../../../contract/alert-kinds.js';
@@ -11,7 +11,7 @@ import { useStreamHealth } from '../../hooks/use-stream-health.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
 import { usePaneStores } from '../pane-stores.js';
-import { type AlertItem, alertSource, liveItems, ruleItem } from './alert-items.js';
+import { type AlertItem, alertSource, liveItems, ruleItem, WORKING_OUT } from './alert-items.js';
 
 export interface AlertsState {
   /** Stored alerts and live conditions in the pane's order, a window `listHeight` rows tall. */
@@ -36,13 +36,14 @@ export function useAlertsState(listHeight: number): AlertsState {
   const { atMs, date } = useReplayInstant();
   // the steps the rules ran are kept in the pane's store between visits
   const traderAlerts = usePaneStores().alerts;
-  const rules = useMemo(
-    () =>
-      atMs === undefined || date === undefined
-        ? []
-        : traderAlerts.at(cache, cache.resources.cities(), { atMs, date }, edgeMin, settlement).map(ruleItem),
-    [cache, traderAlerts, atMs, date, edgeMin, settlement],
-  );
+  // worked out in slices in the background: the last result (and `working out…`) until the instant's is in
+  const worked = useSyncExternalStore(traderAlerts.subscribe, traderAlerts.getSnapshot);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `worked` is the store's new result, read through `at`
+  const rules = useMemo(() => {
+    if (atMs === undefined || date === undefined) return [];
+    const found = traderAlerts.at(cache, cache.resources.cities(), { atMs, date }, edgeMin, settlement).map(ruleItem);
+    return traderAlerts.working() ? [WORKING_OUT, ...found] : found;
+  }, [cache, traderAlerts, atMs, date, edgeMin, settlement, worked]);
   const live = atMs === undefined ? liveItems(liveConditions(status, health)) : { connection: [], sync: [], rules };
   // the source stays the same object while the instant does (a new one would send the window back to the top); it
   // reads the latest conditions through a ref, and their text joins the version so a change re-reads the window
