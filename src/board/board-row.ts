@@ -21,9 +21,11 @@ import { settledQuotes } from './settled-day.js';
 
 /**
  * A row's flags in words: `CHECK` (the running high is far outside the forecast, board-day's `check`: it takes the
- * place of the flags that reading would raise), `BREAKTHROUGH`, `DEAD` (a held YES bucket died), `KILL`.
+ * place of the flags that reading would raise), `BREAKTHROUGH`, `DEAD` (a held YES bucket died), `KILL`, `CROSS` (a
+ * bucket one venue sells below what the other bids, after both costs: venue-crosses.ts; no model in it, so CHECK does
+ * not take its place).
  */
-export type BoardFlag = 'CHECK' | 'BREAKTHROUGH' | 'DEAD' | 'KILL';
+export type BoardFlag = 'CHECK' | 'BREAKTHROUGH' | 'DEAD' | 'KILL' | 'CROSS';
 
 /**
  * One bucket of the ladder: dead, practically dead (`faint`: alive by the rule but under 2% once the peak began,
@@ -95,7 +97,7 @@ export function dayBook<P extends PickPosition, T extends TradePosition>(
 }
 
 /** The day's newest mkta quotes, as the book is marked while the day runs. */
-function mktaQuotes(date: string, mkta: readonly DayQuote[]): Quotes {
+export function mktaQuotes(date: string, mkta: readonly DayQuote[]): Quotes {
   // a side the venue did not quote stays null: pricing reads it as unquoted (position-pnl's sidePrice), never 0
   return new QuoteBook(
     mkta.map((q) => ({
@@ -169,6 +171,7 @@ export function boardRow(day: BoardDay, { book, holdings, killed }: DayBook): Bo
     if (day.settled === null && dyingHoldings(holdings, day.market, day.runningHighC).length > 0) flags.push('DEAD');
   }
   if (killed) flags.push('KILL');
+  if (day.buckets.some((r) => r.cross !== null)) flags.push('CROSS');
   // a day that began before the book's horizon may have had picks the cache never received: its stake leaves them out
   const note = picksNote(book.horizon, localDay(day.date, day.tz).startMs);
   return { ...day, ladder, held, positions: marks.n, exposure: marks.stake, pnl: marks.pnl, flags, picksNote: note };

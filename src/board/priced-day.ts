@@ -23,6 +23,7 @@ import {
   snapshotMsOf,
   venueBehind,
 } from './same-instant.js';
+import { bucketCross, type VenueCross } from './venue-crosses.js';
 
 export { type SideEdge, sideEdges };
 
@@ -46,6 +47,11 @@ export interface PricedBucket {
   no: SideEdge | null;
   /** The larger of the two. */
   best: SideEdge | null;
+  /**
+   * One venue sells the bucket's YES below what the other bids for it, after both costs, on snapshots of about the
+   * same instant (venue-crosses.ts): the board's CROSS. Null: none, or the day is over.
+   */
+  cross: VenueCross | null;
 }
 
 /** A market day's buckets priced by DESIGN 4 under its settlement rule, and what the board reads off them. */
@@ -213,6 +219,7 @@ export function priceDay(v: PricingInput): PricedDay {
         dead: bucket ? bucketIsDead(bucket, market, runningHighC) : false,
         mkta: qa,
         mktb: qb,
+        cross: bucketCross(qa, qb),
         ...sideEdges(p, [
           ['mkta', comparable('mkta', qa)],
           ['mktb', comparable('mktb', qb)],

@@ -38,7 +38,8 @@ export function dayOutcome(day: MarketDay): number | null {
 
 /** A bucket of a settled day: p 1 where the day settled, else 0 and dead; no side offers anything. */
 function settledBucket(b: PricedBucket, settled: number): PricedBucket {
-  const none = { yes: null, no: null, best: null };
+  // a day over trades nothing: no side, no cross
+  const none = { yes: null, no: null, best: null, cross: null };
   if (b.bucket === null) return { ...b, ...none, p: null, dead: false };
   const won = sideWon('YES', b.bucket, settled);
   return { ...b, ...none, p: won ? 1 : 0, dead: !won };

@@ -47,7 +47,9 @@ const CITY = {
   behind: null,
   staked: 0,
   pnl: null,
-  flags: [],
+  // 54-55°F: mkta sells YES at 0.70 (0.70 + 0.32 = 1.02: cost 0.01), mktb bids 1 - 0.27 = 0.73 for it (0.75 + 0.27 =
+  // 1.02: cost 0.01), both snapshots of 16:55Z: 0.73 - 0.70 - 0.01 - 0.01 = 0.01 > 0, a venue cross (issue 45)
+  flags: ['CROSS'],
 };
 
 describe('export board (DESIGN 3)', () => {
@@ -83,7 +85,8 @@ describe('export board (DESIGN 3)', () => {
       ['56-57°F', false],
       ['Over 60 F', false],
     ]);
-    expect([city.staked, city.pnl, city.flags]).toEqual([13, 15.2, ['DEAD']]);
+    // and 54-55°F crosses, as in CITY
+    expect([city.staked, city.pnl, city.flags]).toEqual([13, 15.2, ['DEAD', 'CROSS']]);
   });
 
   it('says which side is behind when a price and the model are of different instants, and offers no edge', () => {

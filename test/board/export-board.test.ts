@@ -152,7 +152,23 @@ describe('export board', () => {
       // the book's figures hang together (their values are worked by hand in board-export.unit.test.ts)
       expect(row.staked, row.city_id).toBeGreaterThanOrEqual(0);
       if (row.staked === 0) expect([row.pnl, row.buckets.some((b: any) => b.held)], row.city_id).toEqual([null, false]);
-      for (const flag of row.flags) expect(['CHECK', 'BREAKTHROUGH', 'DEAD', 'KILL']).toContain(flag);
+      for (const flag of row.flags) expect(['CHECK', 'BREAKTHROUGH', 'DEAD', 'KILL', 'CROSS']).toContain(flag);
+      // CROSS (issue 45): a bucket whose YES one venue sells (its price, an offer) below what the other bids for it
+      // (1 - its NO, an offer), after both venues' costs, the two snapshots at most two minutes apart; none once over
+      const costOf = (q: any) => Math.max(0.01, (q.yes_price + q.no_price - 1) / 2);
+      const offered = (x: number) => x > 0.01 && x < 0.99;
+      const pays = (buy: any, sell: any) =>
+        offered(buy.yes_price) &&
+        offered(sell.no_price) &&
+        1 - sell.no_price - buy.yes_price - costOf(buy) - costOf(sell) > 1e-9;
+      const crosses = row.buckets.some(
+        ({ mkta: a, mktb: z }: any) =>
+          a !== null &&
+          z !== null &&
+          Math.abs(Date.parse(a.snapshot_at) - Date.parse(z.snapshot_at)) <= 120_000 &&
+          (pays(a, z) || pays(z, a)),
+      );
+      expect(row.flags.includes('CROSS'), row.city_id).toBe(row.phase !== 'settled' && crosses);
     }
     // the world quotes and forecasts its cities' markets: most of them are priced here
     expect(priced).toBeGreaterThan(50);

@@ -44,14 +44,20 @@ export const range = (maxF: number, maxC: number, spreadF = 2): ModelTmaxRange =
   ({ local_date: DAY, tmax_max_f: maxF, tmax_max_c: maxC, spread_f: spreadF }) as unknown as ModelTmaxRange;
 
 let ids = 0;
-/** A venue's quote of one bucket on the newest snapshot. */
-export const quote = (label: string | null, yes: number | null, no: number | null, slug = label): DayQuote => ({
+/** A venue's quote of one bucket on the newest snapshot (taken at 16:55Z unless `snapshotAt` says otherwise). */
+export const quote = (
+  label: string | null,
+  yes: number | null,
+  no: number | null,
+  slug = label,
+  snapshotAt: string | null = '2026-11-24T16:55:00Z',
+): DayQuote => ({
   id: ++ids,
   bucket_slug: slug,
   bucket_label: label,
   yes_price: yes,
   no_price: no,
-  snapshot_at: '2026-11-24T16:55:00Z',
+  snapshot_at: snapshotAt,
 });
 
 interface DayOptions {
