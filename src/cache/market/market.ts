@@ -19,6 +19,7 @@ import {
   quoteWalkStart,
   type Venue,
 } from './day-reads.js';
+import { type DaySeries, type DaySeriesAsk, daySeries } from './day-series.js';
 import { warmestModelAsOf } from './model-range-as-of.js';
 import { newestSnapshot } from './newest-snapshot.js';
 import { type BucketQuote, QuoteBook } from './quote-book.js';
@@ -88,6 +89,14 @@ export class MarketRepository {
     return newestSnapshot(this.q, venue, cityId, date, atMs);
   }
 
+  /**
+   * A city's market day through the day as of an instant, for sparklines: each venue's YES price of each bucket and
+   * the desk's mu and sigma, a few dozen columns (day-series.ts).
+   */
+  daySeries(cityId: string, day: CityDay, ask: DaySeriesAsk): DaySeries {
+    return daySeries(this.q, cityId, day, ask);
+  }
+
   /** Every METAR reading of a city's local day and its running high (day-reads.ts). */
   metarDay(cityId: string, day: CityDay, atMs = NOW_UNBOUNDED): MetarDay {
     return metarDay(this.q, cityId, day, atMs);
@@ -135,6 +144,7 @@ export const MARKET_READ_TOPICS = {
   quotes: ['historical/mkta_buckets_history'],
   dayQuotes: QUOTES,
   newestSnapshot: QUOTES,
+  daySeries: [...QUOTES, 'forecasts', 'historical/forecast_history'],
   metarDay: ['historical/metar_observations_history', 'current'],
   dayLock: ['fusion-locks'],
   forecasts: ['forecasts', 'historical/forecast_history'],
