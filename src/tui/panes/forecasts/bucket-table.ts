@@ -1,9 +1,9 @@
-import type { PricedBucket, PricedDay } from '../../../board/priced-day.js';
+import { type PricedBucket, type PricedDay, type SideEdge, sideEdges } from '../../../board/priced-day.js';
 import type { Behind } from '../../../board/same-instant.js';
-import type { DayQuote } from '../../../cache/index.js';
+import type { VenueCross } from '../../../board/venue-crosses.js';
+import type { DayQuote, Venue } from '../../../cache/index.js';
 import { settledValue, wholeDegreesC } from '../../../domain/settlement.js';
 import { cToF } from '../../../domain/units.js';
-import { bar } from '../../format/charts.js';
 import { percent, price } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
 import { utcStamp } from '../../format/time.js';
@@ -28,6 +28,9 @@ const newestAt = (quotes: readonly DayQuote[]): number | null => {
   return times.length ? Math.max(...times) : null;
 };
 
+/** What the table's note says of its columns: which price each venue's cell is. */
+export const PRICES_NOTE = 'prices YES bid/ask (bid = 1 - NO) · edge Y/N points';
+
 /** The table's title note: the distribution and each venue's newest snapshot. */
 export function bucketTableNote(v: BucketTableInput): string {
   const u = `°${v.market.unit}`;
@@ -39,7 +42,7 @@ export function bucketTableNote(v: BucketTableInput): string {
     return quotes.length ? `${venue} snapshot ${at === null ? '—' : utcStamp(at)}${why}` : '';
   });
   const source = venues.some(Boolean)
-    ? venues.filter(Boolean).join(' · ')
+    ? [...venues.filter(Boolean), PRICES_NOTE].join(' · ')
     : 'no mkta snapshot cached: buckets laid out around the forecast';
   const forecast =
     v.forecast && v.shown
@@ -64,15 +67,34 @@ export function latticeText(b: PricedBucket): string {
 /** The lattice column shows where the market settles a whole °C converted to °F: a °F market under `metar_c`. */
 const showsLattice = (v: BucketTableInput) => v.market.unit === 'F' && v.market.rule === 'metar_c';
 
+/** A venue's quote as a trader reads it: YES bid / ask, the bid being 1 - the NO price (selling YES is buying NO). */
+export function bidAsk(q: DayQuote | null): string {
+  if (!q || (q.yes_price === null && q.no_price === null)) return '—';
+  return `${price(q.no_price === null ? null : 1 - q.no_price)}/${price(q.yes_price)}`;
+}
+
 /**
- * The table's lines: bucket (and, in a °F market, the whole °C it holds), the model's probability (with a bar, or
- * `dead` once no value the bucket settles on is reachable, `—` without a usable forecast or a readable label), each
- * venue's YES price and the larger side of the effective edge in points, with its venue.
+ * A venue's larger side of the effective edge (DESIGN 4) on its own quote: `Y+12.0`, `N +2.0` in points. None (`—`)
+ * without a p, a price, or while the venue's snapshot and the model are of different instants (same-instant.ts).
+ */
+function venueEdge(r: PricedBucket, venue: Venue, behind: Behind | null): SideEdge | null {
+  if (behind !== null) return null;
+  return sideEdges(r.p, [[venue, r[venue]]]).best;
+}
+
+const edgeText = (e: SideEdge | null): string => (e ? `${e.side === 'YES' ? 'Y' : 'N'}${signedPoints(e.edge)}` : '—');
+
+/** The chance a row shows: `dead` once no value it settles on is reachable, `—` without a usable forecast. */
+const chanceText = (r: PricedBucket): string => (r.dead ? 'dead' : percent(r.p, 1));
+
+/**
+ * The table's lines: bucket (and, in a °F market, the whole °C it holds), the model's probability, each venue's YES
+ * bid/ask, each venue's larger side of the effective edge, and `CROSS` where one venue sells YES below what the other
+ * bids after both costs (board/venue-crosses.ts). The day's best edge is bold.
  */
 export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
   const lattice = showsLattice(v);
-  const latticeWidth = lattice ? 9 : 0;
-  const barWidth = Math.max(4, Math.min(14, width - 58 - latticeWidth));
+  const latticeWidth = lattice ? 8 : 0;
   const out: Line[] = [];
   const u = v.market.unit;
   if (v.runningHighC !== null) {
@@ -87,21 +109,35 @@ export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
   out.push(
     line(
       seg(
-        `  ${cell('bucket', 16)}${lattice ? cell('holds', latticeWidth) : ''}${cell('model', 7, 'right')} ${cell('', barWidth)} ${cell('mkta', 6, 'right')} ${cell('mktb', 6, 'right')} ${cell('edge', 11, 'right')}`,
+        `  ${cell('bucket', 15)}${lattice ? cell('holds', latticeWidth) : ''}${cell('model', 7, 'right')} ${cell('mkta', 11, 'right')} ${cell('mktb', 11, 'right')} ${cell('edge a', 6, 'right')} ${cell('edge b', 6, 'right')}`,
         'muted',
       ),
     ),
   );
   for (const r of v.buckets) {
-    const best = r.best;
-    const edge = best ? `${best.side} ${signedPoints(best.edge)}${best.venue.slice(-1)}` : '—';
+    const edges = (['mkta', 'mktb'] as const).map((venue) => {
+      const e = venueEdge(r, venue, v.venueBehind[venue]);
+      const best = v.best !== null && v.best.bucket === r && v.best.venue === venue;
+      return seg(` ${cell(edgeText(best ? v.best : e), 6, 'right')}`, best ? 'good' : undefined, best);
+    });
+    const cross = r.cross;
     out.push(
       line(
-        `  ${cell(r.label ?? '—', 16)}${lattice ? cell(latticeText(r), latticeWidth) : ''}${cell(percent(r.p, 1), 7, 'right')} `,
-        r.dead ? seg(cell('dead', barWidth), 'muted') : seg(bar(r.p ?? 0, barWidth), 'good'),
-        ` ${cell(price(r.mkta?.yes_price), 6, 'right')} ${cell(price(r.mktb?.yes_price), 6, 'right')} ${cell(edge, 11, 'right')}`,
+        `  ${cell(r.label ?? '—', 15)}${lattice ? cell(latticeText(r), latticeWidth) : ''}`,
+        seg(cell(chanceText(r), 7, 'right'), r.dead ? 'muted' : undefined),
+        ` ${cell(bidAsk(r.mkta), 11, 'right')} ${cell(bidAsk(r.mktb), 11, 'right')}`,
+        ...edges,
+        seg(cross ? ' CROSS' : '', 'alarm', true),
       ),
     );
   }
-  return out;
+  const crosses = v.buckets.flatMap((r) => {
+    const c = r.cross;
+    return c ? [line(seg(`  ${crossText(r.label ?? '—', c)}`, 'alarm'))] : [];
+  });
+  return [...out, ...crosses];
 }
+
+/** A cross in words, under the table: where to buy, where to sell, and what is left after both costs. */
+export const crossText = (label: string, c: VenueCross): string =>
+  `CROSS ${label}: buy YES ${c.buy} ${price(c.ask)}, sell ${c.sell} ${price(c.bid)}: ${signedPoints(c.margin)} pts net`;

@@ -44,8 +44,13 @@ export function primaryLines(v: ForecastView, width: number): Line[] {
     title('PRIMARY', 'svc_pro_forecast'),
     line('  ', seg(`${mu} ± ${sigma}`, undefined, true), `   pacing ${pacing} (${p.pacing_source})`),
     line(seg(`  hottest model ${p.hottest_model} · ${p.models_used.length} models used`, 'muted')),
-    ...mutedText(p.reasoning, width),
   ];
+}
+
+/** The desk's reasoning, last on the page: text to read once the numbers above have been. */
+export function reasoningLines(v: ForecastView, width: number): Line[] {
+  const text = v.primary && !fromHistory(v) ? v.primary.reasoning : '';
+  return text ? [title('REASONING', 'svc_pro_forecast'), ...mutedText(text, width)] : [];
 }
 
 export function ensembleLines(v: ForecastView, width: number): Line[] {
@@ -89,20 +94,37 @@ export function modelRangeLines(v: ForecastView, width: number): Line[] {
     return titleLines('MODELS', none, width);
   }
   const values = r.models.map((m) => convert(m.tmax, 'F', v.unit));
-  const lo = Math.min(...values) - 0.5;
-  const hi = Math.max(...values) + 0.5;
   const barWidth = Math.max(6, Math.min(40, width - 26));
   const summary = `min ${temp(r.tmax_min_f, 'F', v.unit)} · mean ${temp(r.tmax_mean_f, 'F', v.unit)} · max ${temp(r.tmax_max_f, 'F', v.unit)} · spread ${tempDelta(r.spread_f, 'F', v.unit)}`;
   const source = v.rangeFrom === 'model_forecasts_daily' ? 'day-ahead, model_forecasts_daily' : 'model_tmax_range';
-  const out: Line[] = [...titleLines('MODELS Tmax', source, width), ...mutedText(summary, width)];
+  const scale = barScale(values);
+  const out: Line[] = [
+    ...titleLines('MODELS Tmax', source, width),
+    ...mutedText(summary, width),
+    line(seg(`  bars ${scale.text(v.unit)}`, 'muted')),
+  ];
   r.models.forEach((m, i) => {
     const value = values[i] as number;
     out.push(
       line(
         `  ${cell(m.model, 12)}${cell(`${value.toFixed(1)}°${v.unit}`, 8, 'right')} `,
-        seg(bar((value - lo) / (hi - lo), barWidth), 'accent'),
+        seg(bar((value - scale.from) / (scale.to - scale.from), barWidth), 'accent'),
       ),
     );
   });
   return out;
+}
+
+/**
+ * Where the models' bars start and end: from zero to the warmest, so a bar's length is its value and a 2 °C spread
+ * looks as small as it is; a model below zero (a winter's day in °C or °F) cannot be drawn from zero, so then the bars
+ * span the range, and the line above them says `from min..max`.
+ */
+export function barScale(values: readonly number[]): { from: number; to: number; text: (u: string) => string } {
+  const hi = Math.max(...values);
+  const lo = Math.min(...values);
+  if (lo >= 0 && hi > 0) return { from: 0, to: hi, text: (u) => `from 0 to ${hi.toFixed(1)}°${u}` };
+  const from = lo - 0.5;
+  const to = hi + 0.5;
+  return { from, to, text: (u) => `drawn over a range, not from 0: ${from.toFixed(1)}..${to.toFixed(1)}°${u}` };
 }

@@ -1,37 +1,54 @@
 import { fitLine, type Line, seg } from '../../theme.js';
-import { ensembleLines, modelRangeLines, primaryLines } from './desk-sections.js';
-import {
-  bucketLines,
-  currentLines,
-  type ForecastView,
-  headerLines,
-  hourlyLines,
-  payoffSection,
-} from './forecast-sections.js';
+import { chartLines } from './bucket-chart.js';
+import { ensembleLines, modelRangeLines, primaryLines, reasoningLines } from './desk-sections.js';
+import { bucketLines, currentLines, type ForecastView, headerLines, payoffSection } from './forecast-sections.js';
 
 /** Two columns from this width on; below it the sections stack. */
 const TWO_COLUMNS = 110;
+/** The fewest rows the chart is drawn in, whatever the page: under it the bands are too few to read. */
+const LEAST_CHART = 12;
+
+const joined = (...sections: Line[][]): Line[] =>
+  sections.filter((s) => s.length > 0).flatMap((s, i) => (i === 0 ? s : [[], ...s]));
 
 /**
- * The pane's page: the header, then the forecasts (primary, ensemble, models) beside what is happening (now, the
- * market's buckets, payoff by outcome, the hourly chart), or one under the other on a narrow terminal.
+ * The pane's page, what a trader trades by first. Two columns: the buckets with both venues, the payoff, the sources
+ * now and the desk and its models on the left, beside the day drawn against the buckets as tall as the page; the
+ * desk's reasoning under both. One column (80): buckets and prices, the chart a page tall, the models, the sources
+ * and the payoff, the reasoning last.
  */
 export function forecastPage(v: ForecastView, width: number, height: number): Line[] {
-  const two = width >= TWO_COLUMNS;
-  const half = two ? Math.floor((width - 3) / 2) : width;
-  const chartHeight = height >= 30 ? 10 : 7;
-  const left = [...primaryLines(v, half), [], ...ensembleLines(v, half), [], ...modelRangeLines(v, half)];
-  const right = [
-    ...currentLines(v, half),
-    [],
-    ...bucketLines(v, half),
-    [],
-    ...payoffSection(v),
-    [],
-    ...hourlyLines(v, half, chartHeight),
+  const header = [...headerLines(v), []];
+  if (width >= TWO_COLUMNS) {
+    const half = Math.floor((width - 3) / 2);
+    const left = joined(
+      bucketLines(v, half),
+      payoffSection(v),
+      currentLines(v, half),
+      primaryLines(v, half),
+      ensembleLines(v, half),
+      modelRangeLines(v, half),
+    );
+    // the chart fills the rows the page shows under the header, less the reasoning's, or the left column's if longer:
+    // neither half is left empty
+    const reasoning = reasoningLines(v, width);
+    const under = reasoning.length ? reasoning.length + 1 : 0;
+    const right = chartLines(v, half, Math.max(LEAST_CHART, left.length, height - header.length - under));
+    return [...header, ...sideBySide(left, right, half), ...joined([], reasoning)];
+  }
+  return [
+    ...header,
+    ...joined(
+      bucketLines(v, width),
+      chartLines(v, width, Math.max(LEAST_CHART, height - 1)),
+      primaryLines(v, width),
+      ensembleLines(v, width),
+      modelRangeLines(v, width),
+      currentLines(v, width),
+      payoffSection(v),
+      reasoningLines(v, width),
+    ),
   ];
-  const body = two ? sideBySide(left, right, half) : [...left, [], ...right];
-  return [...headerLines(v), [], ...body];
 }
 
 function sideBySide(left: Line[], right: Line[], half: number): Line[] {

@@ -4,10 +4,8 @@ import type { CurrentRow, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
-import { localHour } from '../../../domain/city-time.js';
 import type { Holding } from '../../../domain/held-buckets.js';
-import { hourlyChart } from '../../format/charts.js';
-import { convert, temp } from '../../format/numbers.js';
+import { temp } from '../../format/numbers.js';
 import { cell } from '../../format/text.js';
 import { localDayClock, utcStamp } from '../../format/time.js';
 import { type Line, line, seg } from '../../theme.js';
@@ -82,30 +80,6 @@ export function currentLines(v: ForecastView, width: number): Line[] {
       ),
     );
   return out;
-}
-
-export function hourlyLines(v: ForecastView, width: number, height: number): Line[] {
-  const tz = v.city.tz;
-  const forecast = (v.primary?.hourly ?? []).map((h) => ({
-    hour: Number(h.h.slice(0, 2)) + Number(h.h.slice(3, 5)) / 60,
-    value: convert(h.t, 'C', v.unit),
-  }));
-  const metar = v.metar.map((m) => ({
-    hour: localHour(m.ms, tz),
-    value: m.temp_c !== null && v.unit === 'C' ? m.temp_c : convert(m.temp_f, 'F', v.unit),
-  }));
-  const axis = `^ now (local time, °${v.unit})`;
-  const why = !v.primary ? 'cached' : fromHistory(v) ? 'in forecast_history' : 'in this run';
-  const legend = forecast.length
-    ? `· forecast  ● METAR so far today  ◉ both  ${axis}`
-    : `no hourly forecast ${why} · ● METAR so far today  ${axis}`;
-  return [
-    ...titleLines('HOURLY', legend, width),
-    ...hourlyChart(forecast, metar, localHour(v.nowMs, tz), width - 2, height, `°${v.unit}`).map((l) => [
-      seg(' '),
-      ...l,
-    ]),
-  ];
 }
 
 /**

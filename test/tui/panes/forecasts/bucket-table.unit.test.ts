@@ -23,21 +23,27 @@ describe('the Forecasts buckets table', () => {
       '  METAR high so far 12°C, 53.6°F (settles at 54°F or more):',
       '  buckets below 54°F are dead',
     ]);
-    expect(lines[0]).toMatch(/bucket +holds +model +mkta +mktb +edge/);
+    expect(lines[0]).toMatch(/^ {2}bucket +holds +model +mkta +mktb +edge a +edge b$/);
+    // each venue: YES bid (1 - NO) / ask (YES), and its own larger side of the edge; cost 0.01 on every quote
     // 47°F or below holds 8 °C and under (8 °C = 46.4; 9 °C = 48.2)
     // 51°F or below holds 10 °C and under (10 °C = 50.0; 11 °C = 51.8 -> 52): dead, its NO 1 - 0.99 - 0.01 = 0
-    expect(lines[1]).toMatch(/^ {2}51°F or below +≤10°C +0\.0% dead +0\.010 +— +NO \+0\.0a$/);
-    // 52-53°F holds 11 °C only; dead: its NO is worth 1 - 0.97 - 0.01 = +0.02
-    expect(lines[2]).toMatch(/^ {2}52-53°F +11°C +0\.0% dead +0\.020 +— +NO \+2\.0a$/);
-    expect(lines[3]).toMatch(/^ {2}54-55°F +12-13°C +81\.1% \S+ +0\.700 +0\.750 +YES \+10\.1a$/);
-    expect(lines[4]).toMatch(/^ {2}56-57°F +14°C +16\.2% \S+ +0\.100 +— +YES \+5\.2a$/);
+    expect(lines[1]).toMatch(/^ {2}51°F or below +≤10°C +dead +0\.010\/0\.010 +— +N\+0\.0 +—$/);
+    // 52-53°F holds 11 °C only; dead: its NO is worth 1 - 0.97 - 0.01 = +0.02; bid 1 - 0.97 = 0.03
+    expect(lines[2]).toMatch(/^ {2}52-53°F +11°C +dead +0\.030\/0\.020 +— +N\+2\.0 +—$/);
+    // mktb's YES 0.811427 - 0.75 - 0.01 = +5.1; CROSS: YES bought on mkta at 0.70 and sold on mktb at 1 - 0.27 =
+    // 0.73 leaves 0.73 - 0.70 - 0.01 - 0.01 = +0.01
+    expect(lines[3]).toMatch(/^ {2}54-55°F +12-13°C +81\.1% +0\.680\/0\.700 +0\.730\/0\.750 +Y\+10\.1 +Y\+5\.1 CROSS$/);
+    expect(lines[4]).toMatch(/^ {2}56-57°F +14°C +16\.2% +0\.090\/0\.100 +— +Y\+5\.2 +—$/);
     // 58°F or higher holds 15 °C (59.0) and over
-    expect(lines[5]).toMatch(/^ {2}58°F or higher +≥15°C +2\.7% \S* +— +0\.010 +YES \+0\.7b$/);
+    expect(lines[5]).toMatch(/^ {2}58°F or higher +≥15°C +2\.7% +— +0\.010\/0\.010 +— +Y\+0\.7$/);
     // a label the monitor cannot read: listed with its price, no lattice, no p, no edge
-    expect(lines[6]).toMatch(/^ {2}Over 60 F +— +— +0\.010 +—$/);
+    expect(lines[6]).toMatch(/^ {2}Over 60 F +— +— +0\.010\/0\.010 +— +—$/);
     // a row that names no bucket and has no prices: dashes, not dropped
-    expect(lines[7]).toMatch(/^ {2}— +— +— +— +—$/);
-    expect(bucketTableNote(day)).toBe('N(54.5, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z');
+    expect(lines[7]).toMatch(/^ {2}— +— +— +— +— +—$/);
+    expect(lines[8]).toBe('  CROSS 54-55°F: buy YES mkta 0.700, sell mktb 0.730: +1.0 pts net');
+    expect(bucketTableNote(day)).toBe(
+      'N(54.5, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z · prices YES bid/ask (bid = 1 - NO) · edge Y/N points',
+    );
   });
 
   it('writes the lattice of every shape: one degree, two, the tails, none', () => {
@@ -61,8 +67,10 @@ describe('the Forecasts buckets table', () => {
     expect(lines[0]).toBe('  METAR high so far 19°C (settles at 19°C or more): buckets below 19°C are dead');
     expect(lines[1]).toMatch(/bucket +model +mkta/);
     expect(lines[1]).not.toContain('holds');
-    expect(lines[2]).toMatch(/^ {2}19°C +— +\S* +0\.300 +— +—$/);
-    expect(bucketTableNote(paris)).toBe('no usable forecast: no p · mkta snapshot 11-24 16:55Z');
+    expect(lines[2]).toMatch(/^ {2}19°C +— +0\.280\/0\.300 +— +— +—$/);
+    expect(bucketTableNote(paris)).toBe(
+      'no usable forecast: no p · mkta snapshot 11-24 16:55Z · prices YES bid/ask (bid = 1 - NO) · edge Y/N points',
+    );
   });
 
   it('lays the buckets out around the forecast when no venue is cached, and says so', () => {
