@@ -24,6 +24,7 @@ import { historicalSqlTable, strategySqlTable } from './db/tables.js';
 import { instantMs } from './db/time.js';
 import { UpsertWriter, type WriteCounts } from './db/upsert-writer.js';
 import type { Checkpoint, StreamRepository } from './streams.js';
+import type { CacheTopic } from './topics.js';
 
 /** A stored `/current` source: the member as received, preceded by its city and source. */
 export type CurrentRow = { city_id: string; source: CurrentSourceName } & CurrentSource;
@@ -212,7 +213,7 @@ export class ResourceRepository {
   }
 
   private write(
-    event: string,
+    event: CacheTopic,
     writer: UpsertWriter,
     args: unknown[],
     ids: (string | number)[] | undefined,

@@ -1,4 +1,4 @@
-import type { Cache } from '../cache/index.js';
+import type { Cache, CacheTopic } from '../cache/index.js';
 import type { SettlementConfig } from '../contract/config.js';
 
 /** What the monitor is connected to, as the CLI knows it; the TUI only shows it. */
@@ -47,7 +47,7 @@ export interface MonitorSource {
    * (another process). Given, the TUI relies on it; without it, the TUI looks for other connections' commits itself
    * (SQLite's data_version, once a second).
    */
-  subscribeCacheChanges?(onChange: (tables: readonly string[] | null) => void): () => void;
+  subscribeCacheChanges?(onChange: (tables: readonly CacheTopic[] | null) => void): () => void;
 }
 
 /** Ink's own measure of one render (layout and output), as `render`'s `onRender` reports it. */

@@ -1,11 +1,14 @@
+import type { CacheTopic } from '../topics.js';
+
 /**
  * A committed change: `table` is the export NAME of what changed (`cities`, `current`, `forecasts`, `no24`,
  * `yescore`, `svc-max-picks`, `fusion-locks`, `historical/<table>`, `webhook-events`, `insurance-picks`,
  * `edge-trades`, `alerts`) or `streams`; `ids` are the row ids (city_id for cities, current and forecasts; the
- * record, lock, row, event, pick, trade or alert id; the stream name). tui/state/cache-topics.ts lists the names.
+ * record, lock, row, event, pick, trade or alert id; the stream name). cache/topics.ts lists the names (CACHE_TOPICS)
+ * and which SQL table announces which (TABLE_TOPICS).
  */
 export interface ChangeEvent {
-  table: string;
+  table: CacheTopic;
   ids: (string | number)[];
 }
 

@@ -1,4 +1,5 @@
 import type { AlertSettings } from '../../alerts/alert-settings.js';
+import type { CacheTopic } from '../../cache/index.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import type { MonitorStatus } from '../../tui/types.js';
 
@@ -44,7 +45,7 @@ export type FromSession =
   /** The service's clock moved from the host's (DESIGN 4 "the monitor's clock"): the screen's clock follows. */
   | { type: 'clock'; offsetMs: number }
   /** Tables this thread committed to (a change event's `table`). */
-  | { type: 'changes'; tables: string[] }
+  | { type: 'changes'; tables: CacheTopic[] }
   /** Another connection committed (another process, or the screen's own writes): any table may have changed. */
   | { type: 'external' }
   | { type: 'failed'; message: string }

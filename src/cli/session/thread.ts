@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { CacheTopic } from '../../cache/index.js';
 import type { ServiceClock } from '../../client/service-clock.js';
 import type { MonitorStatus } from '../../tui/types.js';
 import { MonitorStatusStore } from '../monitor-status.js';
@@ -17,15 +18,15 @@ const YOUNG_GENERATION_MB = 2;
  * listener, fill) and the commits it made, so the panes read again what changed (the TUI's ChangeHub subscribes).
  */
 export class SessionSource extends MonitorStatusStore {
-  private readonly changeWatchers = new Set<(tables: readonly string[] | null) => void>();
+  private readonly changeWatchers = new Set<(tables: readonly CacheTopic[] | null) => void>();
 
-  subscribeCacheChanges = (onChange: (tables: readonly string[] | null) => void): (() => void) => {
+  subscribeCacheChanges = (onChange: (tables: readonly CacheTopic[] | null) => void): (() => void) => {
     this.changeWatchers.add(onChange);
     return () => this.changeWatchers.delete(onChange);
   };
 
   /** Tables another connection of this process committed to; null: any table (another process committed). */
-  announce(tables: readonly string[] | null): void {
+  announce(tables: readonly CacheTopic[] | null): void {
     for (const watcher of this.changeWatchers) watcher(tables);
   }
 }

@@ -12,7 +12,7 @@ import { listenerDownAlert } from '../../alerts/listener-down-alert.js';
 import { desktopNotify } from '../../alerts/notifier.js';
 import { COMMAND_TIMEOUT_MS } from '../../alerts/notify-command.js';
 import { TraderAlerts } from '../../alerts/trader-alerts.js';
-import { type Cache, MONITOR_PAGE_CACHE_MIB, openCache } from '../../cache/index.js';
+import { type Cache, type CacheTopic, MONITOR_PAGE_CACHE_MIB, openCache } from '../../cache/index.js';
 import { ApiClient } from '../../client/api-client.js';
 import { AuthRejected } from '../../client/errors.js';
 import { startListener, type WebhookListener } from '../../receiver/listener.js';
@@ -33,7 +33,7 @@ let refresh: () => void = () => {};
 
 /** The cache's change events, sent in one message a turn of the loop (a page's write announces several tables). */
 function forwardChanges(cache: Cache): () => void {
-  const pending = new Set<string>();
+  const pending = new Set<CacheTopic>();
   let flush: NodeJS.Immediate | undefined;
   const detach = cache.onChange((event) => {
     pending.add(event.table);

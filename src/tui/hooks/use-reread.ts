@@ -53,7 +53,7 @@ export function useCacheChanges(topics: readonly CacheTopic[]): ChangeCounter {
   const { hub } = useDeps();
   const key = topics.join('\n');
   return useMemo(() => {
-    const list = key.split('\n');
+    const list = key.split('\n') as CacheTopic[];
     return { subscribe: hub.subscribe, snapshot: () => hub.version(list) };
   }, [hub, key]);
 }

@@ -1,4 +1,4 @@
-import type { Cache } from '../../cache/index.js';
+import type { Cache, CacheTopic } from '../../cache/index.js';
 import type { MonitorSource } from '../types.js';
 
 /**
@@ -9,8 +9,8 @@ import type { MonitorSource } from '../types.js';
  * of each release took the cores its writer needed (docs/benchmarks.md, the demo's history fill).
  */
 export class ChangeHub {
-  private readonly versions = new Map<string, number>();
-  private readonly pending = new Set<string>();
+  private readonly versions = new Map<CacheTopic, number>();
+  private readonly pending = new Set<CacheTopic | typeof EXTERNAL>();
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private detach: (() => void) | undefined;
@@ -45,7 +45,7 @@ export class ChangeHub {
     this.unwatch ??= this.cache.watchDataVersion(() => this.note(EXTERNAL), EXTERNAL_POLL_MS);
   }
 
-  private note(table: string): void {
+  private note(table: CacheTopic | typeof EXTERNAL): void {
     this.pending.add(table);
     if (this.timer) return;
     const sinceRelease = Date.now() - this.releasedAt;
@@ -71,7 +71,7 @@ export class ChangeHub {
   };
 
   /** A number that changes whenever one of `tables` changed. */
-  version(tables: readonly string[]): number {
+  version(tables: readonly CacheTopic[]): number {
     let sum = this.external;
     for (const [table, v] of this.versions) if (tables.includes(table)) sum += v;
     return sum;
@@ -90,7 +90,7 @@ export class ChangeHub {
   }
 }
 
-const EXTERNAL = '*external*';
+const EXTERNAL = '*external*' as const;
 /** Within this of a release, the next one waits out the rest of it: at most one a second while commits keep coming. */
 const BURST_MS = 1_000;
 const EXTERNAL_POLL_MS = 1_000;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChangeEvent } from '../../../src/cache/index.js';
+import type { CacheTopic, ChangeEvent } from '../../../src/cache/index.js';
 import { ChangeHub } from '../../../src/tui/state/change-hub.js';
 
 /**
@@ -24,7 +24,7 @@ function fakeCache() {
         external = undefined;
       };
     },
-    commit: (table: string) => listener?.({ table, ids: [] }),
+    commit: (table: CacheTopic) => listener?.({ table, ids: [] }),
     commitElsewhere: () => external?.(),
   };
   return fake;
@@ -58,13 +58,13 @@ describe('the change hub', () => {
     const cache = fakeCache();
     const hub = new ChangeHub(cache, 150);
     hub.start();
-    cache.commit('h_mkta_buckets_history');
+    cache.commit('historical/mkta_buckets_history');
     vi.advanceTimersByTime(150);
     expect(hub.releases).toBe(1);
     // a page every 40 ms for three seconds: a release at 1,000 ms after the first, and at 2,000 and 3,000
     for (let t = 40; t <= 3_000; t += 40) {
       vi.advanceTimersByTime(40);
-      cache.commit('h_mkta_buckets_history');
+      cache.commit('historical/mkta_buckets_history');
     }
     // 3,150 ms after the first commit: releases at 150, 1,150, 2,150 and 3,150
     expect(hub.releases).toBe(4);
