@@ -55,6 +55,8 @@ const SETTLED_DAYS_UNWATCHED: readonly CacheTopic[] = [
   'historical/mktb_buckets_history',
 ];
 
+const marketRead = (name: string) => `cache.market.${name} (MARKET_READ_TOPICS.${name})`;
+
 /** Each read's topics, and the work that reads it (live, then as of the instant). */
 const READS: [name: string, declared: readonly CacheTopic[], read: () => unknown][] = [
   [
@@ -131,9 +133,10 @@ const READS: [name: string, declared: readonly CacheTopic[], read: () => unknown
       ['warmestModel', () => cache.market.warmestModel(PARIS.city_id, DAY, AT)],
       ['dayAhead', () => cache.market.dayAhead(PARIS.city_id, DAY, AT)],
       ['readings', () => [cache.market.readings(PARIS.city_id), cache.market.readings(PARIS.city_id, AT)]],
+      ['daySeries', () => readNow(cache.market.daySeries(PARIS.city_id, DAY, { atMs: AT, unit: 'C' }))],
     ] as const
   ).map(([name, read]): [string, readonly CacheTopic[], () => unknown] => [
-    `cache.market.${name} (MARKET_READ_TOPICS.${name})`,
+    marketRead(name),
     MARKET_READ_TOPICS[name],
     read,
   ]),
@@ -142,6 +145,12 @@ const READS: [name: string, declared: readonly CacheTopic[], read: () => unknown
 describe('the topics each read declares cover the tables it really queries', () => {
   it.each(READS)('%s', (_name, declared, read) => {
     expect(undeclaredTopics(declared, read)).toEqual([]);
+  });
+
+  it('every read of the market repository is recorded above: a new read is added to READS', () => {
+    const recorded = READS.map(([name]) => name);
+    const missing = Object.keys(MARKET_READ_TOPICS).filter((read) => !recorded.includes(marketRead(read)));
+    expect(missing).toEqual([]);
   });
 
   it('every table of the schema has its topic, or none said so (TABLE_TOPICS)', () => {
