@@ -60,11 +60,11 @@ export type { EdgeTradeView, InsurancePickView } from './inbox/pick-trade-views.
 export type { DayAheadForecast } from './market/day-ahead.js';
 export type { CityDay, DayQuote, MetarDay, Venue } from './market/day-reads.js';
 export {
-  BEFORE_DAY_MS,
   type BucketSeries,
   type DaySeries,
   type DaySeriesAsk,
   DEFAULT_SERIES_COLUMNS,
+  DEFAULT_SERIES_STEP_MS,
 } from './market/day-series.js';
 export type { MetarPoint } from './market/market.js';
 export { MARKET_READ_TOPICS } from './market/market.js';

@@ -2,16 +2,9 @@ import type { MarketUnit } from '../../contract/common.js';
 import { forecastIn } from '../../domain/desk-forecast.js';
 import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
+import type { SlicedRead } from '../sliced-read.js';
 import { FORECAST_HISTORY_LOOKBACK_MS } from './day-forecasts.js';
-import {
-  type CityDay,
-  cityQuotePage,
-  type DayQuote,
-  dayQuoteOf,
-  quoteStartSql,
-  text,
-  type Venue,
-} from './day-reads.js';
+import { type CityDay, type DayQuote, dayQuoteOf, text, type Venue } from './day-reads.js';
 
 /**
  * A city's market day through the day, for sparklines (issue 45 item 4): each venue's YES price of each bucket and
@@ -30,20 +23,24 @@ export interface BucketSeries {
 }
 
 /**
- * A market day through the day, column by column: column i is the instant `fromMs + (i + 1) * stepMs` (its end), and
- * holds the newest figure at or before it. Every array has `columns` entries.
+ * A market day through the day, column by column on a fixed grid: column i ends at `fromMs + (i + 1) * stepMs`, the
+ * ends on whole steps from the day's local midnight, and holds the newest figure at or before its end (never after the
+ * instant read as of: the last column, the current one, runs to that instant). A fixed grid keeps a sparkline still
+ * from one read to the next: a past column holds the same snapshot until a step later, when the whole line moves one
+ * column left. Every array has `columns` entries, oldest first.
  */
 export interface DaySeries {
   fromMs: number;
+  /** The last column's end: the day's end once it is over, else the grid's first end at or after the instant. */
   toMs: number;
   stepMs: number;
   columns: number;
   /**
    * Each bucket either venue quoted at some column, in the order first met (mkta's lowest first, then any only mktb or
-   * a later snapshot lists): find a bucket by its slug, else its label, as the board's buckets are matched. A
-   * venue's price at a column is its newest snapshot at or before the column's end taken within the column (after its
-   * start); none there (the venue silent, the stream failing, a day thinned to hourly snapshots): null, a gap, never
-   * an older price carried forward as if it were current.
+   * a later snapshot lists): find a bucket by its slug, else its label, as the board's buckets are matched. A venue's
+   * price at a column is its newest snapshot at or before the column's end taken within the column (after its start);
+   * none there (the venue silent, the stream failing, a day thinned to hourly snapshots, a column not begun): null, a
+   * gap, never an older price carried forward as if it were current.
    */
   buckets: BucketSeries[];
   /**
@@ -61,26 +58,31 @@ export interface DaySeriesAsk {
   atMs: number;
   /** The unit mu and sigma are given in: the market's. */
   unit: MarketUnit;
-  /** How many columns (default 32: a sparkline of the Forecasts pane's width). */
+  /** How many columns, the newest last (default 32: a sparkline of the Forecasts pane's width). */
   columns?: number;
   /**
-   * The span sampled, (fromMs, toMs]. Default: the local day up to `atMs` (its whole day once it is over); before the
-   * day begins (a market listed the evening before), the `BEFORE_DAY_MS` up to `atMs`.
+   * A column's span (default 15 minutes: 32 columns are the last 8 hours; 45 minutes show a whole day in 32). A
+   * divisor of a day keeps every day's grid on the same local times.
    */
-  fromMs?: number;
-  toMs?: number;
+  stepMs?: number;
 }
 
 export const DEFAULT_SERIES_COLUMNS = 32;
+export const DEFAULT_SERIES_STEP_MS = 15 * 60_000;
 
-/** The span of a day's series read before the day has begun: a market is listed from 10:00 the day before. */
-export const BEFORE_DAY_MS = 12 * 3_600_000;
+/**
+ * How many ids newer than the newest row at or before a column's end its walk starts: a venue writes a snapshot of
+ * every city's markets in one batch (30 cities x 2 markets x 11 buckets = 660 rows), its ids in the service's order,
+ * so the city's rows of that instant may be a little newer than the row the time index finds. Rows after the end that
+ * the walk then meets are filtered out by `t`, without reading their JSON.
+ */
+const START_SLACK_IDS = 1024;
 
-/** How far back the start of a column's walk is looked for first: two of the venues' one-minute snapshots. */
-const START_PROBE_MS = 2 * 60_000;
-
-/** Rows a page of a column's walk: a snapshot is 11 buckets, and the next day's market interleaves. */
-const SERIES_PAGE = 32;
+/**
+ * Rows a page of a column's walk: a snapshot is 11 buckets a market, and the next day's market interleaves (listed
+ * from the day before), so a page holds the city's whole snapshot and the first row of the one before.
+ */
+const SERIES_PAGE = 24;
 
 /** Pages a column's walk reads at most: a city quiet for a column ends it sooner, on a row older than the column. */
 const SERIES_PAGES = 4;
@@ -92,16 +94,15 @@ const newestAtOrBeforeSql = (venue: Venue): string => {
 };
 
 /**
- * Where a column's walk of the city's rows starts (a bound for `rid > ?`): the newest id among the venue's rows of
- * the last two minutes before the column's end (a snapshot's rows all in), else the newest row at or before it. The
- * service's ids follow its writes, so the city's rows at or before the instant are at or past it (a row written long
- * after its own time is missed, as the live streams would miss it).
+ * A page of a city's rows on a venue after `rid`, snapshotted at or before an instant, newest first, by the
+ * `(city_id, rid)` index: the time as stored and the JSON, parsed only for the rows a column keeps (a third of the
+ * time of json_extract, market.ts's quotes says). Args: city, rid, instant, limit.
  */
-function columnStart(q: CountedQueries, venue: Venue, endMs: number): number | null {
-  const recent = q.get<{ rid: number | null }>(quoteStartSql(venue), endMs - START_PROBE_MS, endMs)?.rid;
-  const rid = recent ?? q.get<{ rid: number }>(newestAtOrBeforeSql(venue), endMs)?.rid;
-  return rid == null ? null : rid - 1;
-}
+const seriesPageSql = (venue: Venue): string => {
+  const name = historicalSqlTable(`${venue}_buckets_history`);
+  return `SELECT rid, t, json FROM ${name} INDEXED BY ${name}_city
+    WHERE city_id = ? AND rid > ? AND (t IS NULL OR t <= ?) ORDER BY rid LIMIT ?`;
+};
 
 /**
  * A venue's snapshot of a city-day newest at or before `endMs` and after `startMs`, lowest bucket first; empty when
@@ -116,20 +117,26 @@ function snapshotIn(
   endMs: number,
 ): DayQuote[] {
   const out: DayQuote[] = [];
-  let after = columnStart(q, venue, endMs);
-  let snapshot: string | null = null;
-  // newest first: a row older than the column (the venue took no snapshot of the city in it) or of an older snapshot
-  // of the day ends the walk
+  const newest = q.get<{ rid: number }>(newestAtOrBeforeSql(venue), endMs)?.rid;
+  let after = newest == null ? null : newest - 1 - START_SLACK_IDS;
+  let snapshotMs: number | null = null;
+  // newest first: a row older than the column (the venue took no snapshot of the city in it) or of an instant older
+  // than the snapshot found (of either market: a venue writes a snapshot's rows together, so it is whole) ends it
   walk: for (let page = 0; after !== null && page < SERIES_PAGES; page++) {
-    const rows = cityQuotePage(q, venue, cityId, after, endMs, SERIES_PAGE);
+    const rows = q.all<{ rid: number; t: number | null; json: string }>(
+      seriesPageSql(venue),
+      cityId,
+      after,
+      endMs,
+      SERIES_PAGE,
+    );
     for (const r of rows) {
-      const at = text(r.snapshot_at);
-      const ms = at === null ? Number.NaN : Date.parse(at);
-      if (ms <= startMs) break walk;
-      if (text(r.local_date) !== date || !Number.isFinite(ms)) continue;
-      snapshot ??= at;
-      if (at !== snapshot) break walk;
-      out.push(dayQuoteOf(r));
+      if (r.t === null) continue;
+      if (r.t <= startMs || (snapshotMs !== null && r.t < snapshotMs)) break walk;
+      const row = JSON.parse(r.json) as Record<string, unknown>;
+      if (text(row.local_date) !== date) continue;
+      snapshotMs ??= r.t;
+      out.push(dayQuoteOf({ ...row, rid: r.rid }));
     }
     after = rows.length < SERIES_PAGE ? null : (rows[rows.length - 1]?.rid ?? null);
   }
@@ -173,26 +180,30 @@ function deskVersions(
   return [...byMs.entries()].map(([ms, v]) => ({ ms, ...v })).sort((a, b) => a.ms - b.ms);
 }
 
-/** The span sampled: the ask's, else the local day up to the instant, else (before it begins) the hours before it. */
-function spanOf(day: CityDay, ask: DaySeriesAsk): { fromMs: number; toMs: number } {
-  const toMs = ask.toMs ?? Math.min(ask.atMs, day.endMs);
-  const fromMs = ask.fromMs ?? (toMs > day.startMs ? day.startMs : toMs - BEFORE_DAY_MS);
-  return { fromMs, toMs: Math.min(toMs, ask.atMs) };
+/** The grid's last end: the day's end once it is over, else the first whole step from its midnight at or after `atMs`. */
+function lastEndOf(day: CityDay, atMs: number, stepMs: number): number {
+  if (atMs >= day.endMs) return day.endMs;
+  return day.startMs + Math.ceil((atMs - day.startMs) / stepMs) * stepMs;
 }
 
 /**
- * A city's market day through the day as of an instant (`DaySeries`): `columns` snapshots a venue, each found by two
- * index probes and a page of the city's rows, and the desk's versions of the day in two range reads.
+ * A city's market day through the day as of an instant (`DaySeries`), a step a column and venue so a pane runs it in
+ * slices (`readSliced`; `readNow` at once): each column a venue's snapshot found by two index probes and a page of the
+ * city's rows (about 0.3 ms on a cache of 30 cities at a snapshot a minute), then the desk's versions in two range
+ * reads.
  */
-export function daySeries(q: CountedQueries, cityId: string, day: CityDay, ask: DaySeriesAsk): DaySeries {
+export function* daySeries(q: CountedQueries, cityId: string, day: CityDay, ask: DaySeriesAsk): SlicedRead<DaySeries> {
   const columns = Math.max(1, Math.floor(ask.columns ?? DEFAULT_SERIES_COLUMNS));
-  const { fromMs, toMs } = spanOf(day, ask);
-  const stepMs = Math.max(0, toMs - fromMs) / columns;
+  const stepMs = Math.max(60_000, ask.stepMs ?? DEFAULT_SERIES_STEP_MS);
+  const toMs = lastEndOf(day, ask.atMs, stepMs);
+  const fromMs = toMs - columns * stepMs;
   const ends = Array.from({ length: columns }, (_, i) => fromMs + (i + 1) * stepMs);
   const buckets = new Map<string, BucketSeries>();
   for (const venue of ['mkta', 'mktb'] as const)
-    ends.forEach((end, i) => {
-      for (const quote of snapshotIn(q, venue, cityId, day.date, end - stepMs, end)) {
+    for (const [i, end] of ends.entries()) {
+      // the current column runs to the instant, no further
+      const to = Math.min(end, ask.atMs);
+      for (const quote of to > end - stepMs ? snapshotIn(q, venue, cityId, day.date, end - stepMs, to) : []) {
         const key = quote.bucket_slug ?? quote.bucket_label ?? `#${quote.id}`;
         let series = buckets.get(key);
         if (!series) {
@@ -202,9 +213,10 @@ export function daySeries(q: CountedQueries, cityId: string, day: CityDay, ask: 
         }
         series[venue][i] = quote.yes_price;
       }
-    });
-  const versions = deskVersions(q, cityId, day.date, ask.unit, fromMs, toMs);
-  const inForce = ends.map((end) => versions.filter((v) => v.ms <= end).at(-1) ?? null);
+      yield;
+    }
+  const versions = deskVersions(q, cityId, day.date, ask.unit, fromMs, Math.min(toMs, ask.atMs));
+  const inForce = ends.map((end) => versions.filter((v) => v.ms <= Math.min(end, ask.atMs)).at(-1) ?? null);
   return {
     fromMs,
     toMs,

@@ -4,6 +4,7 @@ import type { CountedQueries } from '../db/counted-queries.js';
 import { historicalSqlTable } from '../db/tables.js';
 import { NOW_UNBOUNDED } from '../db/time.js';
 import type { CurrentRow, ForecastRow } from '../resources.js';
+import type { SlicedRead } from '../sliced-read.js';
 import type { CacheTopic } from '../topics.js';
 import { forecastsOfDate } from './date-forecasts.js';
 import { type DayAheadForecast, dayAheadForecasts } from './day-ahead.js';
@@ -91,9 +92,10 @@ export class MarketRepository {
 
   /**
    * A city's market day through the day as of an instant, for sparklines: each venue's YES price of each bucket and
-   * the desk's mu and sigma, a few dozen columns (day-series.ts).
+   * the desk's mu and sigma, a few dozen columns (day-series.ts). A sliced read: `yield*` it in a pane's read, or
+   * `readNow` it.
    */
-  daySeries(cityId: string, day: CityDay, ask: DaySeriesAsk): DaySeries {
+  daySeries(cityId: string, day: CityDay, ask: DaySeriesAsk): SlicedRead<DaySeries> {
     return daySeries(this.q, cityId, day, ask);
   }
 
