@@ -68,7 +68,11 @@ export default defineConfig({
     env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
     projects: [
       // pure modules: one process for all of them, so each import is paid once
-      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
+      // and writes no file: its setup fails a test that makes a temp folder or writes under the temp dir
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, isolate: false, setupFiles: ['test/helpers/unit-writes-no-file.ts'] },
+      },
       {
         extends: true,
         test: {

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { parsePosixTz, parseTzif, readZoneRules } from '../../src/domain/zone-file.js';
 
 const H = 3_600_000;
@@ -9,8 +9,11 @@ const at = (iso: string) => Date.parse(iso);
 const hoursAt = (rule: { offsetS(s: number): number } | undefined, iso: string) =>
   (rule?.offsetS(at(iso) / 1000) ?? Number.NaN) / 3600;
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-zone-file-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/**
+ * A TZDIR of this test's own, kept beside it (the unit tier writes no file): Test/Two holds V2 below, byte for byte,
+ * and Broken the text 'TZif but nothing else'.
+ */
+const dir = fileURLToPath(new URL('./fixtures/tzdir/', import.meta.url));
 
 /** A TZif header: magic, version, 15 bytes unused, the six counts. */
 function header(version: string, c: { time: number; type: number; char: number }): Buffer {
@@ -164,9 +167,8 @@ describe("the host's tz database (readZoneRules)", () => {
   });
 
   it('from TZDIR when given, and nothing for a name that is no zone or would leave the dir', () => {
-    mkdirSync(join(dir, 'Test'), { recursive: true });
-    writeFileSync(join(dir, 'Test', 'Two'), V2);
-    writeFileSync(join(dir, 'Broken'), 'TZif but nothing else');
+    expect(readFileSync(join(dir, 'Test', 'Two')).equals(V2)).toBe(true);
+    expect(readFileSync(join(dir, 'Broken'), 'latin1')).toBe('TZif but nothing else');
     expect(readZoneRules('Test/Two', dir)?.offsetMs(1_000_000_000_000)).toBe(2 * H);
     expect(readZoneRules('Broken', dir)).toBeUndefined();
     expect(readZoneRules('Test/Missing', dir)).toBeUndefined();

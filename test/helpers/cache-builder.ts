@@ -648,3 +648,21 @@ export function handCaches(prefix = 'hand-cache-') {
     },
   };
 }
+
+/**
+ * handCaches in memory, for the unit tier (which writes no file): `open()` makes a HandCache over a fresh in-memory
+ * cache, `close()` closes every one made.
+ */
+export function memoryCaches() {
+  const opened: Cache[] = [];
+  return {
+    open(): HandCache {
+      const cache = openCache(':memory:');
+      opened.push(cache);
+      return new HandCache(cache);
+    },
+    close(): void {
+      for (const c of opened.splice(0)) c.close();
+    },
+  };
+}

@@ -5,9 +5,9 @@ import { ChangeHub } from '../../../src/tui/state/change-hub.js';
 import { KeysetStore } from '../../../src/tui/state/keyset-store.js';
 import type { SteppedKeysetSource } from '../../../src/tui/state/keyset-strip.js';
 import { LIVE, type PaneInputs, PaneStore, type PaneStoreSpec } from '../../../src/tui/state/pane-store.js';
-import { city, handCaches, NYC } from '../../helpers/cache-builder.js';
+import { city, memoryCaches, NYC } from '../../helpers/cache-builder.js';
 
-const caches = handCaches('pane-store-');
+const caches = memoryCaches();
 afterAll(() => caches.close());
 
 const PARIS = city('paris', 'Europe/Paris', 'FR', 'LFPG', 'Paris');

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type BrowseFilter, type Cache, readNow } from '../../../../src/cache/index.js';
 import { HISTORY_STORE, type SummaryParams } from '../../../../src/tui/panes/history/history-summaries.js';
-import { handCaches, NYC } from '../../../helpers/cache-builder.js';
+import { memoryCaches, NYC } from '../../../helpers/cache-builder.js';
 
-const caches = handCaches('history-summaries-');
+const caches = memoryCaches();
 afterAll(() => caches.close());
 
 const ALL: BrowseFilter = {};

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/store/open-store.js';
 
+// the world tier: the store opens a data folder and its file (openStore has no in-memory form)
 describe("the store's page cache", () => {
   let dir: string;
   beforeEach(() => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MONITOR_PAGE_CACHE_MIB, openCacheFile } from '../../../src/cache/db/open-cache-file.js';
 
-// SQLite's cache_size is in KiB when negative: -1024 a MiB
+// SQLite's cache_size is in KiB when negative: -1024 a MiB. The world tier: a reading connection opens a cache file
+// that exists (an empty or in-memory one is refused), so these need a file
 describe("a cache connection's page cache", () => {
   let dir: string;
   beforeEach(() => {
