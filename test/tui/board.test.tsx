@@ -54,19 +54,21 @@ const cityOrder = (f: string) =>
  * next: 14 - 13 = +1.0. Seattle: 09:00, early, nothing cached.
  */
 describe('the Board (pane 1)', () => {
-  it('is the landing pane: a row a city, its figures in the market unit, the best edge first, flags in words (120x40)', async () => {
+  it('is the landing pane: a row a city by local time, its figures in the market unit, flags in words (120x40)', async () => {
     const { app } = await board();
     const frame = app.frame();
     expect(lines(frame)[0]).toContain('[1 Board]');
     expect(frame).toContain(
-      'Board · 3 cities · by best edge  o order · Enter open city · ladder x dead · <2% - alive * favourite [ ] held',
+      'Board · 3 cities · by local time  o order · Enter open city · ladder x dead · <2% - alive * favourite [ ] held',
     );
     const rows = lines(frame);
+    // by local time, the latest first (the default order): Paris 18:00, New York 12:00, Seattle 09:00; the cursor on
+    // New York, the city chosen
     const title = rows.findIndex((l) => l.includes('best edge') && l.includes('ladder') && !l.includes('·'));
     expect(rows.slice(title, title + 4)).toEqual([
       '  city          local phase     forecast high next ladder        best edge                        P&L flags',
-      '› New York City 12:00 peak    69.8±1.8°F 68.0 +1.8 x[x]-[*][-]   +12.0 YES 70-71°F 0.28 mktb    -0.10 DEAD',
       '  Paris         18:00 passed  12.0±0.5°C 13.0 +1.0 xxxxxx[*]···· —                                  — BREAKTHROUGH KILL',
+      '› New York City 12:00 peak    69.8±1.8°F 68.0 +1.8 x[x]-[*][-]   +12.0 YES 70-71°F 0.28 mktb    -0.10 DEAD',
       '  Seattle       09:00 early            —         — —             —                                  —',
     ]);
     app.unmount();
@@ -134,49 +136,59 @@ describe('the Board (pane 1)', () => {
     app.unmount();
   });
 
-  it('o orders by best edge, then latest local time, then city, and round again', async () => {
+  it('o orders by latest local time (the default), then best edge, then city, and round again', async () => {
     const { app } = await board();
-    expect(cityOrder(app.frame())).toEqual(['New York City', 'Paris', 'Seattle']);
-    await app.press('o');
     expect(app.frame()).toContain('by local time');
     // 18:00, 12:00, 09:00
     expect(cityOrder(app.frame())).toEqual(['Paris', 'New York City', 'Seattle']);
     await app.press('o');
+    expect(app.frame()).toContain('by best edge');
+    // +12.0, no edge (Paris, then Seattle by name)
+    expect(cityOrder(app.frame())).toEqual(['New York City', 'Paris', 'Seattle']);
+    await app.press('o');
     expect(app.frame()).toContain('by city');
     expect(cityOrder(app.frame())).toEqual(['New York City', 'Paris', 'Seattle']);
     await app.press('o');
-    expect(app.frame()).toContain('by best edge');
+    expect(app.frame()).toContain('by local time');
+    expect(cityOrder(app.frame())).toEqual(['Paris', 'New York City', 'Seattle']);
     app.unmount();
   });
 
-  it('at 80x24 keeps city, running high, a shorter ladder, the edge abbreviated and the flags', async () => {
+  it('at 80x24 keeps city, forecast, a shorter ladder, the edge abbreviated, P&L and the flags short', async () => {
     const { app } = await board({ columns: 80, rows: 24 });
     const frame = app.frame();
     for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
     // the ladder's legend stays whole; the key hints are in the help
-    expect(lines(frame)[1]).toBe('Board · 3 cities · by best edge  x dead · <2% - alive * favourite [ ] held');
-    expect(rowOf(frame, 'New York City')).toBe('› New York City 68.0 +1.8 x[x]-[*][-]  +12.0 YES 70-71°F .28b DEAD');
-    // 13 glyphs in 12: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
+    expect(lines(frame)[1]).toBe('Board · 3 cities · by local time  x dead · <2% - alive * favourite [ ] held');
+    // 78 (80 less the cursor's 2), by priority (board-columns.ts): city 13+1 -> 64, best edge 22+1 -> 41, flags
+    // `BRK KILL` 8+1 -> 32, forecast 10+1 -> 21, P&L 8+1 -> 12, ladder 7+1 -> 4; high next (10), phase (8) and the
+    // rest do not fit, and the 4 left widen the ladder to 11
+    expect(rowOf(frame, 'New York City')).toBe(
+      '› New York City 69.8±1.8°F x[x]-[*][-] +12.0 YES 70-71°F .28b    -0.10 DEAD',
+    );
+    // 13 glyphs in 11: the favourite and what is around it stay, ‹ says dead buckets were cut on the left
     expect(rowOf(frame, 'Paris')).toBe(
-      '  Paris         13.0 +1.0 ‹xxxx[*]···· —                      BREAKTHROUGH KILL',
+      '  Paris         12.0±0.5°C ‹xxx[*]···· —                             — BRK KILL',
     );
     expect(frame).not.toContain('phase');
+    expect(frame).not.toContain('high next');
     app.unmount();
   });
 
   it('renders only the rows that fit, and scrolls to the others', async () => {
-    // 3 cities + 30 without data; 80x24 leaves 18 rows under the header and the titles, less the two lines under
-    // the board (the book's horizon, the selected row's edge record): 16
+    // 3 cities + 30 without data; 80x24 leaves 18 rows under the header and the titles, less the line under the
+    // board (the book's horizon): 17. The selected row's edge record is in the city's detail, not drawn under 30 rows
     const { app } = await board({ columns: 80, rows: 24 }, 30);
     const cityRows = (f: string) => lines(f).filter((l) => /^[› ] (New York City|Paris|Seattle|C\d\d) /.test(l));
     expect(app.frame()).toContain('Board · 33 cities');
-    // best edge first (nyc), then by name: C01 .. C15 fill the screen
-    expect(cityRows(app.frame())).toHaveLength(16);
-    expect(cityRows(app.frame())[15]).toContain('C15');
+    // the latest local time first: Paris (18:00), then C01 .. C30 (UTC, 17:00) by name: Paris, C01 .. C16 fill the
+    // screen, New York (12:00) and Seattle (09:00) below it
+    expect(cityRows(app.frame())).toHaveLength(17);
+    expect(cityRows(app.frame())[16]).toContain('C16');
     expect(app.frame()).not.toContain('Seattle');
     await app.press(KEYS.pageDown, KEYS.pageDown);
     const end = cityRows(app.frame());
-    expect(end).toHaveLength(16);
+    expect(end).toHaveLength(17);
     expect(end.at(-1)).toMatch(/^› Seattle/);
     app.unmount();
   });
@@ -206,19 +218,20 @@ describe('the Board (pane 1)', () => {
 
   it('coming back from an opened city keeps the order and the cursor on that city', async () => {
     const { app } = await board();
-    // by best edge New York City, Paris, Seattle: j to Paris; by local time Paris, New York City, Seattle, and the
-    // cursor stays on Paris, now the first row, as the order changes under it (not on New York, now the second)
-    await app.press('j');
+    // by local time Paris, New York City (the cursor, the city chosen), Seattle: k to Paris; by best edge New York
+    // City, Paris, Seattle, and the cursor stays on Paris, now the second row, as the order changes under it (not on
+    // New York, now the first)
+    await app.press('k');
     await app.until((f) => rowOf(f, 'Paris').startsWith('›'), 'the cursor on Paris');
     await app.press('o');
-    let frame = await app.until((f) => f.includes('by local time'), 'the board by local time');
-    expect(cityOrder(frame)).toEqual(['Paris', 'New York City', 'Seattle']);
+    let frame = await app.until((f) => f.includes('by best edge'), 'the board by best edge');
+    expect(cityOrder(frame)).toEqual(['New York City', 'Paris', 'Seattle']);
     expect(rowOf(frame, 'Paris').startsWith('›')).toBe(true);
     await app.press(KEYS.enter);
     await app.until((f) => f.includes('Paris (paris)'), 'Paris on Forecasts');
     await app.press('1');
     frame = await app.until((f) => rowOf(f, 'Paris').startsWith('›'), 'the cursor on Paris');
-    expect(frame).toContain('by local time');
+    expect(frame).toContain('by best edge');
     expect(rowOf(frame, 'New York City').startsWith(' ')).toBe(true);
     app.unmount();
   });

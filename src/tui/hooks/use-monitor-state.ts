@@ -94,7 +94,7 @@ export const initialUiState = (city: string | null): UiState => ({
   overlay: null,
   historyTable: 'mkta_buckets_history',
   historyFilter: {},
-  boardSort: 'edge',
+  boardSort: 'time',
   openedFromBoard: false,
   notice: null,
 });

@@ -1,4 +1,4 @@
-import type { BoardRow, LadderCell } from '../../../board/board-row.js';
+import type { BoardFlag, BoardRow, LadderCell } from '../../../board/board-row.js';
 import type { Behind } from '../../../board/same-instant.js';
 import { type Bucket, OPEN_HIGH, OPEN_LOW } from '../../../domain/buckets.js';
 import { signedUsd, usd } from '../../format/numbers.js';
@@ -11,10 +11,12 @@ interface BoardColumn {
   id: string;
   title: string;
   width: number;
-  /** A narrower width it can still show itself in (the ladder shortens, the best edge abbreviates). */
+  /** A narrower width it can still show itself in (the ladder shortens, the best edge abbreviates, flags shorten). */
   min?: number;
+  /** When a column shown at `min` takes its full `width`: a priority like `priority`, after the columns it must not push out. */
+  grow?: number;
   align?: 'left' | 'right';
-  /** Lower stays longer: the city, the best edge and the flags go last. */
+  /** Lower stays longer: the city, the best edge and the flags go last (the order is under COLUMNS). */
   priority: number;
   text(row: BoardRow, width: number): string;
   tone?(row: BoardRow): Tone | undefined;
@@ -109,6 +111,42 @@ const deg = (n: number) => n.toFixed(1);
 export const LADDER_MIN = 7;
 export const LADDER_MAX = 17;
 
+/**
+ * A flag in a few characters for a narrow screen: typed over every flag, so a new flag must name its short form. The
+ * short forms are the words a trader already reads (`BRK` the one abbreviation: BREAKTHROUGH is 12 characters).
+ */
+const SHORT_FLAG: Record<BoardFlag, string> = {
+  BREAKTHROUGH: 'BRK',
+  DEAD: 'DEAD',
+  KILL: 'KILL',
+  CROSS: 'CROSS',
+  CHECK: 'CHECK',
+};
+
+/** A row's flags in full words, or short (`BRK DEAD KILL`); a flag the table does not know stays as it is. */
+export function flagsText(flags: readonly string[], short: boolean): string {
+  return flags.map((f) => (short ? (SHORT_FLAG[f as BoardFlag] ?? f) : f)).join(' ');
+}
+
+/**
+ * The board's columns, in the order they stand on a row. What a narrow terminal drops, by `priority` (lower stays
+ * longer), and why:
+ *
+ *   0 city, 1 best edge (abbreviated: `.28b`), 2 flags (short: `BRK KILL`): which market, what to trade, what to act
+ *     on now (a kill, a dead held bucket); they never go.
+ *   3 forecast, 4 P&L: the desk's view the edge is priced from, and what the book stands at. They stay at 80 and 120
+ *     columns, before the flags' full words and before the ladder: a trader acts on them, the rest is context.
+ *   5 ladder (7 wide at least): where the day can still settle.
+ *   6 high next, 7 phase: how far the METAR high must rise, and where the day is.
+ *   then the widths: the ladder whole (7.1), the best edge in words (`0.28 mktb`, 7.2).
+ *   8 local: the city's clock (the board's default order reads it, so its rows are in local time order even without
+ *     the column).
+ *   then the flags' full words (8.5): `BREAKTHROUGH` where the room allows, once every column above is shown.
+ *   9 staked, 10 spread: what the P&L and the forecast already say most of.
+ *
+ * At 120 columns everything up to local stays (the flags short when their words would push local out), at 80 the
+ * city, forecast, ladder, best edge, P&L and short flags (a third flag on a row leaves no room for the ladder).
+ */
 const COLUMNS: BoardColumn[] = [
   // a city's next market day sits under its own row (board-sort.ts): named by what it is, its time is the row above's
   { id: 'city', title: 'city', width: 13, priority: 0, text: (r) => (r.tomorrow ? '  tomorrow' : r.name) },
@@ -122,13 +160,13 @@ const COLUMNS: BoardColumn[] = [
     text: (r) =>
       r.tomorrow ? '' : r.dayOffset ? `${r.dayOffset > 0 ? '+' : ''}${r.dayOffset}d ${r.localTime}` : r.localTime,
   },
-  { id: 'phase', title: 'phase', width: 7, priority: 5, text: (r) => r.phase },
+  { id: 'phase', title: 'phase', width: 7, priority: 7, text: (r) => r.phase },
   {
     id: 'forecast',
     title: 'forecast',
     width: 10,
     align: 'right',
-    priority: 6,
+    priority: 3,
     text: (r) => (r.shown ? `${deg(r.shown.mu)}±${deg(r.shown.sigma)}°${r.unit}` : '—'),
   },
   {
@@ -144,7 +182,7 @@ const COLUMNS: BoardColumn[] = [
     title: 'high next',
     width: 9,
     align: 'right',
-    priority: 4,
+    priority: 6,
     // the METAR high so far in the market's unit, and DESIGN 4's next: how far it must rise before a higher bucket
     text: (r) =>
       r.runningHigh === null ? '—' : `${deg(r.runningHigh)} ${r.next === null ? '  —' : `+${deg(r.next)}`}`,
@@ -154,7 +192,8 @@ const COLUMNS: BoardColumn[] = [
     title: 'ladder',
     width: LADDER_MAX,
     min: LADDER_MIN,
-    priority: 3,
+    grow: 7.1,
+    priority: 5,
     text: (r, width) => (r.ladder.length ? ladderText(r.ladder, width) : '—'),
   },
   {
@@ -162,6 +201,7 @@ const COLUMNS: BoardColumn[] = [
     title: 'best edge',
     width: 27,
     min: 22,
+    grow: 7.2,
     priority: 1,
     text: (r, width) => {
       if (!r.best?.bucket.bucket) return noEdgeText(r, width);
@@ -183,61 +223,68 @@ const COLUMNS: BoardColumn[] = [
     title: 'P&L',
     width: 8,
     align: 'right',
-    priority: 6,
+    priority: 4,
     text: (r) => (r.positions ? signedUsd(r.pnl) : '—'),
     tone: (r) => (r.pnl === null ? 'muted' : r.pnl > 0 ? 'good' : r.pnl < 0 ? 'bad' : undefined),
   },
   {
     id: 'flags',
     title: 'flags',
+    // as wide as the widest row's words, `min` its short form (boardColumns sizes both)
     width: 5,
+    min: 5,
+    grow: 8.5,
     priority: 2,
-    text: (r) => r.flags.join(' '),
+    text: (r) => flagsText(r.flags, true),
     tone: (r) => (r.flags.includes('KILL') ? 'alarm' : r.flags.length ? 'bad' : undefined),
   },
 ];
 
-/** Columns worth narrowing the best edge and the ladder for: the running high and the phase, and those before. */
-const NARROW_FOR = 6;
-
-/** Columns by priority while they fit, each at the width `widthOf` gives, one space before each. */
-function placeColumns(columns: readonly BoardColumn[], width: number, widthOf: (c: BoardColumn) => number) {
+/**
+ * Columns by priority while they fit, one space before each: each column first at its `min`, and a column that has
+ * one takes its full width at its `grow` priority if the room is left then. What is left over widens the ladder.
+ */
+function placeColumns(columns: readonly BoardColumn[], width: number): Map<string, number> {
+  const claims = columns
+    .flatMap((c) => {
+      const least = c.min ?? c.width;
+      const base = { column: c, at: c.priority, takes: least + 1, width: least, grows: false };
+      return c.grow !== undefined && least < c.width
+        ? [base, { column: c, at: c.grow, takes: c.width - least, width: c.width, grows: true }]
+        : [base];
+    })
+    .sort((a, b) => a.at - b.at);
   const widths = new Map<string, number>();
   let left = width;
-  for (const c of [...columns].sort((a, b) => a.priority - b.priority)) {
-    const w = widthOf(c);
-    if (w + 1 > left) continue;
-    widths.set(c.id, w);
-    left -= w + 1;
+  for (const { column, takes, width: w, grows } of claims) {
+    if (takes > left || (grows && !widths.has(column.id))) continue;
+    widths.set(column.id, w);
+    left -= takes;
   }
-  return { widths, left };
+  const ladder = columns.find((c) => c.id === 'ladder');
+  const shown = widths.get('ladder');
+  if (ladder && shown !== undefined) widths.set('ladder', Math.min(ladder.width, shown + left));
+  return widths;
 }
 
 /**
- * The columns a width holds, by priority. The best edge and the ladder are narrowed (`min`) only when that keeps
- * a column before the phase that would go otherwise; what is left then widens the ladder. The flags are as wide as
- * the widest row's, the ladder at most as wide as the longest ladder.
+ * The columns a width holds, by priority (COLUMNS says which go first and why). The flags are as wide as the widest
+ * row's words, or its short form where the words do not fit; the ladder at most as wide as the longest ladder.
  */
 export function boardColumns(rows: readonly BoardRow[], width: number): BoardColumn[] {
-  const flagsWidth = Math.max(5, ...rows.map((r) => r.flags.join(' ').length));
+  const widest = (short: boolean) => Math.max(5, ...rows.map((r) => flagsText(r.flags, short).length));
+  const [flagsWords, flagsShort] = [widest(false), widest(true)];
   // the local time widens to `-1d 19:00` only while a row is off its market day
   const localWidth = rows.some((r) => r.dayOffset && !r.tomorrow) ? 9 : 5;
   const ladderFull = Math.min(LADDER_MAX, Math.max(LADDER_MIN, ...rows.map((r) => ladderText(r.ladder, 99).length)));
-  const sized = COLUMNS.map((c) =>
-    c.id === 'flags'
-      ? { ...c, width: flagsWidth }
-      : c.id === 'ladder'
-        ? { ...c, width: ladderFull }
-        : c.id === 'local'
-          ? { ...c, width: localWidth }
-          : c,
-  );
-  const full = placeColumns(sized, width, (c) => c.width);
-  const narrow = placeColumns(sized, width, (c) => c.min ?? c.width);
-  const gains = sized.some((c) => c.priority < NARROW_FOR && narrow.widths.has(c.id) && !full.widths.has(c.id));
-  const { widths, left } = gains ? narrow : full;
-  const ladder = widths.get('ladder');
-  if (ladder !== undefined) widths.set('ladder', Math.min(ladderFull, ladder + left));
+  const sized = COLUMNS.map((c): BoardColumn => {
+    if (c.id === 'flags')
+      return { ...c, width: flagsWords, min: flagsShort, text: (r, w) => flagsText(r.flags, w < flagsWords) };
+    if (c.id === 'ladder') return { ...c, width: ladderFull };
+    if (c.id === 'local') return { ...c, width: localWidth };
+    return c;
+  });
+  const widths = placeColumns(sized, width);
   return sized.filter((c) => widths.has(c.id)).map((c) => ({ ...c, width: widths.get(c.id) as number }));
 }
 

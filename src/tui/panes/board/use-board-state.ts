@@ -6,7 +6,8 @@ import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
 import { usePaneStores } from '../pane-stores.js';
-import { BOARD_SORTS, type BoardSort, boardRowKey, sortBoard } from './board-sort.js';
+import { BOARD_SORTS, type BoardSort, boardRowKey } from './board-sort.js';
+import { useBoardOrder } from './use-board-order.js';
 
 export interface BoardState {
   rows: BoardRow[];
@@ -30,7 +31,7 @@ export function useBoardState(cities: readonly City[], width: number, height: nu
     usePaneStores().board,
     useMemo(() => ({ ...inputs, edgeMin }), [inputs, edgeMin]),
   );
-  const rows = useMemo(() => sortBoard(unsorted, sort), [unsorted, sort]);
+  const rows = useBoardOrder(unsorted, sort, edgeMin);
   const nextSort = useCallback(
     () => setBoardSort(BOARD_SORTS[(BOARD_SORTS.indexOf(sort) + 1) % BOARD_SORTS.length] as BoardSort),
     [sort, setBoardSort],
