@@ -192,7 +192,12 @@ function nextEdge(row: BoardRow): CityDetail['next'] {
         above.reduce((s, b) => s + (b.p ?? 0), 0),
         4,
       );
-  return { edge: round(row.runningHigh + row.next), rise: row.next, from: holding.label ?? holding.bucket.label, p };
+  return {
+    edge: round(row.runningHigh + row.next),
+    rise: round(row.next),
+    from: holding.label ?? holding.bucket.label,
+    p,
+  };
 }
 
 /** The favourite bucket first, then each held one, each with both venues' bid and ask. */

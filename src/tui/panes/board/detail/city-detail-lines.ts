@@ -108,11 +108,11 @@ function venueText(venue: string, v: VenuePrices | null): [string, Tone | undefi
 }
 
 function pricesLine(b: BucketPrices): Line {
-  const marks = [b.favourite ? 'fav' : '', b.held ? 'held' : ''].filter(Boolean).join(' ');
+  const marks = [b.favourite ? 'favourite' : '', b.held ? 'held' : ''].filter(Boolean).join(' ');
   const [a, aTone] = venueText('mkta', b.venues.mkta);
   const [bb, bTone] = venueText('mktb', b.venues.mktb);
   return [
-    seg(`  ${cell(b.label, 15)} ${cell(marks, 8)} p ${price(b.p)}  `),
+    seg(`  ${cell(b.label, 15)} ${cell(marks, 14)} p ${price(b.p)}  `),
     seg(a, aTone),
     seg(' · ', 'muted'),
     seg(bb, bTone),
