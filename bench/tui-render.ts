@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { BROWSE_TABLES } from '../src/cache/index.js';
-import { PANE_TITLES, PANES, type PaneId } from '../src/tui/hooks/use-monitor-state.js';
+import type { PaneId } from '../src/tui/keys.js';
+import { FIRST_PANE, PANE_BENCH_KEYS, PANE_TITLES, PANES } from '../src/tui/panes/pane-registry.js';
 import type { LoopBlock } from './fixtures/loop-watch.cjs';
 import { ratio, round1, sleep, writeResult } from './lib.js';
 import { BENCH_START } from './prepare-world.js';
@@ -35,31 +35,11 @@ const ROUNDS = Number(process.env.TUI_BENCH_ROUNDS ?? 3);
  */
 const NODE_ARGS = (process.env.TUI_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-const PAGE_DOWN = '\u001b[6~';
-/** History opens on mkta_buckets_history; the 1M-row table is metar_observations_history, this many tables back. */
-const toMetar = BROWSE_TABLES.indexOf('mkta_buckets_history') - BROWSE_TABLES.indexOf('metar_observations_history');
-
 /**
- * What the bench does on each pane, one entry a pane (a new pane is one more entry). `first`: keys of the first
- * visit only, after its number key; `keys`: keys of every visit. The number key comes from the pane order.
+ * What the bench does on each pane: its registry entry's bench keys (src/tui/panes/pane-registry.ts; the board's
+ * strips' with the board's), so a new pane is measured with no line here. The number key comes from the pane order.
  */
-const PANE_KEYS: { pane: PaneId; first?: string[]; keys: string[] }[] = [
-  // down the cities, each of the three orders and back to the first, up again
-  { pane: 'board', keys: [...'jjj', 'o', 'o', 'o', ...'kk'] },
-  // scroll the feed within the window, page past it (a new keyset read), back to the top
-  { pane: 'signals', keys: [...'jjjjj', PAGE_DOWN, PAGE_DOWN, ...'kkk', 'g'] },
-  { pane: 'positions', keys: [...'jjjjj', PAGE_DOWN, ...'kk', 'g'] },
-  // `a` with nothing to acknowledge says so in the status bar: a frame in both caches
-  { pane: 'alerts', keys: [...'jk', 'a'] },
-  // scroll the page, the other unit and back
-  { pane: 'forecasts', keys: [...'jjj', PAGE_DOWN, 'g', 'u', 'u'] },
-  // to the 1M-row table, page deep into it, scroll; then the next table and back
-  {
-    pane: 'history',
-    first: Array(toMetar).fill('['),
-    keys: [...Array(4).fill(PAGE_DOWN), ...'jjjkk', ']', '['],
-  },
-];
+const PANE_KEYS = PANE_BENCH_KEYS;
 
 const digitOf = (pane: PaneId) => String(PANES.indexOf(pane) + 1);
 
@@ -254,7 +234,7 @@ async function startTui(cachePath: string, logPath: string, env: Record<string, 
     return lines.join('\n');
   };
   // a full frame: the landing pane's tab at the top and the status bar at the bottom are both drawn
-  const landing = `[1 ${PANE_TITLES[PANES[0]]}]`;
+  const landing = `[1 ${PANE_TITLES[FIRST_PANE]}]`;
   const deadline = Date.now() + 60_000;
   const mode = env.TUI_BENCH_SYNC ? ' LIVE ' : 'OFFLINE';
   while (!(screen().includes(landing) && screen().includes(mode))) {

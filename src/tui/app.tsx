@@ -8,6 +8,7 @@ import { KeypressProvider } from './components/keypress-provider.js';
 import { Shell } from './components/shell.js';
 import { useMonitorState } from './hooks/use-monitor-state.js';
 import { useReplayState } from './hooks/use-replay.js';
+import { PANES, REGISTRY_STORES } from './panes/pane-registry.js';
 import { createPaneStores, PaneStoresContext } from './panes/pane-stores.js';
 import { ChangeHub } from './state/change-hub.js';
 import { DepsContext, type MonitorDeps, UiActionsContext, UiStateContext } from './state/monitor-context.js';
@@ -56,8 +57,8 @@ function Monitor(props: MonitorAppProps) {
   // the session's thread announces its commits (and other processes'): then the hub need not look for them
   const others = source.subscribeCacheChanges;
   const hub = useMemo(() => new ChangeHub(cache, coalesceMs, others), [cache, coalesceMs, others]);
-  // each pane's store, kept while the monitor runs (panes/pane-stores.ts)
-  const stores = useMemo(() => createPaneStores(hub, cache), [hub, cache]);
+  // each pane's store, kept while the monitor runs (panes/pane-stores.ts, made from the registry's factories)
+  const stores = useMemo(() => createPaneStores(hub, cache, REGISTRY_STORES), [hub, cache]);
   // during the commit, so no change event between the first render and a later passive effect is lost
   useLayoutEffect(() => {
     hub.start();
@@ -85,7 +86,10 @@ function Monitor(props: MonitorAppProps) {
     }),
     [cache, source, now, clockOffsetMs, onRefresh, hub, colour, tickMs, intervals, snoozeMinutes, settlement, edgeMin],
   );
-  const [state, actions] = useMonitorState(() => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null);
+  const [state, actions] = useMonitorState(
+    () => props.initialCity ?? cache.resources.cities()[0]?.city_id ?? null,
+    PANES,
+  );
   const [replay, replayActions] = useReplayState(cache, now, tickMs, () =>
     props.replayAt === undefined ? null : replayFrom(cache, props.replayAt, state.city),
   );

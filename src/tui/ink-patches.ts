@@ -19,8 +19,8 @@ import { createScreenLog } from './screen-log.js';
  * other row is made by Ink's own `get` on a one-row output. A frame with a clipping box is left to Ink whole.
  *
  * Only Ink 6.8.0 is patched (its `Output` and `log-update` are private, so the patch checks the version it was written
- * against, and package.json asks for exactly that one); with another version the monitor runs on Ink as it is, and
- * the unit test of this file fails, to be looked at.
+ * against, and package.json asks for exactly that one); with another version, or one whose private parts are not
+ * where 6.8.0 keeps them, the monitor refuses to start (render-monitor.tsx): Ink's own writer would scroll the screen.
  */
 
 interface Operation {
@@ -181,13 +181,11 @@ let patched: Promise<boolean> | undefined;
 /**
  * Puts both changes in place (once; later calls return the same answer): Ink 6.8's `Output.prototype.get` becomes
  * the cached one, and an Ink asked for `incrementalRendering` writes its frames with createScreenLog. Resolves to
- * false with another Ink version, which then runs unchanged.
+ * false with another Ink version, which then runs unchanged; rejects when Ink's private parts are not as expected.
  */
 export function patchInk(): Promise<boolean> {
   patched ??= (async () => {
-    const build = inkBuildDir();
-    const { version } = JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')) as { version: string };
-    if (version !== PATCHED_INK) return false;
+    if (inkVersion(inkBuildDir()) !== PATCHED_INK) return false;
     const Output = await inkModule<OutputClass>('output.js');
     const proto = Output.prototype as InkOutput & { [ORIGINAL]?: InkOutput['get'] };
     const original = proto.get;
@@ -199,6 +197,26 @@ export function patchInk(): Promise<boolean> {
     return true;
   })();
   return patched;
+}
+
+/** The version of the Ink installed at `build` (its `build/` directory), from its package.json. */
+function inkVersion(build: string): string {
+  return (JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Puts the patch in place, or says in one line why the monitor cannot start: without it Ink writes each frame with
+ * its own incremental writer, which scrolls the screen (off by a line for a frame shorter than the terminal).
+ */
+export async function frameWriterRefusal(): Promise<string | null> {
+  const why = (detail: string) =>
+    `the monitor cannot start: its screen writer is made for Ink ${PATCHED_INK} and ${detail}; reinstall svc-monitor (npm ci)`;
+  try {
+    if (await patchInk()) return null;
+    return why(`Ink ${inkVersion(inkBuildDir())} is installed`);
+  } catch (error) {
+    return why(`the Ink installed is not as it expects (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 /** Ink's `Output` class and its `get` before the patch: for the tests, which compare the two on the same writes. */

@@ -1,5 +1,4 @@
 import type { Key } from 'ink';
-import { PANE_TITLES, PANES, type PaneId } from './hooks/use-monitor-state.js';
 
 /**
  * One key binding: which keypress it is, and how the screen names it. The handlers ask `match`, the help overlay
@@ -15,18 +14,12 @@ export interface KeyBinding {
   help?: readonly [keys: string, does: string];
 }
 
-type Bindings = Record<string, KeyBinding>;
+export type Bindings = Record<string, KeyBinding>;
 
 const char =
   (c: string): KeyBinding['match'] =>
   (input) =>
     input === c;
-
-/** A digit key: the pane of that number, or null. */
-export function paneOfKey(input: string): PaneId | null {
-  const digit = Number(input);
-  return input.length === 1 && digit >= 1 && digit <= PANES.length ? (PANES[digit - 1] as PaneId) : null;
-}
 
 const EVERYWHERE = {
   nextPane: {
@@ -35,11 +28,6 @@ const EVERYWHERE = {
     match: (_, key) => key.tab && !key.shift,
   },
   previousPane: { label: 'Shift-Tab', match: (_, key) => key.tab && key.shift },
-  pane: {
-    label: PANES.map((_, i) => i + 1).join(' '),
-    help: [PANES.map((_, i) => i + 1).join(' '), PANES.map((p) => PANE_TITLES[p]).join(', ')],
-    match: (input) => paneOfKey(input) !== null,
-  },
   city: { label: 'c', help: ['c', 'choose the city (Forecasts, local time in the status bar)'], match: char('c') },
   unit: { label: 'u', help: ['u', 'temperatures in °F / °C'], match: char('u') },
   refresh: { label: 'r', help: ['r', 'refresh: sync now'], match: char('r') },
@@ -198,27 +186,41 @@ const PROMPT = {
   erase: { label: 'Backspace', match: (_, key) => key.backspace || key.delete },
 } satisfies Bindings;
 
+/**
+ * Each pane's own keys, by pane id: its section of the help, titled with the pane's title (panes/pane-registry.ts).
+ * A pane with no keys of its own has an empty section (the lists' keys work on it). These ids are the panes': the
+ * registry has one entry for each, and the compiler says which one it misses.
+ */
+export const PANE_SECTIONS = {
+  board: BOARD,
+  signals: {},
+  positions: {},
+  alerts: ALERTS,
+  forecasts: {},
+  history: HISTORY,
+} satisfies Record<string, Bindings>;
+
+/** A pane: `1 Board` ... `6 History` (DESIGN 3), in the registry's order. */
+export type PaneId = keyof typeof PANE_SECTIONS;
+
+/**
+ * Each board strip's own keys, by strip id (a strip is a part of the board under its rows:
+ * panes/board/board-strips.tsx): its rows in the help go under the board's section.
+ */
+export const STRIP_SECTIONS = {} satisfies Record<string, Bindings>;
+
+/** A board strip. */
+export type StripId = keyof typeof STRIP_SECTIONS;
+
 /** Every key binding of the monitor, by where it works. */
 export const KEYS = {
   everywhere: EVERYWHERE,
   lists: LISTS,
-  board: BOARD,
-  alerts: ALERTS,
-  history: HISTORY,
+  ...PANE_SECTIONS,
   travel: TRAVEL,
   chooser: CHOOSER,
   prompt: PROMPT,
 };
-
-/** The help overlay's sections, in order; the chooser's and the prompt's keys are written on their own line. */
-export const HELP_SECTIONS: readonly (readonly [title: string, bindings: Bindings])[] = [
-  ['Everywhere', EVERYWHERE],
-  ['Lists and pages', LISTS],
-  ['Board', BOARD],
-  ['Alerts', ALERTS],
-  ['History', HISTORY],
-  ['Time travel', TRAVEL],
-];
 
 /** A binding as a hint line writes it: `a acknowledge`; `word` when this place says it otherwise (`Enter row`). */
 export const hintOf = (binding: KeyBinding, word = binding.hint ?? ''): string => `${binding.label} ${word}`;

@@ -1,15 +1,16 @@
 import { render } from 'ink';
 import { enterAlternateScreen } from './alternate-screen.js';
 import { MonitorApp } from './app.js';
-import { patchInk } from './ink-patches.js';
+import { frameWriterRefusal } from './ink-patches.js';
 import type { MonitorOptions } from './types.js';
 
 export { MonitorApp } from './app.js';
 export type { MonitorAppProps, MonitorOptions, MonitorSource, MonitorStatus, RenderInfo } from './types.js';
 
-// before Ink draws anything: a frame costs what changed in it, written line by line (ink-patches.ts); if the
-// patch cannot apply, Ink runs as it is
-await patchInk().catch(() => false);
+// before Ink draws anything: a frame costs what changed in it, written line by line (ink-patches.ts). If the patch
+// cannot apply, the monitor does not start (the CLI writes the one line and exits 1): Ink's own writer scrolls
+const refused = await frameWriterRefusal();
+if (refused !== null) throw new Error(refused);
 
 /**
  * Ink draws at most this many frames a second. Its default, 30, holds a frame back up to 34 ms after the one before

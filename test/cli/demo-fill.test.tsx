@@ -7,7 +7,7 @@ import { DEFAULT_ALERT_SETTINGS } from '../../src/alerts/alert-settings.js';
 import type { Connection } from '../../src/cli/config.js';
 import { openSession } from '../../src/cli/monitor-session.js';
 import { HISTORICAL_TABLES } from '../../src/contract/historical.js';
-import { PANES } from '../../src/tui/hooks/use-monitor-state.js';
+import { PANES } from '../../src/tui/panes/pane-registry.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import type { MonitorStatus } from '../../src/tui/types.js';
 import { PATIENCE_MS } from '../helpers/patience.js';

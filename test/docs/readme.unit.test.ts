@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HELP_SECTIONS } from '../../src/tui/keys.js';
+import { HELP_SECTIONS } from '../../src/tui/panes/pane-registry.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

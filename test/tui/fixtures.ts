@@ -82,7 +82,9 @@ export async function renderTui(
      */
     async pane(key: string): Promise<string> {
       app.stdin.write(key);
-      return until((f) => (f.split('\n')[0] ?? '').includes(`[${key} `), `pane ${key} on the tab bar`);
+      // `[1 Board]`, `[1 Boa]`, or `[1]` on a narrow tab bar with kills to count
+      const chosen = new RegExp(`\\[${key}[ \\]]`);
+      return until((f) => chosen.test(f.split('\n')[0] ?? ''), `pane ${key} on the tab bar`);
     },
     async press(...keys: string[]) {
       for (const k of keys) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cache, openCache } from '../../src/cache/index.js';
-import { PANES } from '../../src/tui/hooks/use-monitor-state.js';
+import { PANES } from '../../src/tui/panes/pane-registry.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
 import { CITIES, fillCalibrationHistory } from '../helpers/calibration-history.js';
 import { lines, renderTui, statusSource } from './fixtures.js';

@@ -1,7 +1,8 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { helpLines } from '../../src/tui/components/help-overlay.js';
-import { HELP_SECTIONS, hintOf, KEYS, listMove, paneOfKey } from '../../src/tui/keys.js';
+import { hintOf, KEYS, listMove } from '../../src/tui/keys.js';
+import { HELP_SECTIONS, paneOfKey } from '../../src/tui/panes/pane-registry.js';
 
 const NO_KEY: Key = {
   upArrow: false,

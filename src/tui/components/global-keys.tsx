@@ -1,6 +1,7 @@
 import { useApp } from 'ink';
 import { useKeypress } from '../hooks/use-keypress.js';
-import { KEYS, paneOfKey } from '../keys.js';
+import { KEYS } from '../keys.js';
+import { paneOfKey } from '../panes/pane-registry.js';
 import { PRIORITY } from '../state/keypress-context.js';
 import { useDeps, useUiActions } from '../state/monitor-context.js';
 

@@ -1,5 +1,6 @@
 import { useMonitorStatus } from '../hooks/use-monitor-status.js';
-import { HELP_SECTIONS, KEYS } from '../keys.js';
+import { KEYS } from '../keys.js';
+import { HELP_SECTIONS } from '../panes/pane-registry.js';
 import { type Line, line, seg } from '../theme.js';
 import type { MonitorStatus } from '../types.js';
 import { DocumentOverlay } from './document-overlay.js';

@@ -1,27 +1,50 @@
 import { memo } from 'react';
 import { useAlertCounts } from '../hooks/use-alert-counts.js';
-import { PANE_TITLES, PANES } from '../hooks/use-monitor-state.js';
 import { hintOf, KEYS } from '../keys.js';
+import { PANE_TITLES, PANES } from '../panes/pane-registry.js';
 import { useUiState } from '../state/monitor-context.js';
-import { type Line, seg } from '../theme.js';
+import { type Line, type Segment, seg } from '../theme.js';
 import { LineText } from './line-text.js';
 
-/** Panes by number, the current one bracketed; the unacknowledged alert count is always here. */
+interface TabForm {
+  name(title: string): string;
+  count(n: number): string;
+}
+
+/** How a tab names its pane, widest first: `4 Alerts (3)`, `4 Ale(3)`, `4(3)`. */
+const TAB_FORMS: readonly TabForm[] = [
+  { name: (t) => ` ${t}`, count: (n) => ` (${n})` },
+  { name: (t) => ` ${t.slice(0, 3)}`, count: (n) => `(${n})` },
+  { name: () => '', count: (n) => `(${n})` },
+];
+
+/** The tabs with each pane named in `form`, the current one bracketed, the unacknowledged count on Alerts'. */
+function tabs(form: TabForm, current: string, unacknowledged: number): Segment[] {
+  return PANES.flatMap((id, i) => {
+    let text = `${i + 1}${form.name(PANE_TITLES[id])}`;
+    if (id === 'alerts' && unacknowledged > 0) text += form.count(unacknowledged);
+    const tab: Segment =
+      id === current ? { text: `[${text}]`, tone: 'accent', bold: true, inverse: true } : seg(` ${text} `);
+    return [tab, seg(' ')];
+  });
+}
+
+const widthOf = (segments: readonly Segment[]) => segments.reduce((n, s) => n + s.text.length, 0);
+
+/**
+ * Panes by number, the current one bracketed; the unacknowledged alert count and the kills are always here. The kill
+ * mark is never cut (`!! KILL x3`): the tabs shorten to make room for it (titles to three letters, then to their
+ * numbers), and the key hints go first.
+ */
 export const TabBar = memo(function TabBar({ width }: { width: number }) {
   const { pane } = useUiState();
   const counts = useAlertCounts();
-  const compact = width < 80;
-  const l: Line = [];
-  PANES.forEach((id, i) => {
-    const title = compact ? PANE_TITLES[id].slice(0, 3) : PANE_TITLES[id];
-    let text = `${i + 1} ${title}`;
-    if (id === 'alerts' && counts.unacknowledged > 0)
-      text += compact ? `(${counts.unacknowledged})` : ` (${counts.unacknowledged})`;
-    const active = id === pane;
-    l.push(active ? { text: `[${text}]`, tone: 'accent', bold: true, inverse: true } : seg(` ${text} `));
-    l.push(seg(' '));
-  });
-  if (counts.kills > 0) l.push(seg(compact ? '!!KILL ' : `!! KILL x${counts.kills} `, 'alarm', true));
-  if (!compact) l.push(seg(`  ${hintOf(KEYS.everywhere.help)}  ${hintOf(KEYS.everywhere.quit)}`, 'muted'));
+  const kill = counts.kills > 0 ? [seg(`!! KILL x${counts.kills} `, 'alarm', true)] : [];
+  const room = width - widthOf(kill);
+  const forms = TAB_FORMS.map((form) => tabs(form, pane, counts.unacknowledged));
+  const shown = forms.find((t) => widthOf(t) <= room) ?? (forms[forms.length - 1] as Segment[]);
+  const l: Line = [...shown, ...kill];
+  const hints = seg(`  ${hintOf(KEYS.everywhere.help)}  ${hintOf(KEYS.everywhere.quit)}`, 'muted');
+  if (widthOf(l) + widthOf([hints]) <= width) l.push(hints);
   return <LineText line={l} width={width} />;
 });

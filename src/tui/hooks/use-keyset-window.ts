@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
+import type { ReadStore } from '../state/pane-store.js';
 import { type KeysetSource, readWindow, selectedIndex, useKeysetWindowState } from './use-keyset-window-state.js';
-import { type ChangeCounter, useReread } from './use-reread.js';
+import { useReread } from './use-reread.js';
 
 export type { KeysetSource } from './use-keyset-window-state.js';
 
@@ -23,7 +24,7 @@ export interface KeysetWindow<Row, Key = unknown> {
 export function useKeysetWindow<Row, Key>(
   source: KeysetSource<Row, Key>,
   height: number,
-  changes: ChangeCounter,
+  changes: ReadStore,
 ): KeysetWindow<Row, Key> {
   const [state, actions] = useKeysetWindowState<Row, Key>();
   const above = state.owner === source ? state.above : null;

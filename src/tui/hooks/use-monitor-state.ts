@@ -1,20 +1,9 @@
 import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
+import type { PaneId } from '../keys.js';
 import type { BoardSort } from '../panes/board/board-sort.js';
 import type { ReplayTarget } from '../state/replay-target.js';
 import type { Line } from '../theme.js';
-
-export const PANES = ['board', 'signals', 'positions', 'alerts', 'forecasts', 'history'] as const;
-export type PaneId = (typeof PANES)[number];
-
-export const PANE_TITLES: Record<PaneId, string> = {
-  board: 'Board',
-  signals: 'Signals',
-  positions: 'Positions',
-  alerts: 'Alerts',
-  forecasts: 'Forecasts',
-  history: 'History',
-};
 
 /**
  * A modal over the pane: help, the city chooser, time travel's prompt, or the full detail of a row (of a past day's
@@ -55,37 +44,40 @@ export type UiAction =
   | { type: 'openCity'; city: string }
   | { type: 'notice'; text: string | null };
 
-export function uiReducer(state: UiState, action: UiAction): UiState {
-  switch (action.type) {
-    case 'pane':
-      return state.pane === action.pane ? state : { ...state, pane: action.pane, openedFromBoard: false };
-    case 'cyclePane': {
-      const i = PANES.indexOf(state.pane);
-      return {
-        ...state,
-        pane: PANES[(i + action.by + PANES.length) % PANES.length] as PaneId,
-        openedFromBoard: false,
-      };
+/** The UI's reducer over the panes in `panes`' order (the registry's: Tab goes round it). */
+export const uiReducer =
+  (panes: readonly PaneId[]) =>
+  (state: UiState, action: UiAction): UiState => {
+    switch (action.type) {
+      case 'pane':
+        return state.pane === action.pane ? state : { ...state, pane: action.pane, openedFromBoard: false };
+      case 'cyclePane': {
+        const i = panes.indexOf(state.pane);
+        return {
+          ...state,
+          pane: panes[(i + action.by + panes.length) % panes.length] as PaneId,
+          openedFromBoard: false,
+        };
+      }
+      case 'openCity':
+        return { ...state, city: action.city, pane: 'forecasts', overlay: null, openedFromBoard: true };
+      case 'city':
+        // from Alerts, whose list is of every city, a city chosen is one to look at: the Board with it selected
+        return { ...state, city: action.city, overlay: null, ...(state.pane === 'alerts' ? { pane: 'board' } : {}) };
+      case 'toggleUnit':
+        return { ...state, otherUnit: !state.otherUnit };
+      case 'overlay':
+        return { ...state, overlay: action.overlay };
+      case 'historyTable':
+        return { ...state, historyTable: action.table };
+      case 'historyFilter':
+        return { ...state, historyFilter: action.filter };
+      case 'boardSort':
+        return { ...state, boardSort: action.sort };
+      case 'notice':
+        return state.notice === action.text ? state : { ...state, notice: action.text };
     }
-    case 'openCity':
-      return { ...state, city: action.city, pane: 'forecasts', overlay: null, openedFromBoard: true };
-    case 'city':
-      // from Alerts, whose list is of every city, a city chosen is one to look at: the Board with it selected
-      return { ...state, city: action.city, overlay: null, ...(state.pane === 'alerts' ? { pane: 'board' } : {}) };
-    case 'toggleUnit':
-      return { ...state, otherUnit: !state.otherUnit };
-    case 'overlay':
-      return { ...state, overlay: action.overlay };
-    case 'historyTable':
-      return { ...state, historyTable: action.table };
-    case 'historyFilter':
-      return { ...state, historyFilter: action.filter };
-    case 'boardSort':
-      return { ...state, boardSort: action.sort };
-    case 'notice':
-      return state.notice === action.text ? state : { ...state, notice: action.text };
-  }
-}
+  };
 
 export const initialUiState = (city: string | null): UiState => ({
   pane: 'board',
@@ -115,9 +107,10 @@ export interface UiActions {
   notice(text: string | null): void;
 }
 
-/** `initialCity` is called once, on the first render. */
-export function useMonitorState(initialCity: () => string | null): [UiState, UiActions] {
-  const [state, dispatch] = useReducer(uiReducer, initialCity, (city) => initialUiState(city()));
+/** `initialCity` is called once, on the first render; `panes` is the panes' order (panes/pane-registry.ts). */
+export function useMonitorState(initialCity: () => string | null, panes: readonly PaneId[]): [UiState, UiActions] {
+  const reducer = useMemo(() => uiReducer(panes), [panes]);
+  const [state, dispatch] = useReducer(reducer, initialCity, (city) => initialUiState(city()));
   const actions = useMemo<UiActions>(
     () => ({
       showPane: (pane) => dispatch({ type: 'pane', pane }),

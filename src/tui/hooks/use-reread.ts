@@ -1,16 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { CacheTopic } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
-
-/**
- * An outside store's change counter, in the shape useSyncExternalStore takes: `subscribe` is told of each change,
- * `snapshot` is the counter now (any value that moves when the store changed). The cache's change hub for some topics
- * (useCacheChanges), a kept read's generation, a feed strip's.
- */
-export interface ChangeCounter {
-  subscribe(listener: () => void): () => void;
-  snapshot(): unknown;
-}
+import type { ReadStore } from '../state/pane-store.js';
 
 /**
  * One idea, said here once: a pane's read of an outside store is read again when the store's change counter moves.
@@ -18,16 +9,16 @@ export interface ChangeCounter {
  * inside its snapshot, again only when the counter moved or `read` is a new function (keep it stable: a useCallback
  * over what it reads), so a render that changed nothing reads nothing.
  */
-export function useReread<T>(changes: ChangeCounter, read: () => T): T {
+export function useReread<T>(changes: ReadStore, read: () => T): T {
   const kept = useRef<{ count: unknown; read: () => T; value: T } | null>(null);
   const snapshot = useCallback(() => {
-    const count = changes.snapshot();
+    const count = changes.getSnapshot();
     const last = kept.current;
     if (last && Object.is(last.count, count) && last.read === read) return last.value;
     const value = read();
     // the counter as the read left it: a read may move its own store's counter (a keyset strip that had to read the
     // stretch asked for), and keeping the count from before would read again at React's second look at the snapshot
-    kept.current = { count: changes.snapshot(), read, value };
+    kept.current = { count: changes.getSnapshot(), read, value };
     return value;
   }, [changes, read]);
   return useSyncExternalStore(changes.subscribe, snapshot);
@@ -37,8 +28,8 @@ export function useReread<T>(changes: ChangeCounter, read: () => T): T {
  * The same idea for work that is not a value: `work` (a read started in the background) runs after each commit in
  * which the store's change counter moved, or `work` is a new function (a useCallback over what it uses).
  */
-export function useAfterChange(changes: ChangeCounter, work: () => void): void {
-  const count = useSyncExternalStore(changes.subscribe, changes.snapshot);
+export function useAfterChange(changes: ReadStore, work: () => void): void {
+  const count = useSyncExternalStore(changes.subscribe, changes.getSnapshot);
   const done = useRef<{ count: unknown; work: () => void } | null>(null);
   // after every commit, doing the work only when its counter or the work itself changed since it was last done
   useEffect(() => {
@@ -48,12 +39,15 @@ export function useAfterChange(changes: ChangeCounter, work: () => void): void {
   });
 }
 
-/** The cache's change counter for `topics` (the change hub's, coalesced): a ChangeCounter for the two hooks above. */
-export function useCacheChanges(topics: readonly CacheTopic[]): ChangeCounter {
+/**
+ * The cache's change counter for `topics` (the change hub's, coalesced) as a store for the two hooks above; `stamp`
+ * moves it too: what else a read depends on (the minute a snooze runs out by, the live conditions' text).
+ */
+export function useCacheChanges(topics: readonly CacheTopic[], stamp = ''): ReadStore {
   const { hub } = useDeps();
   const key = topics.join('\n');
   return useMemo(() => {
     const list = key.split('\n') as CacheTopic[];
-    return { subscribe: hub.subscribe, snapshot: () => hub.version(list) };
-  }, [hub, key]);
+    return { subscribe: hub.subscribe, getSnapshot: () => `${hub.version(list)}|${stamp}` };
+  }, [hub, key, stamp]);
 }

@@ -1,62 +1,76 @@
 import { createContext, useContext } from 'react';
-import type { BoardRow } from '../../board/board-row.js';
-import { type Cache, FEED_READ_TOPICS, type FeedKey, type Signal } from '../../cache/index.js';
+import type { Cache } from '../../cache/index.js';
 import type { ChangeHub } from '../state/change-hub.js';
-import { KeysetStore } from '../state/keyset-store.js';
-import { type PaneInputs, PaneStore } from '../state/pane-store.js';
-import { ReplayTraderAlerts } from '../state/replay-trader-alerts.js';
-import type { Line } from '../theme.js';
-import { BOARD_STORE, type BoardInputs, type BoardParams } from './board/board-read.js';
-import type { ForecastData, ForecastParams } from './forecasts/forecast-read.js';
-import { FORECASTS_STORE } from './forecasts/forecasts-store.js';
-import { HISTORY_STORE, type SummaryInputs, type SummaryParams } from './history/history-summaries.js';
-import { POSITIONS_STORE, type PositionsParams, type PricedBook } from './positions/positions-model.js';
-import { feedAt } from './signals/feed-list.js';
+import type { PaneInputs } from '../state/pane-store.js';
 
 /**
- * The panes' stores of one running monitor, created by the app with its change hub and provided through context:
- * only the pane shown is mounted, and each store keeps what its pane read while the monitor runs, so the key that
- * shows a pane draws it from memory. Alerts and History list rows a window at a time from the cache (their lists change
- * with every alert and every filter); what they work out is in their stores.
+ * What the app does with a store (a `PaneStore`, a `KeysetStore`, ...), whatever it reads: `warm` reads what its pane
+ * will first show, in the background, before the pane is shown (it returns what stops waiting for it); `stop` ends
+ * its background reads when the monitor ends.
  */
-export interface PaneStores {
-  board: PaneStore<BoardParams, BoardRow[], BoardInputs>;
-  signals: KeysetStore<Signal, FeedKey>;
-  positions: PaneStore<PositionsParams, PricedBook>;
-  /** Time travel's trader alerts: the rules' steps run, kept between visits (Alerts). */
-  alerts: ReplayTraderAlerts;
-  forecasts: PaneStore<ForecastParams, ForecastData | null>;
-  /** History's summaries (`s`), read when opened; its tables' rows are read a window at a time, never kept. */
-  history: PaneStore<SummaryParams, Line[], SummaryInputs>;
-  /** Reads the panes not shown yet in the background, live (components/prewarm.tsx). */
-  warm(inputs: PaneInputs): () => void;
-  /** Stops their background reads: the monitor ends. */
-  stop(): void;
+export interface KeptStore {
+  warm?(cache: Cache, inputs: PaneInputs): (() => void) | undefined;
+  stop?(): void;
 }
 
-export function createPaneStores(hub: ChangeHub, cache: Cache): PaneStores {
-  const board = new PaneStore(hub, BOARD_STORE);
-  const signals = new KeysetStore(hub, FEED_READ_TOPICS, (atMs) => feedAt(cache, atMs));
-  const positions = new PaneStore(hub, POSITIONS_STORE);
-  const forecasts = new PaneStore(hub, FORECASTS_STORE);
-  const history = new PaneStore(hub, HISTORY_STORE);
-  return {
-    board,
-    signals,
-    positions,
-    alerts: new ReplayTraderAlerts(),
-    forecasts,
-    history,
-    warm(inputs) {
-      // the board is the first pane: its own render reads it
-      positions.warm(cache, inputs);
-      signals.warm(inputs);
-      return forecasts.warm(cache, inputs);
-    },
-    stop() {
-      for (const store of [board, signals, positions, forecasts, history]) store.stop();
-    },
-  };
+/**
+ * How a pane (or a board strip) makes its store, from the running monitor's change hub and cache: declared once, in
+ * the pane's folder, named by its registry entry (pane-registry.ts) and looked up with it (`usePaneStore(factory)`).
+ */
+export type StoreFactory<S extends KeptStore = KeptStore> = (hub: ChangeHub, cache: Cache) => S;
+
+/** A registry entry as the stores see it: its factory, and whether the prewarm reads it before it is first shown. */
+export interface StoreEntry {
+  store: StoreFactory;
+  warm: boolean;
+}
+
+/**
+ * The stores of one running monitor, created by the app with its change hub and provided through context: only the
+ * pane shown is mounted, and each store keeps what its pane read while the monitor runs, so the key that shows a pane
+ * draws it from memory. One store a factory: the registry's are made at once (warmed by the prewarm, stopped at the
+ * end); any other (a board strip's until it is in the registry) on its first use, stopped at the end likewise.
+ */
+export class PaneStores {
+  private readonly made = new Map<StoreFactory, KeptStore>();
+
+  constructor(
+    private readonly hub: ChangeHub,
+    private readonly cache: Cache,
+    private readonly entries: readonly StoreEntry[],
+  ) {
+    for (const entry of entries) this.of(entry.store);
+  }
+
+  /** The store `factory` makes, made once for this monitor. */
+  of<S extends KeptStore>(factory: StoreFactory<S>): S {
+    let store = this.made.get(factory);
+    if (store === undefined) {
+      store = factory(this.hub, this.cache);
+      this.made.set(factory, store);
+    }
+    return store as S;
+  }
+
+  /**
+   * Reads the panes marked `warm` in the background, live (components/prewarm.tsx), in the registry's order; returns
+   * what stops waiting for them.
+   */
+  warm(inputs: PaneInputs): () => void {
+    const stops = this.entries.filter((e) => e.warm).map((e) => this.of(e.store).warm?.(this.cache, inputs));
+    return () => {
+      for (const stop of stops) stop?.();
+    };
+  }
+
+  /** Stops their background reads: the monitor ends. */
+  stop(): void {
+    for (const store of this.made.values()) store.stop?.();
+  }
+}
+
+export function createPaneStores(hub: ChangeHub, cache: Cache, entries: readonly StoreEntry[]): PaneStores {
+  return new PaneStores(hub, cache, entries);
 }
 
 export const PaneStoresContext = createContext<PaneStores | null>(null);
@@ -66,4 +80,9 @@ export function usePaneStores(): PaneStores {
   const stores = useContext(PaneStoresContext);
   if (stores === null) throw new Error('usePaneStores used outside MonitorApp');
   return stores;
+}
+
+/** The running monitor's store of `factory` (a pane's, a strip's): the same object for the monitor's life. */
+export function usePaneStore<S extends KeptStore>(factory: StoreFactory<S>): S {
+  return usePaneStores().of(factory);
 }

@@ -1,4 +1,4 @@
-import type { CacheTopic } from '../../cache/index.js';
+import type { Cache, CacheTopic } from '../../cache/index.js';
 import type { ChangeHub } from './change-hub.js';
 import { KeysetStrip, type SteppedKeysetSource } from './keyset-strip.js';
 import { LIVE, type PaneInputs, type ReadInstant } from './pane-store.js';
@@ -13,6 +13,12 @@ export class KeysetStore<Row, Key> {
   private readonly live: KeysetStrip<Row, Key>;
   private replay: { atMs: number; strip: KeysetStrip<Row, Key> } | undefined;
 
+  /** The list's tables' change counter, which a strip watched listens to. */
+  private readonly changes = {
+    subscribe: (listener: () => void) => this.hub.subscribe(listener),
+    version: () => this.hub.version(this.topics),
+  };
+
   constructor(
     private readonly hub: ChangeHub,
     /** The tables the list reads, taken from its cache/ read. */
@@ -20,7 +26,7 @@ export class KeysetStore<Row, Key> {
     /** The list as it stood at `atMs` (undefined: live). */
     private readonly listAt: (atMs: number | undefined) => SteppedKeysetSource<Row, Key>,
   ) {
-    this.live = new KeysetStrip(listAt(undefined));
+    this.live = new KeysetStrip(listAt(undefined), this.changes);
   }
 
   /** The stretch of `instant`'s list, told the tables' version now (a newer one is read again on `refresh`). */
@@ -30,7 +36,7 @@ export class KeysetStore<Row, Key> {
     if (atMs !== undefined) {
       if (this.replay?.atMs !== atMs) {
         this.replay?.strip.stop();
-        this.replay = { atMs, strip: new KeysetStrip(this.listAt(atMs)) };
+        this.replay = { atMs, strip: new KeysetStrip(this.listAt(atMs), this.changes) };
       }
       strip = this.replay.strip;
     }
@@ -39,9 +45,10 @@ export class KeysetStore<Row, Key> {
   }
 
   /** Reads, in the background, the live list's window at the pane's height and the page below it (it prefetches). */
-  warm(inputs: Pick<PaneInputs, 'height'>): void {
+  warm(_cache: Cache, inputs: Pick<PaneInputs, 'height'>): undefined {
     const rows = Math.max(1, inputs.height - 1);
     this.scope(LIVE).warm(2 * rows + 1);
+    return undefined;
   }
 
   stop(): void {

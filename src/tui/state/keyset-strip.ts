@@ -1,4 +1,5 @@
 import type { KeysetSource } from '../hooks/use-keyset-window-state.js';
+import type { ReadStore } from './pane-store.js';
 import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
 
 /** A list read by keyset a step at a time (the Signals feed, a source at a time: cache/feed/feed.ts). */
@@ -23,7 +24,7 @@ type Side = 'above' | 'below';
  * background, a step at a time, so that the next pages are in memory before their key comes. `refresh` reads it
  * again in the background after the list changed: keys are answered from the stretch as it was until then.
  */
-export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key> {
+export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore {
   private from: Key | null = null;
   private rows: Row[] = [];
   private end = false;
@@ -35,8 +36,16 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key> {
   private readAt: unknown;
   private readonly jobs = new Map<Side | 'refresh', Running>();
   private readonly watchers = new Set<() => void>();
+  private unhook: (() => void) | undefined;
 
-  constructor(private readonly source: SteppedKeysetSource<Row, Key>) {}
+  /**
+   * `list`: the list's change counter (its tables' version in the change hub). While the strip is watched (its pane
+   * mounted) it listens to it, and reads its rows again in the background after each change (`refresh`).
+   */
+  constructor(
+    private readonly source: SteppedKeysetSource<Row, Key>,
+    private readonly list?: { subscribe(listener: () => void): () => void; version(): unknown },
+  ) {}
 
   keyOf = (row: Row): Key => this.source.keyOf(row);
 
@@ -133,16 +142,28 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key> {
 
   stop(): void {
     for (const side of ['above', 'below', 'refresh'] as const) this.stopJob(side);
+    this.unhook?.();
+    this.unhook = undefined;
   }
 
+  /** A watcher (a mounted pane); the first one hooks the strip to its list's changes. */
   subscribe = (watcher: () => void): (() => void) => {
     this.watchers.add(watcher);
+    const list = this.list;
+    if (list)
+      this.unhook ??= list.subscribe(() => {
+        this.observe(list.version());
+        this.refresh();
+      });
     return () => {
       this.watchers.delete(watcher);
+      if (this.watchers.size > 0) return;
+      this.unhook?.();
+      this.unhook = undefined;
     };
   };
 
-  snapshot = (): number => this.generation;
+  getSnapshot = (): number => this.generation;
 
   /** Whether the rows after `after` start inside the stretch (or at its end). */
   private startsAt(after: Key | null): boolean {

@@ -2,8 +2,28 @@ import type { Cache, CacheTopic } from '../../cache/index.js';
 import type { City } from '../../contract/cities.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import type { ChangeHub } from './change-hub.js';
-import { type KeptAsk, KeptRead } from './kept-read.js';
-import type { SlicedRead } from './sliced-read.js';
+import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
+
+/**
+ * A store as React reads it (`useSyncExternalStore`): `subscribe` is told when what it holds changed, `getSnapshot`
+ * is any value that moves when it did. Every store of a pane is one (a pane's scope, a keyset list's stretch, the
+ * cache's change counter for some tables: ChangeHub.changes).
+ */
+export interface ReadStore {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): unknown;
+}
+
+/**
+ * What a kept read is asked for: `key` names what it reads (the cities of the board, a city on Forecasts); `stamp`
+ * says how fresh it must be beyond the cache's changes (the minute of the clock), so a new stamp reads again like a
+ * change of the tables does; `params` is what the read takes.
+ */
+export interface KeptAsk<P> {
+  key: string;
+  stamp: string;
+  params: P;
+}
 
 /** Time travel's instant as a pane's reads take it (replay-context.ts, useReplayInstant): both undefined when live. */
 export interface ReadInstant {
@@ -69,13 +89,13 @@ const LAYOUTS_KEPT = 4;
  * One pane's store: its read of the cache kept while the monitor runs, not only while the pane shows, so the key that
  * shows the pane draws it from memory. Two scopes kept apart, live and time travel's (a read of now is never shown
  * while replaying nor one of an instant after Esc, and Esc finds the live one in memory); each reads again in the
- * background when its tables change or its stamp moves (kept-read.ts). `warm` reads the live scope before the pane is
+ * background when its tables change or its stamp moves (PaneScope, below). `warm` reads the live scope before the pane is
  * first shown; `layout` keeps the lines laid out of a result with the result.
  */
 export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
   readonly topics: readonly CacheTopic[];
-  private live: KeptRead<P, T>;
-  private replay: KeptRead<P, T>;
+  private live: PaneScope<P, T>;
+  private replay: PaneScope<P, T>;
   private readonly layouts = new WeakMap<object, Map<string, unknown>>();
 
   constructor(
@@ -92,7 +112,7 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
   }
 
   /** The scope of `instant`: live, or time travel's (every instant in one, the instant in its key). */
-  scope(instant: ReadInstant): KeptRead<P, T> {
+  scope(instant: ReadInstant): PaneScope<P, T> {
     return instant.atMs === undefined ? this.live : this.replay;
   }
 
@@ -102,7 +122,7 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
    */
   warm(cache: Cache, inputs: I): () => void {
     const ask = this.spec.ask({ ...inputs, instant: LIVE }, this.hub);
-    this.live.refresh(cache, ask);
+    this.live.want(cache, ask);
     const layOut = this.spec.layOutAhead;
     if (!layOut) return () => {};
     const done = () => {
@@ -150,7 +170,138 @@ export class PaneStore<P, T, I extends PaneInputs = PaneInputs> {
   }
 
   /** A scope's kept read, with a read (and its memo) of its own. */
-  private newScope(): KeptRead<P, T> {
-    return new KeptRead(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
+  private newScope(): PaneScope<P, T> {
+    return new PaneScope(this.hub, this.spec.topics, this.spec.newRead(), this.spec.keep);
+  }
+}
+
+interface Entry<T> {
+  key: string;
+  stamp: string;
+  version: number;
+  value: T;
+}
+
+/**
+ * One scope of a pane's store (live, or time travel's): its read of the cache kept while the monitor runs, not only
+ * while the pane shows, so the key that shows the pane again draws it from memory in the key's one commit. While it
+ * is watched (its pane mounted) it listens to the change hub: when its tables change it reads what it was last
+ * asked for (`want`) again in the background a slice at a time, the last result shown meanwhile, and tells its
+ * watchers when the new one is in; a new stamp (the minute) is asked for by the pane with `want`. Only a key asking
+ * for what was never read (another city) reads at once, in its commit. Keeps the results of the `keep` keys used
+ * last.
+ */
+export class PaneScope<P, T> implements ReadStore {
+  private entries: Entry<T>[] = [];
+  private job: (Running & { key: string; stamp: string; version: number }) | undefined;
+  private readonly watchers = new Set<() => void>();
+  /** Bumped when a background read brings a new result: what useSyncExternalStore compares. */
+  private generation = 0;
+  /** What the pane shown asked for last, read again when the tables change while it is watched. */
+  private wanted: { cache: Cache; ask: KeptAsk<P> } | undefined;
+  private unhook: (() => void) | undefined;
+
+  constructor(
+    private readonly hub: ChangeHub,
+    readonly topics: readonly CacheTopic[],
+    private readonly read: (cache: Cache, params: P) => SlicedRead<T>,
+    private readonly keep = 1,
+  ) {}
+
+  /**
+   * The result for `ask`: the current one, or the last one read for its key while a newer one is due (`refresh`
+   * starts it), or, for a key never read, a read now.
+   */
+  get(cache: Cache, ask: KeptAsk<P>): T {
+    const entry = this.entryOf(ask);
+    if (entry) return entry.value;
+    const version = this.hub.version(this.topics);
+    const value = readNow(this.read(cache, ask.params));
+    this.store({ key: ask.key, stamp: ask.stamp, version, value });
+    return value;
+  }
+
+  /** The result kept for `ask`'s key, however old; undefined when none was read (reads nothing). */
+  peek(ask: KeptAsk<P>): T | undefined {
+    return this.entryOf(ask)?.value;
+  }
+
+  /** Whether the result for `ask` is as of the cache's current content and its stamp. */
+  isCurrent(ask: KeptAsk<P>): boolean {
+    const entry = this.entryOf(ask);
+    return entry !== undefined && entry.stamp === ask.stamp && entry.version === this.hub.version(this.topics);
+  }
+
+  /**
+   * What the pane shown asks for now (after its commit: a read that is due runs between keys, never in one): read
+   * again in the background if not current, and again whenever its tables change while the scope is watched.
+   */
+  want(cache: Cache, ask: KeptAsk<P>): void {
+    this.wanted = { cache, ask };
+    this.refresh(cache, ask);
+  }
+
+  /** Reads `ask` again in the background when its result is not current (at most one such read at a time). */
+  refresh(cache: Cache, ask: KeptAsk<P>): void {
+    if (this.isCurrent(ask)) return;
+    const version = this.hub.version(this.topics);
+    const job = this.job;
+    if (job && job.key === ask.key && job.stamp === ask.stamp && job.version === version) return;
+    job?.cancel();
+    const running = readSliced(
+      this.read(cache, ask.params),
+      (value) => {
+        this.job = undefined;
+        this.store({ key: ask.key, stamp: ask.stamp, version, value });
+        this.changed();
+      },
+      () => {
+        this.job = undefined;
+        // dropped: the pane's next render reads it at once and meets the same failure there, where the failure
+        // boundary ends the monitor with one line (a damaged page)
+        this.entries = this.entries.filter((e) => e.key !== ask.key);
+        this.changed();
+      },
+    );
+    this.job = { ...running, key: ask.key, stamp: ask.stamp, version };
+  }
+
+  /** Stops a background read (the monitor ends). */
+  stop(): void {
+    this.job?.cancel();
+    this.job = undefined;
+    this.unhook?.();
+    this.unhook = undefined;
+  }
+
+  /** A watcher (a mounted pane, a warm waiting for its read); the first one hooks the scope to the change hub. */
+  subscribe = (watcher: () => void): (() => void) => {
+    this.watchers.add(watcher);
+    this.unhook ??= this.hub.subscribe(this.tablesChanged);
+    return () => {
+      this.watchers.delete(watcher);
+      if (this.watchers.size > 0) return;
+      this.unhook?.();
+      this.unhook = undefined;
+    };
+  };
+
+  getSnapshot = (): number => this.generation;
+
+  private tablesChanged = (): void => {
+    if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
+  };
+
+  private changed(): void {
+    this.generation++;
+    for (const watcher of [...this.watchers]) watcher();
+  }
+
+  private entryOf(ask: KeptAsk<P>): Entry<T> | undefined {
+    return this.entries.find((e) => e.key === ask.key);
+  }
+
+  private store(entry: Entry<T>): void {
+    this.entries = [entry, ...this.entries.filter((e) => e.key !== entry.key)].slice(0, this.keep);
   }
 }

@@ -1,18 +1,21 @@
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { type ChangeCounter, useAfterChange, useReread } from '../../../src/tui/hooks/use-reread.js';
+import { useAfterChange, useReread } from '../../../src/tui/hooks/use-reread.js';
+import type { ReadStore } from '../../../src/tui/state/pane-store.js';
 
 /** A store with a change counter, as the change hub, a kept read or a strip has one. */
 function counter() {
   let count = 0;
   const listeners = new Set<() => void>();
-  const store: ChangeCounter & { change(): void } = {
+  const store: ReadStore & { change(): void } = {
     subscribe: (listener) => {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
-    snapshot: () => count,
+    getSnapshot: () => count,
     change() {
       count++;
       for (const listener of [...listeners]) listener();

@@ -95,14 +95,14 @@ describe('a keyset strip', () => {
     strip.refresh();
     await settle();
     expect(list.reads).toBe(1);
-    const generation = strip.snapshot();
+    const generation = strip.getSnapshot();
     list.set([-5, ...hundred.filter((r) => r !== 10)]);
     strip.observe(2);
     strip.refresh();
     // meanwhile: the rows kept
     expect(strip.older(null, 3)).toEqual([0, 10, 20]);
     await settle();
-    expect(strip.snapshot()).not.toBe(generation);
+    expect(strip.getSnapshot()).not.toBe(generation);
     expect(strip.older(null, 3)).toEqual([-5, 0, 20]);
   });
 

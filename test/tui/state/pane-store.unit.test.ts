@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../../src/cache/index.js';
+import { PANE_REGISTRY, REGISTRY_STORES } from '../../../src/tui/panes/pane-registry.js';
 import { createPaneStores } from '../../../src/tui/panes/pane-stores.js';
 import { ChangeHub } from '../../../src/tui/state/change-hub.js';
 import { KeysetStore } from '../../../src/tui/state/keyset-store.js';
@@ -210,10 +211,13 @@ describe('the pane stores', () => {
   it('are one set a running monitor: two monitors share nothing', () => {
     const { cache, hub } = setup();
     const other = setup();
-    const mine = createPaneStores(hub, cache);
-    const theirs = createPaneStores(other.hub, other.cache);
-    for (const pane of ['board', 'signals', 'positions', 'alerts', 'forecasts'] as const)
-      expect(mine[pane]).not.toBe(theirs[pane]);
+    const mine = createPaneStores(hub, cache, REGISTRY_STORES);
+    const theirs = createPaneStores(other.hub, other.cache, REGISTRY_STORES);
+    for (const pane of PANE_REGISTRY) {
+      // one store a pane for a monitor's life, none shared with another monitor
+      expect(mine.of(pane.store)).toBe(mine.of(pane.store));
+      expect(mine.of(pane.store)).not.toBe(theirs.of(pane.store));
+    }
     mine.stop();
     theirs.stop();
   });

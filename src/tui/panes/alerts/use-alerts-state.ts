@@ -6,11 +6,12 @@ import { useAlertCounts } from '../../hooks/use-alert-counts.js';
 import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
 import { useMonitorStatus } from '../../hooks/use-monitor-status.js';
 import { useNow } from '../../hooks/use-now.js';
-import { useReread } from '../../hooks/use-reread.js';
+import { useCacheChanges, useReread } from '../../hooks/use-reread.js';
 import { useStreamHealth } from '../../hooks/use-stream-health.js';
 import { useDeps, useUiActions } from '../../state/monitor-context.js';
 import { useReplayInstant } from '../../state/replay-context.js';
-import { usePaneStores } from '../pane-stores.js';
+import { ReplayTraderAlerts } from '../../state/replay-trader-alerts.js';
+import { usePaneStore } from '../pane-stores.js';
 import { type AlertItem, alertSource, liveItems, ruleItem, WORKING_OUT } from './alert-items.js';
 
 export interface AlertsState {
@@ -25,8 +26,11 @@ export interface AlertsState {
   rejectedDeliveries(alert: AlertRow): RejectedDelivery[];
 }
 
+/** Time travel's trader alerts: the rules' steps run, kept between visits. */
+export const alertsStore = () => new ReplayTraderAlerts();
+
 export function useAlertsState(listHeight: number): AlertsState {
-  const { cache, now, hub, edgeMin, settlement } = useDeps();
+  const { cache, now, edgeMin, settlement } = useDeps();
   const actions = useUiActions();
   const status = useMonitorStatus();
   const nowMs = useNow();
@@ -35,7 +39,7 @@ export function useAlertsState(listHeight: number): AlertsState {
   // stored ones; no live condition (they are of now)
   const { atMs, date } = useReplayInstant();
   // the steps the rules ran are kept in the pane's store between visits
-  const traderAlerts = usePaneStores().alerts;
+  const traderAlerts = usePaneStore(alertsStore);
   // worked out in slices in the background: the last result (and `working out…`) until the instant's is in
   const worked = useSyncExternalStore(traderAlerts.subscribe, traderAlerts.getSnapshot);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `worked` is the store's new result, read through `at`
@@ -54,16 +58,12 @@ export function useAlertsState(listHeight: number): AlertsState {
       alertSource(cache, () => liveRef.current, atMs === undefined ? undefined : { atMs, except: TRADER_ALERT_KINDS }),
     [cache, atMs],
   );
-  const liveSignature = useRef('');
-  liveSignature.current = [...live.connection, ...live.sync, ...live.rules]
+  const liveSignature = [...live.connection, ...live.sync, ...live.rules]
     .map((c) => `${c.marker}${c.when}${c.message}`)
     .join('|');
-  // the window's change counter: the stored alerts' and the conditions' text (read at each render, as React reads a
-  // snapshot, so a render with other conditions reads the window again)
-  const changes = useMemo(
-    () => ({ subscribe: hub.subscribe, snapshot: () => `${hub.version(['alerts'])}|${liveSignature.current}` }),
-    [hub],
-  );
+  // the window's change counter: the stored alerts' and the conditions' text (a render with other conditions reads
+  // the window again)
+  const changes = useCacheChanges(['alerts'], liveSignature);
   // replaying: the trader alerts the rules raised by then were unacknowledged then; they count with the stored ones
   const stored = useAlertCounts();
   const counts = useMemo(

@@ -4,8 +4,11 @@ import type { City } from '../../../contract/cities.js';
 import { type KeyedCursor, useKeyedCursor } from '../../hooks/use-keyed-cursor.js';
 import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
+import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
-import { usePaneStores } from '../pane-stores.js';
+import { PaneStore } from '../../state/pane-store.js';
+import { usePaneStore } from '../pane-stores.js';
+import { BOARD_STORE } from './board-read.js';
 import { BOARD_SORTS, type BoardSort, boardRowKey } from './board-sort.js';
 import { useBoardOrder } from './use-board-order.js';
 
@@ -21,6 +24,9 @@ export interface BoardState {
   scroll: Pick<KeyedCursor, 'move' | 'home'>;
 }
 
+/** The board's store: its rows read in slices (board-read.ts); not warmed, the landing pane reads it as it draws. */
+export const boardStore = (hub: ChangeHub) => new PaneStore(hub, BOARD_STORE);
+
 export function useBoardState(cities: readonly City[], width: number, height: number): BoardState {
   const { boardSort: sort, city } = useUiState();
   const { setBoardSort } = useUiActions();
@@ -28,7 +34,7 @@ export function useBoardState(cities: readonly City[], width: number, height: nu
   const { edgeMin } = useDeps();
   const inputs = usePaneInputs(cities, width, height);
   const unsorted = usePaneRead(
-    usePaneStores().board,
+    usePaneStore(boardStore),
     useMemo(() => ({ ...inputs, edgeMin }), [inputs, edgeMin]),
   );
   const rows = useBoardOrder(unsorted, sort, edgeMin);
@@ -37,7 +43,7 @@ export function useBoardState(cities: readonly City[], width: number, height: nu
     [sort, setBoardSort],
   );
   // the lines under the board (the book's horizon, the selected row's edge record: board-pane.tsx) keep their room
-  const under = (boardPicksNote(rows) === null ? 0 : 1) + (rows.some((r) => r.bestRecord) ? 1 : 0);
+  const under = boardPicksNote(rows) === null ? 0 : 1;
   const bodyHeight = Math.max(1, height - 2 - under);
   // the cursor keeps its city as the order changes (by best edge it changes every few minutes); it starts on the city
   // chosen (back from one opened with Enter, or chosen with c), and goes to it once the first sync brings the rows; a

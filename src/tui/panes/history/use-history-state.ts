@@ -14,10 +14,13 @@ import { usePaneRead } from '../../hooks/use-pane-read.js';
 import { useCacheChanges } from '../../hooks/use-reread.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
 import type { ListMove } from '../../keys.js';
+import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
+import { PaneStore } from '../../state/pane-store.js';
 import type { Line } from '../../theme.js';
-import { usePaneStores } from '../pane-stores.js';
+import { usePaneStore } from '../pane-stores.js';
 import { marketDayFilter, parseHistoryFilter } from './history-filter.js';
+import { HISTORY_STORE } from './history-summaries.js';
 
 export interface HistoryState {
   table: BrowseTable;
@@ -40,6 +43,9 @@ export interface HistoryState {
   cancelFilter(): void;
   applyFilter(text: string): void;
 }
+
+/** History's summaries (`s`, history-summaries.ts), read when opened; its tables' rows a window at a time. */
+export const historyStore = (hub: ChangeHub) => new PaneStore(hub, HISTORY_STORE);
 
 export function useHistoryState(cities: readonly City[], width: number, height: number): HistoryState {
   const { cache, edgeMin } = useDeps();
@@ -64,7 +70,7 @@ export function useHistoryState(cities: readonly City[], width: number, height: 
   const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
   // read when opened (`s`), kept while they show, in the pane's store (history-summaries.ts)
   const inputs = usePaneInputs(cities, width, height);
-  const store = usePaneStores().history;
+  const store = usePaneStore(historyStore);
   const summaryText = usePaneRead(store, { ...inputs, filter, open: summary, edgeMin });
   // the summaries close when the pane is left (their state is the pane's): the settled days they read go with them
   useEffect(() => () => store.reset(), [store]);

@@ -4,9 +4,12 @@ import { cityNames } from '../../../domain/city-names.js';
 import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
 import { clampScroll, type ScrollActions, useScrollState } from '../../hooks/use-scroll-state.js';
-import { usePaneStores } from '../pane-stores.js';
+import type { ChangeHub } from '../../state/change-hub.js';
+import { PaneStore } from '../../state/pane-store.js';
+import { usePaneStore } from '../pane-stores.js';
 import { positionAt } from './position-cursor.js';
 import { type PositionLine, positionLines } from './position-lines.js';
+import { POSITIONS_STORE } from './positions-model.js';
 
 export interface PositionsState {
   lines: PositionLine[];
@@ -20,10 +23,13 @@ export interface PositionsState {
   scroll: ScrollActions;
 }
 
+/** The book priced (positions-model.ts). */
+export const positionsStore = (hub: ChangeHub) => new PaneStore(hub, POSITIONS_STORE);
+
 export function usePositionsState(cities: readonly City[], width: number, height: number): PositionsState {
   const [scroll, scrollActions] = useScrollState();
   // what is open now, or what was open at time travel's instant, marked then, from the pane's store
-  const store = usePaneStores().positions;
+  const store = usePaneStore(positionsStore);
   const book = usePaneRead(store, usePaneInputs(cities, width, height));
   // each line laid out when shown (position-lines.ts): a book of thousands costs a screenful; the lines are kept with
   // the book, so showing the pane again lays out none
