@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ReplayChains, replayTraderAlerts } from '../../src/alerts/trader-alert-replay.js';
-import { type Cache, openCache, readNow } from '../../src/cache/index.js';
-import { HandCache, PARIS } from '../helpers/cache-builder.js';
-import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../helpers/replay-day.js';
+import { type Cache, readNow } from '../../src/cache/index.js';
+import { PARIS } from '../helpers/cache-builder.js';
+import { REPLAY_DAY, REPLAY_PICK, repricedReplayDay } from '../helpers/replay-day.js';
 
 /**
  * Time travel's trader alerts on the Paris day of helpers/replay-day.ts: the desk N(12, 1), mkta's prices (from 10:00Z
@@ -22,9 +22,7 @@ import { REPLAY_DAY, REPLAY_PICK, replayDay, repriceAtReadings } from '../helper
  */
 let cache: Cache;
 beforeEach(() => {
-  const h = new HandCache(openCache(':memory:'));
-  cache = replayDay(h);
-  repriceAtReadings(h);
+  cache = repricedReplayDay();
 });
 afterEach(() => cache.close());
 

@@ -9,16 +9,15 @@ import {
   FEED_READ_TOPICS,
   HISTORY_READ_TOPICS,
   MARKET_READ_TOPICS,
-  openCache,
   POSITION_TOPICS,
   readNow,
 } from '../../src/cache/index.js';
 import { TABLE_TOPICS } from '../../src/cache/topics.js';
 import { localDay } from '../../src/domain/city-time.js';
 import { FORECAST_TOPICS, forecastData } from '../../src/tui/panes/forecasts/forecast-read.js';
-import { HandCache, PARIS } from '../helpers/cache-builder.js';
+import { PARIS } from '../helpers/cache-builder.js';
 import { schemaTables, tablesRead, undeclaredTopics } from '../helpers/recorded-tables.js';
-import { REPLAY_DAY, replayDay, repriceAtReadings } from '../helpers/replay-day.js';
+import { REPLAY_DAY, repricedReplayDay } from '../helpers/replay-day.js';
 
 /**
  * The topics each read declares (what a pane showing it watches) against the tables it really queries: every
@@ -30,9 +29,7 @@ import { REPLAY_DAY, replayDay, repriceAtReadings } from '../helpers/replay-day.
  */
 let cache: Cache;
 beforeAll(() => {
-  const h = new HandCache(openCache(':memory:'));
-  cache = replayDay(h);
-  repriceAtReadings(h);
+  cache = repricedReplayDay();
 });
 afterAll(() => cache.close());
 

@@ -1,5 +1,5 @@
-import type { Cache } from '../../src/cache/index.js';
-import { cLeg, fusionLock, type HandCache, PARIS, pickEvent } from './cache-builder.js';
+import { type Cache, openCache } from '../../src/cache/index.js';
+import { cLeg, fusionLock, HandCache, PARIS, pickEvent } from './cache-builder.js';
 
 /**
  * One Paris market day written by hand for time travel (DESIGN 3 `t`, `--at`): every row has its own instant, every
@@ -75,4 +75,12 @@ export function replayDay(h: HandCache): Cache {
 export function repriceAtReadings(h: HandCache): void {
   for (const hhmm of ['10:00', '11:00', '12:00'])
     h.quotes('mkta', PARIS, REPLAY_DAY, `${REPLAY_DAY}T${hhmm}:00Z`, MKTA);
+}
+
+/** The day in an in-memory cache (the unit tier's), mkta snapshotted again at each reading (repriceAtReadings). */
+export function repricedReplayDay(): Cache {
+  const h = new HandCache(openCache(':memory:'));
+  const cache = replayDay(h);
+  repriceAtReadings(h);
+  return cache;
 }

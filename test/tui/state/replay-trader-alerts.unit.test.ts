@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Cache, openCache } from '../../../src/cache/index.js';
+import type { Cache } from '../../../src/cache/index.js';
 import { ReplayTraderAlerts } from '../../../src/tui/state/replay-trader-alerts.js';
-import { HandCache, PARIS } from '../../helpers/cache-builder.js';
-import { REPLAY_DAY, replayDay, repriceAtReadings } from '../../helpers/replay-day.js';
+import { PARIS } from '../../helpers/cache-builder.js';
+import { REPLAY_DAY, repricedReplayDay } from '../../helpers/replay-day.js';
 
 /**
  * The Alerts pane's store of time travel's trader alerts: the rules' replay (test/alerts/trader-alert-replay.unit.test.ts
@@ -11,9 +11,7 @@ import { REPLAY_DAY, replayDay, repriceAtReadings } from '../../helpers/replay-d
 let cache: Cache;
 let store: ReplayTraderAlerts;
 beforeEach(() => {
-  const h = new HandCache(openCache(':memory:'));
-  cache = replayDay(h);
-  repriceAtReadings(h);
+  cache = repricedReplayDay();
   store = new ReplayTraderAlerts();
 });
 afterEach(() => {
