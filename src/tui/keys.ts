@@ -129,6 +129,15 @@ const HISTORY = {
   },
 } satisfies Bindings;
 
+const POSITIONS = {
+  raw: {
+    label: 'J',
+    hint: 'raw JSON',
+    help: ['J', "in a position's detail: the record as stored (raw JSON), and back to its fields"],
+    match: char('J'),
+  },
+} satisfies Bindings;
+
 /**
  * Time travel (DESIGN 3): `t` anywhere opens the prompt for a local date and time; while replaying, the others are
  * heard before the pane's keys (History's ← → step time then, its tables turn with [ ]; Space plays, PgDn pages).
@@ -194,7 +203,7 @@ const PROMPT = {
 export const PANE_SECTIONS = {
   board: BOARD,
   signals: {},
-  positions: {},
+  positions: POSITIONS,
   alerts: ALERTS,
   forecasts: {},
   history: HISTORY,

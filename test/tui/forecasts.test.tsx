@@ -34,8 +34,8 @@ async function forecasts(city: string, size = { columns: 130, rows: 60 }) {
   return app;
 }
 
-/** The right column of the two-column page. */
-const right = (frame: string) => lines(frame).map((l) => l.split('│ ')[1] ?? '');
+/** The left column of the two-column page (the buckets, the payoff, the desk), without its trailing blanks. */
+const left = (frame: string) => lines(frame).map((l) => (l.split(' │')[0] ?? '').trimEnd());
 
 describe('Forecasts pane', () => {
   it('shows the primary forecast in the market unit with sigma, pacing and reasoning, the ensemble, every model and the four sources', async () => {
@@ -56,22 +56,29 @@ describe('Forecasts pane', () => {
     app.unmount();
   });
 
-  it('prices every bucket of the newest snapshots on the whole-°C lattice, beside both venues and the larger edge', async () => {
-    // wide enough for the table's whole title in the right column
+  it('prices every bucket of the newest snapshots on the whole-°C lattice, beside both venues’ bid/ask and edges', async () => {
+    // wide enough for the venues' snapshots beside the table's title in the left column (98 wide)
     const app = await forecasts('nyc', { columns: 200, rows: 60 });
-    const page = right(app.frame());
+    const page = left(app.frame());
     const at = page.findIndex((l) => l.startsWith('MARKET BUCKETS'));
-    expect(page[at]).toBe('MARKET BUCKETS  N(69.8, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z');
-    expect(page[at + 1]).toBe(
+    expect(page.slice(at, at + 2)).toEqual([
+      'MARKET BUCKETS  N(69.8, 1.80) °F · mkta snapshot 11-24 16:55Z · mktb snapshot 11-24 16:55Z',
+      '  prices YES bid/ask (bid = 1 - NO) · edge Y/N points',
+    ]);
+    expect(page[at + 2]).toBe(
       '  METAR high so far 20°C, 68.0°F (settles at 68°F or more): buckets below 68°F are dead',
     );
-    expect(page[at + 2]).toMatch(/^ {2}bucket +holds +model +mkta +mktb +edge$/);
-    const rows = page.slice(at + 3, at + 8);
-    expect(rows[0]).toMatch(/^ {2}65°F or below +≤18°C +0\.0% dead +0\.010 +— +NO \+0\.0a$/);
-    expect(rows[1]).toMatch(/^ {2}66-67°F +19°C +0\.0% dead +0\.050 +— +NO \+2\.0a$/);
-    expect(rows[2]).toMatch(/^ {2}68-69°F +20°C +25\.9% [█▏▎▍▌▋▊▉ ]+ 0\.300 +— +NO \+1\.1a$/);
-    expect(rows[3]).toMatch(/^ {2}70-71°F +21°C +41\.0% [█▏▎▍▌▋▊▉ ]+ 0\.300 +0\.280 +YES \+12\.0b$/);
-    expect(rows[4]).toMatch(/^ {2}72°F or higher +≥22°C +33\.1% [█▏▎▍▌▋▊▉ ]+ 0\.300 +— +YES \+2\.1a$/);
+    expect(page[at + 3]).toMatch(/^ {2}bucket +holds +model +mkta +mktb +edge a +edge b$/);
+    // each venue's YES bid (1 - its NO price) / ask (its YES price), and its own larger side of the edge: mkta's
+    // 70-71 YES 0.410339 - 0.30 - 0.01 = +10.0 beside mktb's +12.0 (the day's best); mktb quotes 70-71 only
+    const rows = page.slice(at + 4, at + 9);
+    expect(rows[0]).toMatch(/^ {2}65°F or below +≤18°C +dead +0\.010\/0\.010 +— +N\+0\.0 +—$/);
+    // 1 - 0.97 = 0.03 bid
+    expect(rows[1]).toMatch(/^ {2}66-67°F +19°C +dead +0\.030\/0\.050 +— +N\+2\.0 +—$/);
+    expect(rows[2]).toMatch(/^ {2}68-69°F +20°C +25\.9% +0\.280\/0\.300 +— +N\+1\.1 +—$/);
+    // no CROSS: mktb's ask 0.28 against mkta's bid 1 - 0.72 = 0.28 leaves 0 - 0.02 after costs
+    expect(rows[3]).toMatch(/^ {2}70-71°F +21°C +41\.0% +0\.280\/0\.300 +0\.260\/0\.280 +Y\+10\.0 +Y\+12\.0$/);
+    expect(rows[4]).toMatch(/^ {2}72°F or higher +≥22°C +33\.1% +0\.280\/0\.300 +— +Y\+2\.1 +—$/);
     app.unmount();
   });
 
@@ -79,15 +86,15 @@ describe('Forecasts pane', () => {
     // Paris, N(12, 0.5) °C, METAR high 13 °C: X >= 12.5 (z >= 1), mass 1 - Φ(1) = 0.158655; 13°C: (Φ(3) - Φ(1)) /
     // 0.158655 = (0.998650 - 0.841345) / 0.158655 = 0.991491; 12°C and below dead
     const app = await forecasts('paris', { columns: 200, rows: 60 });
-    const page = right(app.frame());
+    const page = left(app.frame());
     const at = page.findIndex((l) => l.startsWith('MARKET BUCKETS'));
     expect(page[at]).toBe(
       'MARKET BUCKETS  N(12.0, 0.50) °C · no mkta snapshot cached: buckets laid out around the forecast',
     );
     expect(page[at + 1]).toBe('  METAR high so far 13°C (settles at 13°C or more): buckets below 13°C are dead');
-    expect(page[at + 2]).toMatch(/^ {2}bucket +model +mkta +mktb +edge$/);
-    expect(page.find((l) => l.startsWith('  12°C '))).toMatch(/^ {2}12°C +0\.0% dead +— +— +—$/);
-    expect(page.find((l) => l.startsWith('  13°C '))).toMatch(/^ {2}13°C +99\.1% [█▏▎▍▌▋▊▉ ]+ — +— +—$/);
+    expect(page[at + 2]).toMatch(/^ {2}bucket +model +mkta +mktb +edge a +edge b$/);
+    expect(page.find((l) => l.startsWith('  12°C '))).toMatch(/^ {2}12°C +dead +— +— +— +—$/);
+    expect(page.find((l) => l.startsWith('  13°C '))).toMatch(/^ {2}13°C +99\.1% +— +— +— +—$/);
     app.unmount();
   });
 
@@ -117,10 +124,10 @@ describe('Forecasts pane', () => {
   });
 
   it('u keeps the payoff in the market’s unit; a holding added to the day is in it at once, in either unit', async () => {
-    // wide enough for the payoff's whole title in the right column
+    // wide enough for the payoff's whole title in the left column
     const app = await forecasts('nyc', { columns: 200, rows: 60 });
     const payoff = (frame: string) => {
-      const page = right(frame);
+      const page = left(frame);
       const at = page.findIndex((l) => l.startsWith('PAYOFF BY OUTCOME'));
       return page.slice(at, at + 7);
     };
