@@ -130,7 +130,7 @@ const whole = (marks: Mark[]): Mark => {
 };
 
 /** A family's total: every stake, and the P&L of the positions priced (null when none is). */
-const total = (marks: Mark[]): Mark => {
+export const total = (marks: Mark[]): Mark => {
   const known = marks.filter((m) => m.pnl !== null);
   const stake = marks.reduce((n, m) => n + m.stake, 0);
   const pnl = known.length === 0 ? null : round(known.reduce((n, m) => n + (m.pnl ?? 0), 0));

@@ -9,8 +9,8 @@ describe('the README', () => {
     const rows = HELP_SECTIONS.flatMap(([section, bindings]) =>
       Object.values(bindings).flatMap((b) => (b.help ? [`| ${section} | \`${b.help[0]}\` | ${b.help[1]} |`] : [])),
     );
-    // Everywhere 7 + Lists 5 + Board 3 + Alerts 4 + History 3 + Time travel 6 rows with a help entry
-    expect(rows).toHaveLength(28);
+    // Everywhere 7 + Lists 5 + Board 3 + Positions 1 + Alerts 4 + History 3 + Time travel 6 rows with a help entry
+    expect(rows).toHaveLength(29);
     expect(rows.filter((row) => !README.includes(row))).toEqual([]);
   });
 

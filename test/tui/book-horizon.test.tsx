@@ -58,30 +58,32 @@ const render = (cache: Cache) =>
   renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} />, { columns: 130, rows: 80 });
 
 describe('the book’s horizon', () => {
-  it('Positions: the horizon under the picks’ heading, an addon and a kill whose pick was not received apart', async () => {
+  it('Positions: the horizon under the grand total, an addon and a kill whose pick was not received apart', async () => {
     const app = await render(book('2026-11-21T13:00:00Z'));
     await app.pane('3');
-    const rows = lines(await app.until((f) => f.includes('pick not received'), 'Positions'));
+    const rows = lines(await app.until((f) => f.includes('PICK NOT RECEIVED'), 'Positions'));
     app.unmount();
-    const heading = rows.findIndex((l) => l.includes('INSURANCE PICKS (live)'));
+    const total = rows.findIndex((l) => l.includes('TOTAL '));
+    // the grand total holds the addon (20 x 0.300 = 6.00 - 5.00 = +1.00): held, as the board counts it
+    expect(rows[total]).toBe('  TOTAL  1 open · 1 priced · staked 5.00 · unrealised +1.00');
     // the days on screen began before 13:00Z: picks made before it never reached the monitor
-    expect(rows[heading + 1]).toBe('    insurance picks since 11-21 13:00Z');
-    // no received pick live: the addon is not joined to nothing
-    expect(rows[heading + 2]).toBe('    none live');
-    expect(rows[heading + 3]).toBe('    pick not received');
-    expect(rows[heading + 4]).toMatch(/^ {6}pick 99999999 not received$/);
+    expect(rows[total + 1]).toBe('    insurance picks since 11-21 13:00Z');
+    // no received pick live: the addon is not joined to nothing, not in a city-day
+    const live = rows.findIndex((l) => l.includes('LIVE DAYS'));
+    expect(rows[live + 2]).toBe('    none live');
+    const heading = rows.findIndex((l) => l.includes('PICK NOT RECEIVED'));
+    expect(rows[heading + 1]).toMatch(/^ {4}pick 99999999 not received$/);
     // 20 x 0.300 = 6.00 - 5.00 = +1.00
-    expect(rows[heading + 5]).toMatch(/^› {5}addon 77777777 Paris 2026-11-21 +5\.00 +\+1\.00$/);
-    expect(rows[heading + 6]).toMatch(/^ {8}C YES 14°C .* 0\.250 {2}0\.300m {4}5\.00 {4}\+1\.00$/);
-    expect(rows[heading + 7]).toBe(
-      '      kill 88888888 New York City 2026-11-21 at 11-21 14:10Z: A 50-51°F, B 52-53°F',
-    );
+    expect(rows[heading + 2]).toMatch(/^› {3}addon 77777777 Paris 2026-11-21 +5\.00 +\+1\.00$/);
+    expect(rows[heading + 3]).toMatch(/^ {6}C YES 14°C .* 0\.250 {2}0\.300m {4}5\.00 {4}\+1\.00$/);
+    expect(rows[heading + 4]).toBe('    kill 88888888 New York City 2026-11-21 at 11-21 14:10Z: A 50-51°F, B 52-53°F');
     const totals = rows.slice(rows.findIndex((l) => l.includes('TOTALS BY FAMILY')));
     // counted apart: insurance holds no received pick, the addon's 5.00 and +1.00 on a row of its own
     expect(totals.find((l) => l.includes(' insurance '))).toMatch(/insurance +0 +0 +0\.00 +—$/);
     expect(totals.find((l) => l.startsWith('    pick not received'))).toMatch(
       /pick not received +1 +1 +5\.00 +\+1\.00$/,
     );
+    expect(totals.find((l) => l.startsWith('    total '))).toMatch(/total +1 +1 +5\.00 +\+1\.00$/);
     expect(totals).toContain('    insurance staked and unrealised: insurance picks since 11-21 13:00Z');
   });
 
@@ -117,12 +119,13 @@ describe('the book’s horizon', () => {
     const board = await app.until((f) => f.includes('Board ·') && f.includes('Paris'), 'the board');
     expect(board).not.toContain('insurance picks');
     await app.pane('3');
-    const rows = lines(await app.until((f) => f.includes('pick not received'), 'Positions'));
+    const rows = lines(await app.until((f) => f.includes('PICK NOT RECEIVED'), 'Positions'));
     app.unmount();
     expect(rows.join('\n')).not.toContain('insurance picks since');
-    const heading = rows.findIndex((l) => l.includes('INSURANCE PICKS (live)'));
-    expect(rows[heading + 1]).toBe('    none live');
-    expect(rows[heading + 2]).toBe('    pick not received');
+    const total = rows.findIndex((l) => l.includes('TOTAL '));
+    expect(rows[total + 1]).toBe('');
+    const heading = rows.findIndex((l) => l.includes('PICK NOT RECEIVED'));
+    expect(rows[heading + 1]).toBe('    pick 99999999 not received');
   });
 
   it('without any verified delivery: no picks can have been received, and every screen says so', () => {

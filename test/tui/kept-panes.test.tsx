@@ -23,7 +23,7 @@ describe('panes kept between visits', () => {
     // the panes not shown yet are read in the background once the first frame is drawn
     await readsSettled(cache);
     for (const [key, shows] of [
-      ['3', 'STRATEGY RECORDS (open)'],
+      ['3', 'LIVE DAYS (today and ahead)'],
       ['2', 'LOCK SETTLED'],
       ['5', 'New York City (nyc)'],
       ['1', 'Board · 3 cities'],
@@ -40,13 +40,13 @@ describe('panes kept between visits', () => {
     const cache = monitorScene(caches.open());
     const app = await render(cache);
     await app.until((f) => f.includes('Board · 3 cities'), 'the board');
-    // the row above the cursor (it starts on New York, the city chosen: last by best edge, its prices stale), opened
-    // on Forecasts with Enter, then Esc
+    // the row above the cursor (it starts on New York, the city chosen: by local time Paris, London, then New York),
+    // opened on Forecasts with Enter, then Esc
     await app.press('k');
     const cursorOn = (f: string) => lines(f).find((l) => l.startsWith('›')) ?? '';
     const moved = await app.until((f) => !cursorOn(f).includes('New York City'), 'the cursor off New York');
     const name = (cursorOn(moved).match(/(New York City|London|Paris)/) as RegExpMatchArray)[1] as string;
-    expect(name).toBe('Paris');
+    expect(name).toBe('London');
     await app.press(KEYS.enter);
     await app.until((f) => f.includes('[5 Forecasts]'), 'Forecasts');
     const from = app.frames.length;

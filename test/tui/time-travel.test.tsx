@@ -65,16 +65,19 @@ describe('time travel on every pane', () => {
     );
     // open then: its two legs, B marked to mkta's 11°C YES at .20: 40 x (0.20 - 0.25) = -2.00
     const open = lines(await pane(app, '3', 'Positions'));
-    expect(open).toContainEqual(expect.stringMatching(/pick 55555555 Paris 2026-11-20 +20\.00/));
+    // leg A is not quoted: the pick, and so its day, unpriced
+    expect(open).toContainEqual(expect.stringMatching(/^ {4}Paris 2026-11-20 {2}1 position, 0 priced +20\.00 +—$/));
+    expect(open).toContainEqual(expect.stringMatching(/pick 55555555 +20\.00/));
     expect(open).toContainEqual(expect.stringMatching(/B YES 11°C +0\.250 +0\.200m +10\.00 +-2\.00$/));
 
     // 11:30Z (12:30 local): the kill received at 11:10Z is on Signals and Alerts; the pick is no longer open
     for (const local of ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30'])
       await step(app, KEYS.right, local);
-    expect(await app.until((f) => f.includes('INSURANCE PICKS (live)'), 'positions')).toMatch(
+    expect(await app.until((f) => f.includes('LIVE DAYS (today and ahead)'), 'positions')).toMatch(
       // the cache's first verified delivery (08:00Z) is after Paris's day began: the book's horizon is said
-      /INSURANCE PICKS \(live\)\s+insurance picks since 11-20 08:00Z\s+none live/,
+      /TOTAL {2}\d+ open .*\n +insurance picks since 11-20 08:00Z\n/,
     );
+    expect(app.frame()).not.toContain('pick 55555555');
     const signals = lines(await pane(app, '2', 'Signals'));
     expect(signals.filter((l) => /^[› ] +11-20 /.test(l))).toEqual([
       expect.stringMatching(/11-20 11:10Z 12:10 +Paris +2026-11-20 +!! KILL +A 10°C \+ B 11°C/),

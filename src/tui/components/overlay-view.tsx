@@ -24,5 +24,13 @@ export function OverlayView({
   if (overlay.kind === 'city') return <CityChooser cities={cities} width={width} height={height} nowMs={nowMs} />;
   if (overlay.kind === 'travel') return <ReplayPrompt cities={cities} width={width} height={height} />;
   if (overlay.replay) return <ReplayableDetail overlay={overlay} width={width} height={height} />;
-  return <DocumentOverlay title={overlay.title} lines={overlay.lines} width={width} height={height} />;
+  return (
+    <DocumentOverlay
+      title={overlay.title}
+      lines={overlay.lines}
+      width={width}
+      height={height}
+      action={overlay.action}
+    />
+  );
 }

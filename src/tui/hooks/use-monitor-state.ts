@@ -1,6 +1,6 @@
 import { useMemo, useReducer } from 'react';
 import type { BrowseFilter, BrowseTable } from '../../cache/index.js';
-import type { PaneId } from '../keys.js';
+import type { KeyBinding, PaneId } from '../keys.js';
 import type { BoardSort } from '../panes/board/board-sort.js';
 import type { ReplayTarget } from '../state/replay-target.js';
 import type { Line } from '../theme.js';
@@ -13,7 +13,14 @@ export type Overlay =
   | { kind: 'help' }
   | { kind: 'city' }
   | { kind: 'travel' }
-  | { kind: 'detail'; title: string; lines: Line[]; replay?: ReplayTarget & { cityId: string } };
+  | {
+      kind: 'detail';
+      title: string;
+      lines: Line[];
+      replay?: ReplayTarget & { cityId: string };
+      /** A key that shows the row another way (a position's record as stored), named in the header. */
+      action?: { binding: KeyBinding; run(): void };
+    };
 
 export interface UiState {
   pane: PaneId;

@@ -44,7 +44,16 @@ class PositionsMemo {
 export type PricedBook = PricedPositions<InsurancePickView, EdgeTradeView> & {
   picksNote: string | null;
   killsNotReceived: InsurancePickView[];
+  /** Each city's local date at the read's instant (a city not configured: the UTC date): what is live, what decided. */
+  todayOf: Record<string, string>;
+  utcToday: string;
 };
+
+/** Whether a city-day of the book is over at the read's instant: its local midnight has passed (position-groups.ts). */
+export const dayDecided =
+  (book: Pick<PricedBook, 'todayOf' | 'utcToday'>) =>
+  (cityId: string, date: string): boolean =>
+    date < (book.todayOf[cityId] ?? book.utcToday);
 
 /**
  * Everything open at `now`, marked to the newest quotes, a step at a time: the book, then each city's quotes (a few
@@ -93,7 +102,14 @@ function* positionsRead(cache: Cache, p: PositionsParams, memo: PositionsMemo): 
     quotes(cityId);
     yield;
   }
-  return { ...memo.pricer.price(open, quotes), picksNote, killsNotReceived };
+  const todayOf = Object.fromEntries(today);
+  return {
+    ...memo.pricer.price(open, quotes),
+    picksNote,
+    killsNotReceived,
+    todayOf,
+    utcToday: localDate(nowMs, 'UTC'),
+  };
 }
 
 /**
