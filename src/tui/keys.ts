@@ -63,7 +63,7 @@ const BOARD = {
   sort: {
     label: 'o',
     hint: 'order',
-    help: ['o', 'order the board: by best edge, latest local time, city'],
+    help: ['o', 'order the board: by latest local time, best edge, city'],
     match: char('o'),
   },
   open: {

@@ -60,7 +60,7 @@ describe('the monitor in a pseudo-terminal', () => {
       },
       60_000,
     );
-    expect(board).toContain(`Board · ${DEMO_CITIES.length} cities · by best edge`);
+    expect(board).toContain(`Board · ${DEMO_CITIES.length} cities · by local time`);
     // Enter opens the city under the cursor: its Forecasts, with payoff by outcome below the buckets
     tui.press(KEY.enter);
     await tui.waitFor('[5 Forecasts]');

@@ -49,16 +49,19 @@ describe('the Board’s tomorrow row', () => {
     });
     const frame = await app.until((f) => f.includes('tomorrow') && f.includes('Board ·'), 'the tomorrow row');
     // three cities: the tomorrow row is no fourth
-    expect(frame).toContain('Board · 3 cities · by best edge');
+    expect(frame).toContain('Board · 3 cities · by local time');
     const rows = lines(frame);
     const paris = rows.findIndex((l) => l.slice(2).startsWith('Paris '));
     const next = rows[paris + 1] ?? '';
-    // by best edge New York (+12.0) first, Paris (no edge) then its tomorrow row right under it, Seattle last
+    // by local time Paris (18:00) first, then its tomorrow row right under it, New York (12:00), Seattle (09:00)
+    expect(rows[paris - 1]?.trim().startsWith('city')).toBe(true);
     expect(next.slice(2).startsWith('  tomorrow')).toBe(true);
-    expect(rows[paris + 2]?.slice(2).startsWith('Seattle')).toBe(true);
+    expect(rows[paris + 2]?.slice(2).startsWith('New York City')).toBe(true);
+    expect(rows[paris + 3]?.slice(2).startsWith('Seattle')).toBe(true);
     for (const cell of ['early', '10.0±1.0°C', '--*--', '+3.2 YES 9°C 0.20 mkta']) expect(next).toContain(cell);
-    // Enter on it: the city on Forecasts, and a word that tomorrow's market is the board's row
-    await app.press(KEYS.down, KEYS.down);
+    // Enter on it (one up from New York, the cursor's city): the city on Forecasts, and a word that tomorrow's market
+    // is the board's row
+    await app.press(KEYS.up);
     await app.press(KEYS.enter);
     const opened = await app.until((f) => f.includes('Paris (paris)'), 'Paris on Forecasts');
     expect(opened).toContain("Forecasts shows Paris's current market day; 2026-11-25 is on the board's tomorrow row");
