@@ -216,7 +216,7 @@ export type PaneId = keyof typeof PANE_SECTIONS;
  * Each board strip's own keys, by strip id (a strip is a part of the board under its rows:
  * panes/board/board-strips.tsx): its rows in the help go under the board's section.
  */
-export const STRIP_SECTIONS = {} satisfies Record<string, Bindings>;
+export const STRIP_SECTIONS = { detail: {} } satisfies Record<string, Bindings>;
 
 /** A board strip. */
 export type StripId = keyof typeof STRIP_SECTIONS;

@@ -55,3 +55,19 @@ export function detailDay(hand: HandCache): HandCache {
       }),
     );
 }
+
+/**
+ * The detail's lines under its title for this day at 15:00, as the unit test works each figure out by hand
+ * (test/tui/panes/board/city-detail.unit.test.ts) and the pseudo-terminal shows them (test/e2e/city-detail.test.ts).
+ */
+export const DETAIL_LINES = [
+  '  METAR 68.0°F at 14:30 · last 3: 68.0 → 66.2 → 68.0°F · high 68.0°F set 13:00',
+  '  next edge 69.8°F (+1.8) to leave 68-69°F · p 0.741 it settles above',
+  '  peak 14:00 (1.0 h ago) · peak phase to 16:00 (in 1.0 h) · lock YES 70-71°F 14:00, settles 00:00 (in 9.0 h)',
+  '  70-71°F         favourite held p 0.410  mkta bid 0.340 ask 0.360 · mktb bid 0.430 ask 0.450 stale prices',
+  '  72°F or higher  held           p 0.331  mkta bid 0.280 ask 0.300 · mktb bid 0.230 ask 0.250 stale prices',
+  '  positions 2 · staked 24.00 · P&L +4.80',
+  '    no24 NO 72°F or higher       stake    14.00  P&L +0.40',
+  '    lock YES 70-71°F             stake    10.00  P&L +4.40',
+  '  New York City: best edge +4.0 YES 70-71°F 0.36 mkta · min-0.10 mkta record: n < 10',
+];

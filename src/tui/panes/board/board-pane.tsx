@@ -2,12 +2,11 @@ import { Box } from 'ink';
 import { boardPicksNote } from '../../../board/board-row.js';
 import type { City } from '../../../contract/cities.js';
 import { LineView } from '../../components/line-view.js';
-import { useTerminalSize } from '../../hooks/use-terminal-size.js';
 import { hintOf, KEYS } from '../../keys.js';
 import { line, seg, selectLine } from '../../theme.js';
 import { boardColumns, boardLine, boardTitle } from './board-columns.js';
 import { SORT_NAMES } from './board-sort.js';
-import { CityDetailStrip, DETAIL_MIN_TERMINAL_ROWS } from './detail/city-detail-strip.js';
+import { BoardStrips } from './board-strips.js';
 import { useBoardInput } from './use-board-input.js';
 import { useBoardState } from './use-board-state.js';
 
@@ -16,7 +15,6 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   const state = useBoardState(cities, width, height);
   useBoardInput(state);
   const { rows, cursor, offset, bodyHeight, sort } = state;
-  const { rows: terminalRows } = useTerminalSize();
   // the selected row's pointer takes two columns
   const columns = boardColumns(rows, width - 2);
   // the legend of the ladder stays (`·` under 2% since the peak began); on a narrow terminal the key hints go (the
@@ -42,18 +40,17 @@ export function BoardPane({ width, height, cities }: { width: number; height: nu
   // the book's horizon under the board: staked and P&L of a day begun before it leave out picks never received
   const picks = boardPicksNote(rows);
   const under = picks === null ? [] : [line(seg(`  ${picks}`, 'warn'))];
-  // under the rows the board leaves free, the selected row's city in detail (its best edge's own record among it),
-  // on a terminal of 30 rows or more
+  // the rows the board leaves free go to its strips (board-strips.tsx): the selected row's city in detail, its best
+  // edge's own record among it
   const free = height - 2 - shown.length - under.length;
-  const strip = terminalRows >= DETAIL_MIN_TERMINAL_ROWS ? free : 0;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <LineView
         lines={[header, [seg('  '), ...boardTitle(columns)], ...shown, ...under]}
         width={width}
-        height={height - strip}
+        height={height - free}
       />
-      {strip > 0 ? <CityDetailStrip width={width} height={strip} cities={cities} selected={rows[cursor]} /> : null}
+      <BoardStrips width={width} height={free} cities={cities} selected={rows[cursor]} />
     </Box>
   );
 }
