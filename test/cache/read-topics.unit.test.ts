@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_RECORD_TOPICS } from '../../src/board/board-record.js';
+import { CITY_DAY_TOPICS, readCityDay } from '../../src/board/city-detail.js';
 import { MARKET_DAY_TOPICS, readMarketDay } from '../../src/board/market-day.js';
 import { BOARD_TOPICS, readBoard } from '../../src/board/read-board.js';
 import {
@@ -70,6 +71,14 @@ const READS: [name: string, declared: readonly CacheTopic[], read: () => unknown
     () => {
       readBoard(cache, [PARIS], LATER, {}, new Map(), { tomorrow: true });
       readBoard(cache, [PARIS], AT, {}, new Map(), { date: REPLAY_DAY, asOf: AT });
+    },
+  ],
+  [
+    'the selected city’s detail (CITY_DAY_TOPICS)',
+    CITY_DAY_TOPICS,
+    () => {
+      readCityDay(cache, PARIS, REPLAY_DAY, LATER);
+      readCityDay(cache, PARIS, REPLAY_DAY, AT, AT);
     },
   ],
   [
