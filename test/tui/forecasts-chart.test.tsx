@@ -66,10 +66,10 @@ describe('Forecasts: the day against its buckets, both venues, at 160 and 80 col
     const right = page.map((l) => l.split(' │ ')[1] ?? '');
     const rows = chartRows(right);
     // the chart takes the page: 45 rows less the tab bar, the line under it and the two status lines are the pane's
-    // 41; less the header and its blank line 39, less the reasoning and the blank above it 36 (more than the left
-    // column's 34), less the title and legend's two lines 34, less the hour axis 32 rows to plot. The values span
-    // 6 °C (the night's curve) to 14 (mu + 2 sigma): 9 degrees, 3 rows each (27), and one more degree fits (30
-    // rows, 15 °C on top); the 2 rows left would be a third of a degree
+    // 41; less the header and its blank line 39; what goes under the two columns (the sparklines, the reasoning)
+    // leaves less than the left column's 34 lines, so the chart is as long as it; less the title and legend's two
+    // lines 32 rows to plot. The values span 6 °C (the night's curve) to 14 (mu + 2 sigma): 9 degrees, 3 rows each
+    // (27), and one more degree fits (30 rows, 15 °C on top); the 2 rows left would be a third of a degree
     expect(rows.length).toBe(30);
     // each band's whole °C in °F on the axis (10 °C = 50.0 °F, 11 = 51.8, 12 = 53.6, 13 = 55.4, 14 = 57.2): 54-55°F
     // holds 12 and 13 °C, 52-53°F only 11, 56-57°F 14 (DESIGN 4); every other band shaded, from the lowest
@@ -97,14 +97,14 @@ describe('Forecasts: the day against its buckets, both venues, at 160 and 80 col
       .map((r) => r.axis)
       .filter(Boolean);
     expect(desk).toEqual(['55.4°F', '53.6°F', '51.8°F']);
-    // the left half holds the buckets and both venues; neither half is empty above the reasoning
+    // the left half holds the buckets and both venues; neither half is empty above the sparklines under both
     const left = page.map((l) => (l.split(' │ ')[0] ?? '').trimEnd());
     expect(left.find((l) => l.startsWith('  54-55°F'))).toMatch(
       /^ {2}54-55°F +12-13°C +90\.3% +0\.380\/0\.400 +0\.460\/0\.440 +Y\+49\.3 +Y\+45\.3 CROSS$/,
     );
     const beside = page.filter((l) => l.includes(' │ '));
     expect(beside.filter((l) => !(l.split(' │ ')[1] ?? '').trim())).toEqual([]);
-    expect(page.findIndex((l) => l.startsWith('REASONING'))).toBeGreaterThan(
+    expect(page.findIndex((l) => l.startsWith('through the day'))).toBeGreaterThan(
       page.findLastIndex((l) => l.includes(' │ ')),
     );
     app.unmount();
@@ -152,6 +152,21 @@ describe('Forecasts: the day against its buckets, both venues, at 160 and 80 col
       'PAYOFF BY OUTCOME',
       'REASONING',
     ]);
+    app.unmount();
+  });
+
+  it('through the day: each venue’s YES price of a bucket as a sparkline, with CROSS, and the desk’s mu', async () => {
+    const app = await forecasts({ columns: 160, rows: 45 });
+    await app.press(KEYS.pageDown);
+    const page = lines(await app.until((f) => f.includes('through the day'), 'the sparklines'));
+    // 32 columns of 15 minutes to 17:00Z (12:00 local): only the last, 16:45-17:00Z, holds the 16:55Z snapshot;
+    // 0.40 and 0.44 are both in 0.375..0.5, the fourth level of eight
+    const gap = ' '.repeat(31);
+    expect(page).toContain(`54-55°F    a ${gap}▄ b ${gap}▄   .40   .44 CROSS`);
+    // 0.20 and 0.23 in 0.125..0.25, the second level; no cross
+    expect(page).toContain(`56-57°F    a ${gap}▂ b ${gap}▂   .20   .23`);
+    // the desk's run fetched at 16:05Z is in force from the column ending 16:15Z: four columns of 12 °C = 53.6 °F
+    expect(page.find((l) => l.startsWith('desk mu'))).toMatch(/ {31}▄▄▄▄ 53\.6→53\.6°F$/);
     app.unmount();
   });
 

@@ -3,7 +3,6 @@ import type { City } from '../../contract/cities.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import type { ChangeHub } from './change-hub.js';
 import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
-import { Watchers } from './watchers.js';
 
 /**
  * A store as React reads it (`useSyncExternalStore`): `subscribe` is told when what it holds changed, `getSnapshot`
@@ -195,16 +194,12 @@ interface Entry<T> {
 export class PaneScope<P, T> implements ReadStore {
   private entries: Entry<T>[] = [];
   private job: (Running & { key: string; stamp: string; version: number }) | undefined;
+  private readonly watchers = new Set<() => void>();
   /** Bumped when a background read brings a new result: what useSyncExternalStore compares. */
   private generation = 0;
   /** What the pane shown asked for last, read again when the tables change while it is watched. */
   private wanted: { cache: Cache; ask: KeptAsk<P> } | undefined;
-  /** A mounted pane, a warm waiting for its read; while there is one, the scope listens to the change hub. */
-  private readonly watchers = new Watchers(() =>
-    this.hub.subscribe(() => {
-      if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
-    }),
-  );
+  private unhook: (() => void) | undefined;
 
   constructor(
     private readonly hub: ChangeHub,
@@ -275,16 +270,31 @@ export class PaneScope<P, T> implements ReadStore {
   stop(): void {
     this.job?.cancel();
     this.job = undefined;
-    this.watchers.stop();
+    this.unhook?.();
+    this.unhook = undefined;
   }
 
-  subscribe = (watcher: () => void): (() => void) => this.watchers.subscribe(watcher);
+  /** A watcher (a mounted pane, a warm waiting for its read); the first one hooks the scope to the change hub. */
+  subscribe = (watcher: () => void): (() => void) => {
+    this.watchers.add(watcher);
+    this.unhook ??= this.hub.subscribe(this.tablesChanged);
+    return () => {
+      this.watchers.delete(watcher);
+      if (this.watchers.size > 0) return;
+      this.unhook?.();
+      this.unhook = undefined;
+    };
+  };
 
   getSnapshot = (): number => this.generation;
 
+  private tablesChanged = (): void => {
+    if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
+  };
+
   private changed(): void {
     this.generation++;
-    this.watchers.notify();
+    for (const watcher of [...this.watchers]) watcher();
   }
 
   private entryOf(ask: KeptAsk<P>): Entry<T> | undefined {

@@ -2,6 +2,7 @@ import { fitLine, type Line, seg } from '../../theme.js';
 import { chartLines } from './bucket-chart.js';
 import { ensembleLines, modelRangeLines, primaryLines, reasoningLines } from './desk-sections.js';
 import { bucketLines, currentLines, type ForecastView, headerLines, payoffSection } from './forecast-sections.js';
+import { venueSparklineLines } from './venue-sparklines.js';
 
 /** Two columns from this width on; below it the sections stack. */
 const TWO_COLUMNS = 110;
@@ -14,8 +15,8 @@ const joined = (...sections: Line[][]): Line[] =>
 /**
  * The pane's page, what a trader trades by first. Two columns: the buckets with both venues, the payoff, the sources
  * now and the desk and its models on the left, beside the day drawn against the buckets as tall as the page; the
- * desk's reasoning under both. One column (80): buckets and prices, the chart a page tall, the models, the sources
- * and the payoff, the reasoning last.
+ * prices and the desk through the day, then the desk's reasoning under both. One column (80): buckets and prices,
+ * the chart a page tall, through the day, the models, the sources and the payoff, the reasoning last.
  */
 export function forecastPage(v: ForecastView, width: number, height: number): Line[] {
   const header = [...headerLines(v), []];
@@ -29,18 +30,19 @@ export function forecastPage(v: ForecastView, width: number, height: number): Li
       ensembleLines(v, half),
       modelRangeLines(v, half),
     );
-    // the chart fills the rows the page shows under the header, less the reasoning's, or the left column's if longer:
-    // neither half is left empty
-    const reasoning = reasoningLines(v, width);
-    const under = reasoning.length ? reasoning.length + 1 : 0;
-    const right = chartLines(v, half, Math.max(LEAST_CHART, left.length, height - header.length - under));
-    return [...header, ...sideBySide(left, right, half), ...joined([], reasoning)];
+    // the chart fills the rows the page shows under the header, less what goes under the two columns (the day's
+    // sparklines, the reasoning), or the left column's if longer: neither half is left empty
+    const under = joined(sparklineLines(v, width), reasoningLines(v, width));
+    const below = under.length ? under.length + 1 : 0;
+    const right = chartLines(v, half, Math.max(LEAST_CHART, left.length, height - header.length - below));
+    return [...header, ...sideBySide(left, right, half), ...joined([], under)];
   }
   return [
     ...header,
     ...joined(
       bucketLines(v, width),
       chartLines(v, width, Math.max(LEAST_CHART, height - 1)),
+      sparklineLines(v, width),
       primaryLines(v, width),
       ensembleLines(v, width),
       modelRangeLines(v, width),
@@ -58,3 +60,7 @@ function sideBySide(left: Line[], right: Line[], half: number): Line[] {
   }
   return out;
 }
+
+/** Both venues' prices of each bucket and the desk's mu and sigma through the day (venue-sparklines.ts). */
+const sparklineLines = (v: ForecastView, width: number): Line[] =>
+  venueSparklineLines({ series: v.series, buckets: v.day.buckets, unit: v.day.market.unit, tz: v.city.tz }, width);

@@ -10,9 +10,17 @@ import { holdingsOf } from '../../../domain/held-buckets.js';
 import type { SlicedRead } from '../../state/sliced-read.js';
 import type { ForecastView } from './forecast-sections.js';
 
-/** What the page reads: the city's market day, today's METAR, the four sources now, what is open on the day. */
+/**
+ * What the page reads: the city's market day, today's METAR, the four sources now, the day's prices and desk through
+ * the day, what is open on the day.
+ */
 export const FORECAST_TOPICS: readonly CacheTopic[] = [
-  ...new Set<CacheTopic>([...MARKET_DAY_TOPICS, ...MARKET_READ_TOPICS.readings, ...POSITION_TOPICS]),
+  ...new Set<CacheTopic>([
+    ...MARKET_DAY_TOPICS,
+    ...MARKET_READ_TOPICS.readings,
+    ...MARKET_READ_TOPICS.daySeries,
+    ...POSITION_TOPICS,
+  ]),
 ];
 
 /** Cities whose page is kept: the one shown and the few visited before it (`c` back and forth). */
@@ -50,6 +58,11 @@ export function* forecastData(
   // the chart is today's, whichever day the forecast is for
   const metar =
     market.date === today ? market.metar : cache.market.metarDay(city.city_id, localDay(today, city.tz), nowMs);
+  // both venues' prices and the desk through the market day, a slice a column and venue (cache/market/day-series.ts)
+  const series = yield* cache.market.daySeries(city.city_id, localDay(market.date, city.tz), {
+    atMs: nowMs,
+    unit: market.market.unit,
+  });
   return {
     city,
     nowMs,
@@ -62,6 +75,7 @@ export function* forecastData(
     asOfMs: asOf,
     current: cache.market.readings(city.city_id, asOf),
     metar: metar.points,
+    series,
     day: boardDay(market),
     // payoff by outcome: what is open on this market, or what was held through its end once it is over (as the board)
     holdings: holdingsOf(

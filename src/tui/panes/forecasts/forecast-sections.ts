@@ -1,6 +1,6 @@
 import type { BoardDay } from '../../../board/board-day.js';
 import type { MarketDay } from '../../../board/market-day.js';
-import type { CurrentRow, MetarPoint } from '../../../cache/index.js';
+import type { CurrentRow, DaySeries, MetarPoint } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
 import type { MarketUnit } from '../../../contract/common.js';
 import type { EdgeEnsembleDaily, ModelTmaxRange, SvcProForecast } from '../../../contract/forecasts.js';
@@ -31,6 +31,8 @@ export interface ForecastView {
   current: CurrentRow[];
   /** Every METAR reading of the city's local day. */
   metar: MetarPoint[];
+  /** Both venues' YES prices of each bucket and the desk's mu and sigma through the market day, for sparklines. */
+  series: DaySeries;
   /** The forecast's market day as the board works it out (board/): its buckets priced, both venues, the running high. */
   day: BoardDay;
   /** The open holdings of the forecast's market day: payoff by outcome. */
