@@ -1,6 +1,7 @@
 import type { KeysetSource } from '../hooks/use-keyset-window-state.js';
 import type { ReadStore } from './pane-store.js';
 import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
+import { Watchers } from './watchers.js';
 
 /** A list read by keyset a step at a time (the Signals feed, a source at a time: cache/feed/feed.ts). */
 export interface SteppedKeysetSource<Row, Key> {
@@ -35,8 +36,14 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
   private current: unknown;
   private readAt: unknown;
   private readonly jobs = new Map<Side | 'refresh', Running>();
-  private readonly watchers = new Set<() => void>();
-  private unhook: (() => void) | undefined;
+  /** A mounted pane; while there is one, the strip listens to its list's changes and reads its rows again. */
+  private readonly watchers = new Watchers(
+    () =>
+      this.list?.subscribe(() => {
+        this.observe(this.list?.version());
+        this.refresh();
+      }) ?? (() => {}),
+  );
 
   /**
    * `list`: the list's change counter (its tables' version in the change hub). While the strip is watched (its pane
@@ -142,26 +149,10 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
 
   stop(): void {
     for (const side of ['above', 'below', 'refresh'] as const) this.stopJob(side);
-    this.unhook?.();
-    this.unhook = undefined;
+    this.watchers.stop();
   }
 
-  /** A watcher (a mounted pane); the first one hooks the strip to its list's changes. */
-  subscribe = (watcher: () => void): (() => void) => {
-    this.watchers.add(watcher);
-    const list = this.list;
-    if (list)
-      this.unhook ??= list.subscribe(() => {
-        this.observe(list.version());
-        this.refresh();
-      });
-    return () => {
-      this.watchers.delete(watcher);
-      if (this.watchers.size > 0) return;
-      this.unhook?.();
-      this.unhook = undefined;
-    };
-  };
+  subscribe = (watcher: () => void): (() => void) => this.watchers.subscribe(watcher);
 
   getSnapshot = (): number => this.generation;
 
@@ -286,6 +277,6 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
 
   private changed(): void {
     this.generation++;
-    for (const watcher of [...this.watchers]) watcher();
+    this.watchers.notify();
   }
 }

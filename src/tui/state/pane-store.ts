@@ -3,6 +3,7 @@ import type { City } from '../../contract/cities.js';
 import type { SettlementConfig } from '../../contract/config.js';
 import type { ChangeHub } from './change-hub.js';
 import { type Running, readNow, readSliced, type SlicedRead } from './sliced-read.js';
+import { Watchers } from './watchers.js';
 
 /**
  * A store as React reads it (`useSyncExternalStore`): `subscribe` is told when what it holds changed, `getSnapshot`
@@ -194,12 +195,16 @@ interface Entry<T> {
 export class PaneScope<P, T> implements ReadStore {
   private entries: Entry<T>[] = [];
   private job: (Running & { key: string; stamp: string; version: number }) | undefined;
-  private readonly watchers = new Set<() => void>();
   /** Bumped when a background read brings a new result: what useSyncExternalStore compares. */
   private generation = 0;
   /** What the pane shown asked for last, read again when the tables change while it is watched. */
   private wanted: { cache: Cache; ask: KeptAsk<P> } | undefined;
-  private unhook: (() => void) | undefined;
+  /** A mounted pane, a warm waiting for its read; while there is one, the scope listens to the change hub. */
+  private readonly watchers = new Watchers(() =>
+    this.hub.subscribe(() => {
+      if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
+    }),
+  );
 
   constructor(
     private readonly hub: ChangeHub,
@@ -270,31 +275,16 @@ export class PaneScope<P, T> implements ReadStore {
   stop(): void {
     this.job?.cancel();
     this.job = undefined;
-    this.unhook?.();
-    this.unhook = undefined;
+    this.watchers.stop();
   }
 
-  /** A watcher (a mounted pane, a warm waiting for its read); the first one hooks the scope to the change hub. */
-  subscribe = (watcher: () => void): (() => void) => {
-    this.watchers.add(watcher);
-    this.unhook ??= this.hub.subscribe(this.tablesChanged);
-    return () => {
-      this.watchers.delete(watcher);
-      if (this.watchers.size > 0) return;
-      this.unhook?.();
-      this.unhook = undefined;
-    };
-  };
+  subscribe = (watcher: () => void): (() => void) => this.watchers.subscribe(watcher);
 
   getSnapshot = (): number => this.generation;
 
-  private tablesChanged = (): void => {
-    if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
-  };
-
   private changed(): void {
     this.generation++;
-    for (const watcher of [...this.watchers]) watcher();
+    this.watchers.notify();
   }
 
   private entryOf(ask: KeptAsk<P>): Entry<T> | undefined {
