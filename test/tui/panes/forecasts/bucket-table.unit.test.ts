@@ -46,6 +46,27 @@ describe('the Forecasts buckets table', () => {
     );
   });
 
+  it('a venue behind the model shows its prices and no edge; its CROSS, venue against venue, stands', () => {
+    // mktb's snapshot of 16:56:30Z is newer than the 16:56Z up to which the METAR and the desk are held (DESIGN 4 'a
+    // price against a model of the same instant'); 90 s from mkta's 16:55Z, within the cross's two minutes
+    const behind = boardDay(
+      marketDay({
+        highC: 12,
+        mkta: [quote('54-55°F', 0.7, 0.32)],
+        mktb: [quote('54-55°F', 0.75, 0.27, '54-55°F', '2026-11-24T16:56:30Z')],
+        modelKnownUntilMs: Date.parse('2026-11-24T16:56:00Z'),
+      }),
+    );
+    const lines = bucketTableLines(behind, 90).map(text);
+    // mkta's YES 0.811427 - 0.70 - 0.01 = +10.1; mktb none; CROSS 0.73 - 0.70 - 0.02 = +0.01
+    expect(lines.find((l) => l.startsWith('  54-55°F'))).toMatch(
+      /^ {2}54-55°F +12-13°C +81\.1% +0\.680\/0\.700 +0\.730\/0\.750 +Y\+10\.1 +— CROSS$/,
+    );
+    expect(bucketTableNote(behind)).toContain(
+      'mktb snapshot 11-24 16:56Z (newer than the METAR or forecast held: no edge)',
+    );
+  });
+
   it('writes the lattice of every shape: one degree, two, the tails, none', () => {
     const lattice = (label: string) =>
       latticeText({ ...(day.buckets[0] as (typeof day.buckets)[number]), bucket: parseBucketLabel(label) });
