@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
 import { boardCache } from '../tui/board-fixture.js';
-import { startTui, type TuiProcess } from './terminal.js';
+import { offlineMonitors } from './offline-monitor.js';
 
 /**
  * The board's columns at 120 and 80 columns (issue 45 item 6), the built CLI in a pseudo-terminal over the
@@ -24,7 +24,7 @@ const env = {
   WORLD_CLOCK_START: '2026-11-24T17:00:00Z',
 };
 let db = '';
-const running: TuiProcess[] = [];
+const monitors = offlineMonitors(env);
 beforeAll(() => {
   const dir = join(root, 'cache');
   const cache = boardCache(mkdtempSync(`${dir}-`));
@@ -53,15 +53,11 @@ beforeAll(() => {
   db = join(root, folder, readdirSync(join(root, folder)).find((f) => f.endsWith('.db')) as string);
 });
 afterAll(() => {
-  for (const tui of running) tui.kill();
+  monitors.killAll();
   rmSync(root, { recursive: true, force: true });
 });
 
-const monitor = (cols: number, rows: number) => {
-  const tui = startTui(['monitor', '--offline', '--db', db], env, { cols, rows });
-  running.push(tui);
-  return tui;
-};
+const monitor = (cols: number, rows: number) => monitors.start(db, { cols, rows });
 // the selected row is drawn to the screen's edge (its highlight): its trailing blanks go too
 const rowOf = (screen: string, city: string) =>
   (screen.split('\n').find((l) => l.slice(2).startsWith(city)) ?? '').trimEnd();
