@@ -124,7 +124,10 @@ const HISTORY = {
   summaries: {
     label: 's',
     hint: 'summaries',
-    help: ['s', 'summaries: strategy P&L and hit rate, fusion-lock hit rate, forecast error'],
+    help: [
+      's',
+      "summaries: the book's realised P&L and equity curve, strategy P&L and hit rate, fusion-lock hit rate, forecast error",
+    ],
     match: char('s'),
   },
 } satisfies Bindings;
