@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyRecord } from '../../src/contract/strategies.js';
 import { dayGroups, grandTotal } from '../../src/domain/position-groups.js';
-import type { Mark, PickPosition, Priced, PricedPositions, TradePosition } from '../../src/domain/position-pnl.js';
+import type {
+  Family,
+  Mark,
+  PickPosition,
+  Priced,
+  PricedPositions,
+  TradePosition,
+} from '../../src/domain/position-pnl.js';
 
 const mark = (stake: number, pnl: number | null): Mark => ({ entry: 0.5, current: null, source: null, stake, pnl });
 const record = (id: number, city_id: string, local_date: string, stake: number, pnl: number | null) =>
@@ -51,7 +58,14 @@ describe('the book by city-day', () => {
   });
 
   it('sums the families into one grand total, of the priced P&L', () => {
-    const row = (family: string, open: number, count: number, priced: number, stake: number, pnl: number | null) => ({
+    const row = (
+      family: Family | 'pick not received',
+      open: number,
+      count: number,
+      priced: number,
+      stake: number,
+      pnl: number | null,
+    ) => ({
       family,
       open,
       count,
