@@ -30,7 +30,7 @@ describe('the monitor with a key typed into --city', () => {
     running.push(tui);
     await tui.waitFor('OFFLINE');
     tui.press('5');
-    await tui.waitFor('PRIMARY');
+    await tui.waitFor('MARKET BUCKETS');
     tui.press('q');
     expect((await tui.exited).exitCode).toBe(0);
     expect(tui.output()).not.toContain(KEY);

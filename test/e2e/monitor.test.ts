@@ -75,7 +75,8 @@ describe('the monitor in a pseudo-terminal', () => {
     tui.press('3');
     await tui.waitFor('[3 Positions]');
     tui.press('5');
-    await tui.waitFor('PRIMARY');
+    // Forecasts opens on the buckets (the desk's PRIMARY is under them and the payoff)
+    await tui.waitFor('MARKET BUCKETS');
     tui.press('6');
     await tui.waitFor('[6 History]');
     tui.press(KEY.tab);

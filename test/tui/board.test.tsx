@@ -244,9 +244,10 @@ describe('the Board (pane 1)', () => {
     expect(frame).toContain('New York City (nyc)');
     // stakes 3 + 14 + 0.25 x 40 = 27.00; each row: what the YES 66-67, the NO 72+ and the lock on 70-71 pay there
     expect(frame).toContain('PAYOFF BY OUTCOME  3 holdings, 27.00 USD staked');
-    const right = lines(frame).map((l) => l.split('│ ')[1] ?? '');
-    const at = right.findIndex((l) => l.startsWith('PAYOFF BY OUTCOME'));
-    expect(right.slice(at + 1, at + 7)).toEqual([
+    // the payoff is in the left column, under the buckets
+    const left = lines(frame).map((l) => (l.split(' │')[0] ?? '').trimEnd());
+    const at = left.findIndex((l) => l.startsWith('PAYOFF BY OUTCOME'));
+    expect(left.slice(at + 1, at + 7)).toEqual([
       '  bucket          held           pays       P&L',
       // only the NO pays: 20 - 27
       '  65°F or below                 20.00     -7.00  dead',

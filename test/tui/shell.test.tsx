@@ -225,8 +225,8 @@ describe('terminal size', () => {
     const narrow = await app.until((f) => tabBar(f).includes('[2 Sig]'), 'the short tab names');
     expect(narrow).not.toContain('local');
     await app.press('5');
-    // below two columns the forecast sections stack: the primary first, the buckets further down
-    const stacked = lines(await app.until((f) => f.includes('PRIMARY'), 'Forecasts at 70x20'));
+    // below two columns the forecast sections stack: the buckets first, the desk further down
+    const stacked = lines(await app.until((f) => f.includes('MARKET BUCKETS'), 'Forecasts at 70x20'));
     expect(stacked.some((l) => l.includes('│'))).toBe(false);
     await app.resize(30, 8);
     await app.until(
@@ -234,7 +234,7 @@ describe('terminal size', () => {
       'the too-small notice',
     );
     await app.resize(120, 40);
-    const wide = await app.until((f) => f.includes('│ MARKET BUCKETS'), 'Forecasts in two columns again');
+    const wide = await app.until((f) => /^MARKET BUCKETS.*│ DAY AGAINST/m.test(f), 'Forecasts in two columns again');
     expect(tabBar(wide)).toContain('[5 Forecasts]');
     app.unmount();
   });
