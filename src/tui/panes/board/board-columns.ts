@@ -236,7 +236,16 @@ const COLUMNS: BoardColumn[] = [
     grow: 8.5,
     priority: 2,
     text: (r) => flagsText(r.flags, true),
-    tone: (r) => (r.flags.includes('KILL') ? 'alarm' : r.flags.length ? 'bad' : undefined),
+    // a kill is the alarm, a warning about the day (CHECK, BREAKTHROUGH, DEAD) is bad news; CROSS alone is a price to
+    // look at on both venues, not a fault of the day
+    tone: (r) =>
+      r.flags.includes('KILL')
+        ? 'alarm'
+        : r.flags.some((f) => f !== 'CROSS')
+          ? 'bad'
+          : r.flags.length
+            ? 'warn'
+            : undefined,
   },
 ];
 
