@@ -1,3 +1,4 @@
+import { roundHalfUp } from '../../domain/settlement.js';
 import { type Line, seg } from '../theme.js';
 import { cell } from './text.js';
 
@@ -70,7 +71,8 @@ export function chartScale(
   values: readonly number[],
   rows: number,
 ): { top: number; bottom: number; perDegree: number } {
-  const whole = values.map((v) => Math.floor(v + 0.5));
+  // each value read as the whole degree it settles on, as the venue rounds
+  const whole = values.map(roundHalfUp);
   let hi = Math.max(...whole);
   let lo = Math.min(...whole);
   if (hi - lo + 1 > rows) lo = hi - rows + 1;
@@ -112,7 +114,7 @@ export function bucketChart(input: BucketChartInput, width: number, height: numb
   for (const p of forecast) put(p, FORECAST_MARK);
   for (const p of metar) put(p, METAR_MARK);
   const bandAt = (row: number) => {
-    const whole = Math.floor(top - (row + 0.5) / perDegree + 0.5);
+    const whole = roundHalfUp(top - (row + 0.5) / perDegree);
     return bands.findIndex((b) => (b.low === null || whole >= b.low) && (b.high === null || whole <= b.high));
   };
   const highRow = runningHigh === null ? -1 : rowOf(runningHigh);
