@@ -30,7 +30,7 @@ export class ReplayTraderAlerts {
 
   /**
    * Every alert the rules raised by `atMs`, newest first, as last worked out: for this instant once its read is in,
-   * before that the instant's before (or none). Starts that read in the background; `working` says it runs.
+   * before that the instant's before (or none), less any alert it raised after `atMs`. Starts that read in the background; `working` says it runs.
    */
   at(
     cache: Cache,
@@ -41,7 +41,11 @@ export class ReplayTraderAlerts {
   ): ReplayAlert[] {
     const key = JSON.stringify([instant.atMs, instant.date, edgeMin, settlement, cities.map((c) => c.city_id)]);
     if (this.failure?.key === key) throw this.failure.error;
-    if (this.done?.key !== key && this.job?.key !== key) {
+    if (this.done?.key === key) {
+      // a step back to the instant last worked out: a read of another instant still running is no longer asked for
+      // (left running, it would replace this result with that instant's when it came in)
+      if (this.job) this.stop();
+    } else if (this.job?.key !== key) {
       this.job?.cancel();
       const read = replayTraderAlerts(cache, cities, instant, edgeMin, settlement, this.chains);
       const running = readSliced(
@@ -61,7 +65,9 @@ export class ReplayTraderAlerts {
       );
       this.job = { ...running, key };
     }
-    return this.done?.alerts ?? [];
+    const alerts = this.done?.alerts ?? [];
+    // meanwhile the last result, as of the instant asked (DESIGN 4): never an alert raised after it
+    return this.done?.key === key ? alerts : alerts.filter((a) => a.createdMs <= instant.atMs);
   }
 
   /** Whether the instant last asked is still being worked out (its alerts are not the ones `at` returns yet). */

@@ -56,10 +56,35 @@ describe('time travel’s trader alerts in the Alerts pane’s store', () => {
     ask('11:30');
     await done;
     done = worked();
-    expect(ask('10:30')).toHaveLength(3);
+    // 11:30Z's three meanwhile, less the two raised at 11:00Z, after 10:30Z: the board as of an instant (DESIGN 4)
+    expect(ask('10:30')).toEqual(['2026-11-20T10:00:00Z dying-bucket']);
     expect(store.working()).toBe(true);
     await done;
     expect(ask('10:30')).toEqual(['2026-11-20T10:00:00Z dying-bucket']);
+  });
+
+  it('a step back to the instant worked out cancels the read of the step ahead: nothing after it comes in', async () => {
+    const results: number[] = [];
+    let done = worked();
+    ask('11:30');
+    await done;
+    store.subscribe(() => results.push(store.getSnapshot()));
+    // 12:00Z asked, then back to 11:30Z before it is in: 11:30Z's own result, current, not working
+    ask('12:00');
+    expect(store.working()).toBe(true);
+    const eleven = [
+      '2026-11-20T11:00:00Z dying-bucket',
+      '2026-11-20T11:00:00Z edge',
+      '2026-11-20T10:00:00Z dying-bucket',
+    ];
+    expect(ask('11:30')).toEqual(eleven);
+    expect(store.working()).toBe(false);
+    // the next read asked is the next told: 12:00Z's, cancelled, never came in between
+    done = worked();
+    ask('09:00');
+    await done;
+    expect(results).toEqual([2]);
+    expect(ask('09:00')).toEqual([]);
   });
 
   it('a new instant asked before the last is in cancels it: only the newest is told', async () => {
