@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useDeps } from '../state/monitor-context.js';
 import type { PaneInputs, PaneStore } from '../state/pane-store.js';
 
@@ -14,11 +14,9 @@ export function usePaneRead<P, T, I extends PaneInputs>(store: PaneStore<P, T, I
   const ask = store.ask(inputs);
   useSyncExternalStore(scope.subscribe, scope.getSnapshot);
   const value = scope.get(cache, ask);
-  // an ask's params go with its key and stamp: a new key or stamp is a new read, new params of the same are not
-  const params = useRef(ask.params);
-  params.current = ask.params;
-  const { key, stamp } = ask;
-  // after the commit: a read that is due runs between keys, never in one
-  useEffect(() => scope.want(cache, { key, stamp, params: params.current }), [scope, cache, key, stamp]);
+  // after every commit (a read that is due runs between keys, never in one), with this render's params: the scope
+  // re-renders the pane when its tables change, and a read with params of an earlier render (its now, the versions its
+  // memo is keyed by) would be stored as current (`want` reads nothing while the result is current)
+  useEffect(() => scope.want(cache, ask));
   return value;
 }

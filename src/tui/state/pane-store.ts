@@ -186,9 +186,10 @@ interface Entry<T> {
 /**
  * One scope of a pane's store (live, or time travel's): its read of the cache kept while the monitor runs, not only
  * while the pane shows, so the key that shows the pane again draws it from memory in the key's one commit. While it
- * is watched (its pane mounted) it listens to the change hub: when its tables change it reads what it was last
- * asked for (`want`) again in the background a slice at a time, the last result shown meanwhile, and tells its
- * watchers when the new one is in; a new stamp (the minute) is asked for by the pane with `want`. Only a key asking
+ * is watched (its pane mounted) it listens to the change hub: when its tables change it tells its watchers, so the
+ * pane renders and asks again (`want`) with params of that render (the clock's now, the tables' versions a read keeps
+ * its memo by: an ask saved from an earlier render would read with stale ones and be taken as current), and the read
+ * runs in the background a slice at a time, the last result shown meanwhile. Only a key asking
  * for what was never read (another city) reads at once, in its commit. Keeps the results of the `keep` keys used
  * last.
  */
@@ -197,12 +198,18 @@ export class PaneScope<P, T> implements ReadStore {
   private job: (Running & { key: string; stamp: string; version: number }) | undefined;
   /** Bumped when a background read brings a new result: what useSyncExternalStore compares. */
   private generation = 0;
-  /** What the pane shown asked for last, read again when the tables change while it is watched. */
-  private wanted: { cache: Cache; ask: KeptAsk<P> } | undefined;
-  /** A mounted pane, a warm waiting for its read; while there is one, the scope listens to the change hub. */
+  /** The version of its tables the scope last told its watchers of. */
+  private heard = Number.NaN;
+  /**
+   * A mounted pane, a warm waiting for its read; while there is one, the scope listens to the change hub, and a change
+   * of its tables is news to them (its result is no longer current: the pane asks again).
+   */
   private readonly watchers = new Watchers(() =>
     this.hub.subscribe(() => {
-      if (this.wanted) this.refresh(this.wanted.cache, this.wanted.ask);
+      const version = this.hub.version(this.topics);
+      if (version === this.heard) return;
+      this.heard = version;
+      this.changed();
     }),
   );
 
@@ -238,11 +245,10 @@ export class PaneScope<P, T> implements ReadStore {
   }
 
   /**
-   * What the pane shown asks for now (after its commit: a read that is due runs between keys, never in one): read
-   * again in the background if not current, and again whenever its tables change while the scope is watched.
+   * What the pane shown asks for now, after each of its commits (a read that is due runs between keys, never in one):
+   * read again in the background if not current.
    */
   want(cache: Cache, ask: KeptAsk<P>): void {
-    this.wanted = { cache, ask };
     this.refresh(cache, ask);
   }
 

@@ -174,6 +174,42 @@ describe('a pane store', () => {
   });
 });
 
+describe('a pane store while its pane is shown', () => {
+  it("reads a change of its tables with the params of the render after it, not with an earlier render's", async () => {
+    const { cache, hub } = setup();
+    hub.start();
+    // the read's params are the clock's now, as the board's live read takes its instant: a change read with the
+    // params of the render before it would be stored as current and never read again within the minute
+    const spec: PaneStoreSpec<number, string> = {
+      topics: ['cities'],
+      ask: ({ nowMs }) => ({ key: 'live', stamp: 'minute', params: nowMs }),
+      newRead: () =>
+        function* (read: Cache, nowMs: number) {
+          yield;
+          return `${nowMs - NOW_MS}: ${read.resources
+            .cities()
+            .map((c) => c.city_id)
+            .join(',')}`;
+        },
+    };
+    const store = new PaneStore(hub, spec);
+    const scope = store.scope(LIVE);
+    let told = 0;
+    const unwatch = scope.subscribe(() => told++);
+    const first = store.ask(inputs());
+    expect(scope.get(cache, first)).toBe('0: nyc,paris');
+    scope.want(cache, first);
+    // a city arrives: the shown pane is told, renders 30 s later on the clock, and asks with that render's now
+    cache.resources.upsertCities([city('lon', 'Europe/London', 'GB', 'EGLL', 'London')]);
+    await expect.poll(() => told, { timeout: 60_000 }).toBe(1);
+    const after = store.ask(inputs({ nowMs: NOW_MS + 30_000 }));
+    scope.want(cache, after);
+    await expect.poll(() => scope.peek(after), { timeout: 60_000 }).toBe('30000: lon,nyc,paris');
+    unwatch();
+    hub.stop();
+  });
+});
+
 describe('a keyset store', () => {
   const list = (label: string): SteppedKeysetSource<string, number> => ({
     *olderSteps(after, limit) {
