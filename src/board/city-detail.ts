@@ -4,6 +4,7 @@ import {
   type DayQuote,
   type InsurancePickView,
   MARKET_READ_TOPICS,
+  type MetarDay,
   type MetarPoint,
   type OpenPositions,
   POSITION_LIMIT,
@@ -37,8 +38,8 @@ import { dayEnded, settledQuotes } from './settled-day.js';
 export interface CityDayRead {
   /** The day's METAR readings up to the instant, oldest first. */
   readings: readonly MetarPoint[];
-  /** The instant of the reading that first reached the running high (null: no reading yet). */
-  highSinceMs: number | null;
+  /** The running high of those readings and the instant it was first reached (null: no reading yet). */
+  high: MetarDay['high'];
   lock: FusionLock | null;
   /** The city-day's open positions (on a day over: those held through its end), as the board's row counts them. */
   book: OpenPositions;
@@ -63,7 +64,7 @@ export function readCityDay(cache: Cache, city: City, date: string, atMs: number
     : cache.positions.openOfDay(city.city_id, date, POSITION_LIMIT, asOf);
   return {
     readings: metar.points,
-    highSinceMs: metar.high?.since ?? null,
+    high: metar.high,
     lock: cache.market.dayLock(city.city_id, span, atMs),
     book,
   };
@@ -151,6 +152,12 @@ function readingIn(point: MetarPoint, unit: BoardRow['unit']): number {
   return round(toMarketUnit(c, unit));
 }
 
+/** The running high in the market's unit (its whole °C, as the venue settles), and when it was first reached. */
+function highOf(high: MetarDay['high'], unit: BoardRow['unit'], clock: (ms: number) => string): AtTime | null {
+  const c = runningHighCOf(high);
+  return high === null || c === null ? null : { value: round(toMarketUnit(c, unit)), at: clock(high.since) };
+}
+
 const venuePrices = (q: DayQuote | null, behind: Behind | null): VenuePrices | null =>
   q === null ? null : { ask: q.yes_price, bid: q.no_price === null ? null : round(1 - q.no_price, 4), behind };
 
@@ -234,10 +241,9 @@ export function cityDetail(row: BoardRow, read: CityDayRead, atMs: number): City
     settled: row.settled,
     metarNow: last ? { value: readingIn(last, row.unit), at: clock(last.ms) } : null,
     trend: read.readings.slice(-3).map((p) => readingIn(p, row.unit)),
-    high:
-      row.runningHigh === null || read.highSinceMs === null
-        ? null
-        : { value: round(row.runningHigh), at: clock(read.highSinceMs) },
+    // the value and its time from the one read (the row may be of an earlier render's now: a newer high's time beside
+    // the older high's value would be a reading that never was)
+    high: highOf(read.high, row.unit, clock),
     atMs,
     peak:
       peakMs === null || peakHour === null
