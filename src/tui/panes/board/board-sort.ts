@@ -6,9 +6,12 @@ export const BOARD_SORTS: readonly BoardSort[] = ['time', 'edge', 'city'];
 export const SORT_NAMES: Record<BoardSort, string> = { edge: 'best edge', time: 'local time', city: 'city' };
 
 /** What an order reads of a row (a BoardRow is one). */
-export interface SortedRow extends Pick<BoardRow, 'cityId' | 'name' | 'localMinutes' | 'tomorrow'> {
+export interface SortedRow extends Pick<BoardRow, 'cityId' | 'name' | 'localMinutes' | 'dayOffset' | 'tomorrow'> {
   best: { edge: number } | null;
 }
+
+/** Minutes of the city's clock from the start of the board's market day (negative: still on the day before). */
+const localOnDay = (r: SortedRow): number => r.dayOffset * 1_440 + r.localMinutes;
 
 /** A row's key for the cursor: the city, and `tomorrow` after it on the row of its next market day. */
 export const boardRowKey = (r: Pick<BoardRow, 'cityId' | 'tomorrow'>): string =>
@@ -26,7 +29,9 @@ export function sortBoard<R extends SortedRow>(rows: readonly R[], by: BoardSort
   const compare: Record<BoardSort, (a: R, b: R) => number> = {
     edge: (a, b) =>
       (b.best?.edge ?? Number.NEGATIVE_INFINITY) - (a.best?.edge ?? Number.NEGATIVE_INFINITY) || byName(a, b),
-    time: (a, b) => b.localMinutes - a.localMinutes || byName(a, b),
+    // the clock against the market day: time travel pins the day, so a city still on the day before (`-1d 22:00`)
+    // is behind every city on it, however late its clock reads
+    time: (a, b) => localOnDay(b) - localOnDay(a) || byName(a, b),
     city: byName,
   };
   const tomorrow = new Map(rows.filter((r) => r.tomorrow).map((r) => [r.cityId, r]));

@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { type SortedRow, sortBoard, stableEdgeOrder } from '../../../../src/tui/panes/board/board-sort.js';
 
 /** A row as an order reads it: its city, local minutes and best edge (a fraction; null: none). */
-const row = (cityId: string, localMinutes: number, edge: number | null, tomorrow?: boolean): SortedRow => ({
+const row = (
+  cityId: string,
+  localMinutes: number,
+  edge: number | null,
+  tomorrow?: boolean,
+  dayOffset = 0,
+): SortedRow => ({
   cityId,
   name: cityId,
   localMinutes,
+  dayOffset,
   best: edge === null ? null : { edge },
   ...(tomorrow ? { tomorrow } : {}),
 });
@@ -23,6 +30,15 @@ describe('the board by local time (the default order)', () => {
       'aus',
       'aus tomorrow',
     ]);
+  });
+});
+
+describe('the board by local time in time travel (the day pinned)', () => {
+  it('puts a city still on the day before after every city on the market day', () => {
+    // replaying 2026-12-02 at 03:00Z: Tokyo 12:00 (720), Paris 04:00 (240), New York -1d 22:00 (-1440 + 1320 =
+    // -120), Los Angeles -1d 19:00 (-1440 + 1140 = -300); by the clock alone New York (1320) would come first
+    const rows = [row('par', 240, null), row('nyc', 1320, null, false, -1), row('tyo', 720, null)];
+    expect(keys(sortBoard([...rows, row('lax', 1140, null, false, -1)], 'time'))).toEqual(['tyo', 'par', 'nyc', 'lax']);
   });
 });
 
