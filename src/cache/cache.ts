@@ -112,6 +112,11 @@ export class Cache {
   watchDataVersion(onCommit: () => void, everyMs: number): () => void {
     let seen = this.dataVersion();
     const poll = setInterval(() => {
+      // a cache closed before its watcher was stopped (a screen torn down after its cache) has nothing to tell
+      if (!this.db.open) {
+        clearInterval(poll);
+        return;
+      }
       const now = this.dataVersion();
       if (now === seen) return;
       seen = now;
