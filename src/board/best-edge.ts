@@ -38,6 +38,26 @@ export function sideEdges(
   return { yes, no, best: no && (!yes || no.edge > yes.edge) ? no : yes };
 }
 
+/** Each venue's own better side of a bucket, at an offer (positive or not): what Forecasts prints per venue. */
+export type VenueEdges = Record<Venue, SideEdge | null>;
+
+/** No venue offers a side: a day over, a CHECK day (DESIGN 4: the board offers nothing on it). */
+export const NO_VENUE_EDGES: VenueEdges = { mkta: null, mktb: null };
+
+/**
+ * Each venue's better side of one bucket by DESIGN 4's effective edge, under the best edge's own rules: only a price
+ * that is an offer (strictly between 0.01 and 0.99), only on a venue whose snapshot may be compared with the model
+ * (`quoteOf`, as `bestEdge` takes it). Negative edges are kept: the table shows how far a venue is from one.
+ */
+export function venueEdges(
+  p: number | null,
+  quotes: Record<Venue, DayQuote | null>,
+  quoteOf: (venue: Venue, q: DayQuote | null) => DayQuote | null,
+): VenueEdges {
+  const of = (venue: Venue) => sideEdges(p, [[venue, quoteOf(venue, quotes[venue])]], isOffer).best;
+  return { mkta: of('mkta'), mktb: of('mktb') };
+}
+
 /** What a bucket's best edge is read from (priced-day.ts's PricedBucket): its p and each venue's quote. */
 export interface QuotedBucket {
   p: number | null;

@@ -14,7 +14,7 @@ import {
   usableForecast,
 } from '../domain/settlement.js';
 import { fToC, toMarketUnit } from '../domain/units.js';
-import { bestEdge, type SideEdge, sideEdges } from './best-edge.js';
+import { bestEdge, NO_VENUE_EDGES, type SideEdge, sideEdges, type VenueEdges, venueEdges } from './best-edge.js';
 import {
   type Behind,
   type ComparableQuotes,
@@ -25,7 +25,7 @@ import {
 } from './same-instant.js';
 import { bucketCross, type VenueCross } from './venue-crosses.js';
 
-export { type SideEdge, sideEdges };
+export { type SideEdge, sideEdges, type VenueEdges };
 
 /** One bucket of a market day, priced. */
 export interface PricedBucket {
@@ -47,6 +47,11 @@ export interface PricedBucket {
   no: SideEdge | null;
   /** The larger of the two. */
   best: SideEdge | null;
+  /**
+   * Each venue's own better side (Forecasts' `edge a`/`edge b`), by the best edge's rules: an offer only, a venue
+   * comparable with the model only; none on a CHECK day or a day over.
+   */
+  edges: VenueEdges;
   /**
    * One venue sells the bucket's YES below what the other bids for it, after both costs, on snapshots of about the
    * same instant (venue-crosses.ts): the board's CROSS. Null: none, or the day is over.
@@ -207,6 +212,7 @@ export function priceDay(v: PricingInput): PricedDay {
   const behind = { mkta: behindOf('mkta'), mktb: behindOf('mktb') };
   // a venue whose snapshot and the model are of different instants offers no side (its prices stay on the bucket)
   const comparable = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
+  const check = runningHighBeyondForecast(market, forecast, runningHighC);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
       const p = bucket ? bucketProbability(bucket, market, forecast, runningHighC) : null;
@@ -220,6 +226,7 @@ export function priceDay(v: PricingInput): PricedDay {
         mkta: qa,
         mktb: qb,
         cross: bucketCross(qa, qb),
+        edges: check ? NO_VENUE_EDGES : venueEdges(p, { mkta: qa, mktb: qb }, comparable),
         ...sideEdges(p, [
           ['mkta', comparable('mkta', qa)],
           ['mktb', comparable('mktb', qb)],
@@ -227,7 +234,6 @@ export function priceDay(v: PricingInput): PricedDay {
       };
     },
   );
-  const check = runningHighBeyondForecast(market, forecast, runningHighC);
   const best = check ? null : bestEdge(buckets, comparable);
   const dayBehindSide = dayBehind(behind);
   let next: number | null = null;

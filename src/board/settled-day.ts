@@ -4,6 +4,7 @@ import type { Holding } from '../domain/held-buckets.js';
 import { sideWon } from '../domain/paper-trade.js';
 import { type Quote, type Quotes, settledQuote } from '../domain/position-pnl.js';
 import { type Market, settledValue, settledValueOf } from '../domain/settlement.js';
+import { NO_VENUE_EDGES } from './best-edge.js';
 import type { MarketDay } from './market-day.js';
 import { type PricedBucket, type PricedDay, runningHighCOf } from './priced-day.js';
 
@@ -39,7 +40,7 @@ export function dayOutcome(day: MarketDay): number | null {
 /** A bucket of a settled day: p 1 where the day settled, else 0 and dead; no side offers anything. */
 function settledBucket(b: PricedBucket, settled: number): PricedBucket {
   // a day over trades nothing: no side, no cross
-  const none = { yes: null, no: null, best: null, cross: null };
+  const none = { yes: null, no: null, best: null, edges: NO_VENUE_EDGES, cross: null };
   if (b.bucket === null) return { ...b, ...none, p: null, dead: false };
   const won = sideWon('YES', b.bucket, settled);
   return { ...b, ...none, p: won ? 1 : 0, dead: !won };

@@ -1,7 +1,7 @@
-import { type PricedBucket, type PricedDay, type SideEdge, sideEdges } from '../../../board/priced-day.js';
+import type { PricedBucket, PricedDay, SideEdge } from '../../../board/priced-day.js';
 import type { Behind } from '../../../board/same-instant.js';
 import type { VenueCross } from '../../../board/venue-crosses.js';
-import type { DayQuote, Venue } from '../../../cache/index.js';
+import type { DayQuote } from '../../../cache/index.js';
 import { settledValue, wholeDegreesC } from '../../../domain/settlement.js';
 import { cToF } from '../../../domain/units.js';
 import { percent, price } from '../../format/numbers.js';
@@ -73,15 +73,6 @@ export function bidAsk(q: DayQuote | null): string {
   return `${price(q.no_price === null ? null : 1 - q.no_price)}/${price(q.yes_price)}`;
 }
 
-/**
- * A venue's larger side of the effective edge (DESIGN 4) on its own quote: `Y+12.0`, `N +2.0` in points. None (`—`)
- * without a p, a price, or while the venue's snapshot and the model are of different instants (same-instant.ts).
- */
-function venueEdge(r: PricedBucket, venue: Venue, behind: Behind | null): SideEdge | null {
-  if (behind !== null) return null;
-  return sideEdges(r.p, [[venue, r[venue]]]).best;
-}
-
 const edgeText = (e: SideEdge | null): string => (e ? `${e.side === 'YES' ? 'Y' : 'N'}${signedPoints(e.edge)}` : '—');
 
 /** The chance a row shows: `dead` once no value it settles on is reachable, `—` without a usable forecast. */
@@ -89,7 +80,7 @@ const chanceText = (r: PricedBucket): string => (r.dead ? 'dead' : percent(r.p, 
 
 /**
  * The table's lines: bucket (and, in a °F market, the whole °C it holds), the model's probability, each venue's YES
- * bid/ask, each venue's larger side of the effective edge, and `CROSS` where one venue sells YES below what the other
+ * bid/ask, each venue's larger side of the effective edge at an offer (`—`: none, the venue not comparable, CHECK, a day over), and `CROSS` where one venue sells YES below what the other
  * bids after both costs (board/venue-crosses.ts). The day's best edge is bold.
  */
 export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
@@ -116,7 +107,8 @@ export function bucketTableLines(v: BucketTableInput, width: number): Line[] {
   );
   for (const r of v.buckets) {
     const edges = (['mkta', 'mktb'] as const).map((venue) => {
-      const e = venueEdge(r, venue, v.venueBehind[venue]);
+      // the board's own (priced-day.ts): an offer, comparable with the model, none on CHECK or a day over
+      const e = r.edges[venue];
       const best = v.best !== null && v.best.bucket === r && v.best.venue === venue;
       return seg(` ${cell(edgeText(best ? v.best : e), 6, 'right')}`, best ? 'good' : undefined, best);
     });
