@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CityDetail, cityDetail, readCityDay } from '../../../../src/board/city-detail.js';
 import { edgeBandRecord } from '../../../../src/board/edge-band-record.js';
 import { readBoard } from '../../../../src/board/read-board.js';
-import { cityDetailLines } from '../../../../src/tui/panes/board/detail/city-detail-lines.js';
+import { cityDetailLines, hoursFrom } from '../../../../src/tui/panes/board/detail/city-detail-lines.js';
 import type { Line } from '../../../../src/tui/theme.js';
 import { DETAIL_DAY, DETAIL_LINES, DETAIL_NOW, detailDay } from '../../../board/city-detail-fixture.js';
 import { memoryCaches, NYC } from '../../../helpers/cache-builder.js';
@@ -128,5 +128,16 @@ describe("the selected city's detail", () => {
     expect(cityDetailLines(d, 120, 6).map(text)).toEqual([all[0], all[1], all[2], all[4], all[6], all[9]]);
     // in 3, the title, the METAR and the next edge
     expect(cityDetailLines(d, 120, 3).map(text)).toEqual([all[0], all[1], all[2]]);
+  });
+});
+
+describe('the hours to an instant', () => {
+  it('counts minutes under an hour, tenths of an hour from one', () => {
+    const at = Date.UTC(2026, 10, 24, 21, 58);
+    // 22:00 is 2 minutes on; 21:28 30 minutes back; 22:58 60 minutes on = 1.0 h; 19:28 150 minutes back = 2.5 h
+    expect(hoursFrom(at, Date.UTC(2026, 10, 24, 22, 0))).toBe('in 2 min');
+    expect(hoursFrom(at, Date.UTC(2026, 10, 24, 21, 28))).toBe('30 min ago');
+    expect(hoursFrom(at, Date.UTC(2026, 10, 24, 22, 58))).toBe('in 1.0 h');
+    expect(hoursFrom(at, Date.UTC(2026, 10, 24, 19, 28))).toBe('2.5 h ago');
   });
 });

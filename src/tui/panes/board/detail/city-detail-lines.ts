@@ -53,10 +53,14 @@ export function fitDetail(lines: readonly Ranked[], height: number): Line[] {
 }
 
 const deg = (n: number) => n.toFixed(1);
-/** Hours between now and an instant, to a tenth: `in 2.5 h`, `1.0 h ago`. */
+/**
+ * Hours between now and an instant, to a tenth: `in 2.5 h`, `1.0 h ago`; under an hour in whole minutes (`in 2 min`),
+ * since `in 0.0 h` reads as now while the peak phase still has minutes to run.
+ */
 export function hoursFrom(atMs: number, ms: number): string {
   const h = (ms - atMs) / 3_600_000;
-  return h >= 0 ? `in ${h.toFixed(1)} h` : `${(-h).toFixed(1)} h ago`;
+  const size = Math.abs(h) < 1 ? `${Math.round(Math.abs(h) * 60)} min` : `${Math.abs(h).toFixed(1)} h`;
+  return h >= 0 ? `in ${size}` : `${size} ago`;
 }
 
 /** The same words as the board's best-edge column (board-columns.ts) for a venue that gives no edge. */
