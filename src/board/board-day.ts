@@ -73,6 +73,7 @@ export function boardDay(day: MarketDay): BoardDay {
       mktb: day.mktb,
       modelKnownUntilMs: day.modelKnownUntilMs,
       comparable: day.comparable ?? null,
+      venueHeldUntilMs: day.venueHeldUntilMs ?? null,
     }),
   );
   // a day over shows its outcome (settled-day.ts)

@@ -16,6 +16,7 @@ import { localDate, localDay } from '../domain/city-time.js';
 import { modelRangeOf } from '../domain/model-range.js';
 import type { Market } from '../domain/settlement.js';
 import { type ComparableQuotes, comparableQuotes, modelKnownUntil } from './same-instant.js';
+import { type VenuesHeldUntil, venuesHeldUntil } from './venue-crosses.js';
 
 /**
  * What the cache holds of one city's market day as of an instant: the forecast layers of that date, the METAR
@@ -65,6 +66,8 @@ export interface MarketDay {
    * board's last comparable edge (same-instant.ts `comparableQuotes`). Null or left out: no venue is ahead.
    */
   comparable?: ComparableQuotes | null;
+  /** Up to when the monitor holds each venue's stream, as of `atMs` (venue-crosses.ts); left out: no bound. */
+  venueHeldUntilMs?: VenuesHeldUntil | null;
 }
 
 /**
@@ -134,7 +137,8 @@ export function readMarketDay(
   const metar = cache.market.metarDay(id, span, atMs);
   const mkta = cache.market.newestSnapshot('mkta', id, day, atMs);
   const mktb = cache.market.newestSnapshot('mktb', id, day, atMs);
-  const modelKnownUntilMs = modelKnownUntil(cache.streams.states());
+  const states = cache.streams.states();
+  const modelKnownUntilMs = modelKnownUntil(states);
   return {
     city,
     market: cityMarket(city, settlement),
@@ -152,5 +156,6 @@ export function readMarketDay(
     lock: cache.market.dayLock(id, span, atMs),
     modelKnownUntilMs,
     comparable: comparableQuotes(cache, { cityId: id, date: day, atMs, modelKnownUntilMs }, { mkta, mktb }),
+    venueHeldUntilMs: venuesHeldUntil(states, atMs),
   };
 }

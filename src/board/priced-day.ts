@@ -23,7 +23,7 @@ import {
   snapshotMsOf,
   venueBehind,
 } from './same-instant.js';
-import { bucketCross, type VenueCross } from './venue-crosses.js';
+import { bucketCross, type VenueCross, type VenuesHeldUntil, venueStale } from './venue-crosses.js';
 
 export { type SideEdge, sideEdges, type VenueEdges };
 
@@ -54,7 +54,7 @@ export interface PricedBucket {
   edges: VenueEdges;
   /**
    * One venue sells the bucket's YES below what the other bids for it, after both costs, on snapshots of about the
-   * same instant (venue-crosses.ts): the board's CROSS. Null: none, or the day is over.
+   * same instant, neither venue stale (venue-crosses.ts): the board's CROSS. Null: none, or the day is over.
    */
   cross: VenueCross | null;
 }
@@ -123,6 +123,8 @@ export interface PricingInput {
    * `comparableQuotes`), priced for the row's last comparable edge. Null or left out: none.
    */
   comparable?: ComparableQuotes | null;
+  /** Up to when the monitor holds each venue's stream (venue-crosses.ts): a venue silent since is stale, crosses nothing. */
+  venueHeldUntilMs?: VenuesHeldUntil | null;
 }
 
 /** The running METAR high in whole °C, as the venue settles on it (from °F only when a reading carries no °C). */
@@ -140,9 +142,11 @@ export interface DayReading {
   mktb: readonly DayQuote[];
   modelKnownUntilMs: number | null;
   comparable?: ComparableQuotes | null;
+  venueHeldUntilMs?: VenuesHeldUntil | null;
 }
 
-export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs, comparable }: DayReading): PricingInput {
+export function pricingOf(reading: DayReading): PricingInput {
+  const { market, desk, high, mkta, mktb, modelKnownUntilMs, comparable, venueHeldUntilMs } = reading;
   return {
     market,
     forecast: highForecastOf(desk),
@@ -152,6 +156,7 @@ export function pricingOf({ market, desk, high, mkta, mktb, modelKnownUntilMs, c
     informedAtMs: informedAt(desk?.fetched_at, high),
     modelKnownUntilMs,
     comparable: comparable ?? null,
+    venueHeldUntilMs: venueHeldUntilMs ?? null,
   };
 }
 
@@ -212,6 +217,9 @@ export function priceDay(v: PricingInput): PricedDay {
   const behind = { mkta: behindOf('mkta'), mktb: behindOf('mktb') };
   // a venue whose snapshot and the model are of different instants offers no side (its prices stay on the bucket)
   const comparable = (venue: Venue, q: DayQuote | null) => (behind[venue] === null ? q : null);
+  // a stale venue (`stale prices`, or silent since the instant its stream is held up to) crosses nothing
+  const staleOf = (venue: Venue) => venueStale(behind[venue], snapshotMs[venue], v.venueHeldUntilMs?.[venue] ?? null);
+  const stale = { mkta: staleOf('mkta'), mktb: staleOf('mktb') };
   const check = runningHighBeyondForecast(market, forecast, runningHighC);
   const buckets = [...readable, ...rows.filter((r) => r.bucket === null)].map(
     ({ slug, label, bucket, qa, qb, listed }): PricedBucket => {
@@ -225,7 +233,7 @@ export function priceDay(v: PricingInput): PricedDay {
         dead: bucket ? bucketIsDead(bucket, market, runningHighC) : false,
         mkta: qa,
         mktb: qb,
-        cross: bucketCross(qa, qb),
+        cross: bucketCross(qa, qb, stale),
         edges: check ? NO_VENUE_EDGES : venueEdges(p, { mkta: qa, mktb: qb }, comparable),
         ...sideEdges(p, [
           ['mkta', comparable('mkta', qa)],

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { boardDay } from '../../src/board/board-day.js';
 import { boardRow } from '../../src/board/board-row.js';
 import type { MarketDay } from '../../src/board/market-day.js';
-import { CROSS_WINDOW_MS } from '../../src/board/venue-crosses.js';
+import { CROSS_WINDOW_MS, VENUE_SILENT_MS, venuesHeldUntil } from '../../src/board/venue-crosses.js';
+import type { StreamState } from '../../src/cache/index.js';
 import { marketDay, NO_BOOK, primary, quote } from './fixtures.js';
 
 /**
@@ -60,6 +61,66 @@ describe('CROSS on the board', () => {
     expect(flagsOf(day(0.27, '2026-11-24T16:57:01Z'))).toEqual([]);
     // a snapshot without a time cannot be shown to be of the other's instant
     expect(flagsOf(day(0.27, null))).toEqual([]);
+  });
+
+  it('a venue silent longer than a half-hourly snapshot and the window before its stream’s instant is stale', () => {
+    expect(VENUE_SILENT_MS).toBe(32 * 60_000);
+    // both snapshots of 16:55:00Z; each venue's stream held up to 32 minutes later (17:27:00Z): still live (the venues
+    // snapshot every half hour)
+    const held = (mkta: string, mktb: string) => ({ mkta: Date.parse(mkta), mktb: Date.parse(mktb) });
+    const heldTo = (mkta: string, mktb = '2026-11-24T17:27:00Z') =>
+      flagsOf({ ...day(0.27), venueHeldUntilMs: held(mkta, mktb) });
+    expect(heldTo('2026-11-24T17:27:00Z')).toEqual(['CROSS']);
+    // a second more on either venue: it has missed a snapshot its stream would have brought
+    expect(heldTo('2026-11-24T17:27:01Z')).toEqual([]);
+    expect(heldTo('2026-11-24T17:27:00Z', '2026-11-24T17:27:01Z')).toEqual([]);
+    // both streams dead at 10:00Z, held up to 16:00Z: six-hour-old prices that agree with each other cross nothing
+    // (the high's reading at 09:00Z, the desk's run with no time: neither venue is `stale prices`)
+    const d = day(0.27, '2026-11-24T10:00:00Z', {
+      mkta: [quote('54-55°F', 0.7, 0.32, '54-55f', '2026-11-24T10:00:00Z')],
+    });
+    const dead = { ...d, metar: { ...d.metar, high: { f: 53.6, c: 12, since: Date.parse('2026-11-24T09:00:00Z') } } };
+    expect(flagsOf(dead)).toEqual(['CROSS']);
+    const at16 = { mkta: Date.parse('2026-11-24T16:00:00Z'), mktb: Date.parse('2026-11-24T16:00:00Z') };
+    expect(flagsOf({ ...dead, venueHeldUntilMs: at16 })).toEqual([]);
+  });
+
+  it('a venue in `stale prices` (older than the reading that set the high) makes no cross', () => {
+    // the high's reading at 16:55:00Z, the snapshots' own instant: comparable; a second later both are stale prices
+    const since = (at: string) => {
+      const d = day(0.27);
+      return { ...d, metar: { ...d.metar, high: { f: 53.6, c: 12, since: Date.parse(at) } } };
+    };
+    expect(rowOf(since('2026-11-24T16:55:00Z'))).toMatchObject({ behind: null, flags: ['CROSS'] });
+    expect(rowOf(since('2026-11-24T16:55:01Z'))).toMatchObject({ behind: 'prices', flags: [] });
+  });
+
+  it('holds a venue’s stream up to its completeness, never past the instant read as of', () => {
+    const state = (stream: string, complete: string | null, success: string | null): StreamState => ({
+      stream,
+      last_success_at: success,
+      last_error_at: null,
+      last_error: null,
+      rows: 0,
+      complete_at: complete,
+      last_success_host_ms: null,
+    });
+    const states = [
+      state('mkta-buckets', '2026-11-24T16:00:00Z', '2026-11-24T16:00:05Z'),
+      state('mktb-buckets', null, '2026-11-24T15:00:00Z'),
+    ];
+    // mkta: its completeness; mktb: a pass from before completeness was kept, its own stamp
+    expect(venuesHeldUntil(states, Date.parse('2026-11-24T17:00:00Z'))).toEqual({
+      mkta: Date.parse('2026-11-24T16:00:00Z'),
+      mktb: Date.parse('2026-11-24T15:00:00Z'),
+    });
+    // as of 12:00Z every snapshot up to it is held: the instant itself
+    expect(venuesHeldUntil(states, Date.parse('2026-11-24T12:00:00Z'))).toEqual({
+      mkta: Date.parse('2026-11-24T12:00:00Z'),
+      mktb: Date.parse('2026-11-24T12:00:00Z'),
+    });
+    // a venue whose stream never passed: no bound
+    expect(venuesHeldUntil([states[0] as StreamState], Date.parse('2026-11-24T17:00:00Z')).mktb).toBeNull();
   });
 
   it('needs no model: shown while the model is behind, with no forecast, and beside CHECK', () => {

@@ -72,7 +72,8 @@ describe('Forecasts pane', () => {
     // each venue's YES bid (1 - its NO price) / ask (its YES price), and its own larger side of the edge: mkta's
     // 70-71 YES 0.410339 - 0.30 - 0.01 = +10.0 beside mktb's +12.0 (the day's best); mktb quotes 70-71 only
     const rows = page.slice(at + 4, at + 9);
-    expect(rows[0]).toMatch(/^ {2}65°F or below +≤18°C +dead +0\.010\/0\.010 +— +N\+0\.0 +—$/);
+    // YES 0.01 and NO 0.99: the venue's floor and ceiling, no offer (DESIGN 4), no edge
+    expect(rows[0]).toMatch(/^ {2}65°F or below +≤18°C +dead +0\.010\/0\.010 +— +— +—$/);
     // 1 - 0.97 = 0.03 bid
     expect(rows[1]).toMatch(/^ {2}66-67°F +19°C +dead +0\.030\/0\.050 +— +N\+2\.0 +—$/);
     expect(rows[2]).toMatch(/^ {2}68-69°F +20°C +25\.9% +0\.280\/0\.300 +— +N\+1\.1 +—$/);
