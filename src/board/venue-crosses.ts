@@ -5,8 +5,8 @@ import type { Behind } from './same-instant.js';
 export type { VenueCross };
 
 /**
- * How far apart two venues' snapshots may be and still be compared: two minutes, two of the venues' one-minute
- * cadences. A venue whose newest snapshot is further behind the other's is stale against it (its stream failing, a
+ * How far apart two venues' snapshots may be and still be compared: two minutes, two of the monitor's one-minute
+ * polls of them (the service's venues snapshot together, at :00 and :30). A venue whose newest snapshot is further behind the other's is stale against it (its stream failing, a
  * poll missed), and a stale price against a fresh one is a cross of two different instants, not a trade: it never
  * makes one.
  */
