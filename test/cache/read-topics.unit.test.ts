@@ -118,6 +118,11 @@ const READS: [name: string, declared: readonly CacheTopic[], read: () => unknown
   ],
   ['History’s summaries (HISTORY_READ_TOPICS.summary)', HISTORY_READ_TOPICS.summary, () => cache.history.summary({})],
   [
+    'the book’s realised P&L (HISTORY_READ_TOPICS.realisedParts)',
+    HISTORY_READ_TOPICS.realisedParts,
+    () => [cache.history.realisedParts({}), cache.history.realisedParts({ cityId: PARIS.city_id })],
+  ],
+  [
     'the calibration’s settled days (HISTORY_READ_TOPICS.calibrationDays)',
     [...HISTORY_READ_TOPICS.calibrationDays, ...SETTLED_DAYS_UNWATCHED],
     () => cache.history.calibrationDays({}),
