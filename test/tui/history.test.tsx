@@ -63,11 +63,16 @@ describe('History pane', () => {
     expect(first).toEqual(Array.from({ length: height }, (_, i) => newest - i));
     expect(cache.readStats.rows - before).toBeLessThan(3 * height);
 
-    /** PgDn, waited for until the window starts at `top`; the rows it read. */
+    /**
+     * PgDn, waited for until the window starts at `top`; the rows it read, the page the store reads ahead in the
+     * background after it included (so each measure starts and ends with nothing under way).
+     */
     const pageDown = async (top: number) => {
+      await readsSettled(cache);
       const read = cache.readStats.rows;
       await app.press(KEYS.pageDown);
       await app.until((f) => ids(f)[0] === top, `the page from id ${top}`);
+      await readsSettled(cache);
       return cache.readStats.rows - read;
     };
     const perPage: number[] = [];

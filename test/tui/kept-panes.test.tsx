@@ -36,6 +36,32 @@ describe('panes kept between visits', () => {
     app.unmount();
   });
 
+  it('Alerts, shown again, is drawn from its store: its list and the newest alert are not read again', async () => {
+    const cache = monitorScene(caches.open());
+    const app = await render(cache);
+    await app.until((f) => f.includes('Board · 3 cities'), 'the board');
+    await readsSettled(cache);
+    // the first visit draws the scene's live conditions (a failing and two stale streams) into the list warmed
+    // without them: that one visit reads its window again, with them
+    const alerts = '!  STALE     now          sync current (cur) last good sync 3m ago';
+    app.stdin.write('4');
+    await app.until((f) => f.includes(alerts), 'the alerts');
+    await readsSettled(cache);
+    for (const [key, shows] of [
+      ['1', 'Board · 3 cities'],
+      ['4', alerts],
+    ] as const) {
+      const before = cache.readStats.queries;
+      app.stdin.write(key);
+      await app.until((f) => f.includes(shows), `pane ${key}`);
+      // the board: nothing; Alerts: at most its own count of the unacknowledged (a small read of the shell's,
+      // useCacheQuery, one query) and one more; its list read over the cache was one query a stored segment (4) and
+      // the newest alert's id (1) on top of those
+      expect(cache.readStats.queries - before, `queries to show pane ${key}`).toBeLessThanOrEqual(key === '1' ? 0 : 2);
+    }
+    app.unmount();
+  });
+
   it('back on the board from a city, the first frame drawn has the cursor on that city: one commit, no second', async () => {
     const cache = monitorScene(caches.open());
     const app = await render(cache);

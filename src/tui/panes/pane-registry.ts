@@ -1,14 +1,14 @@
 import { BROWSE_TABLES } from '../../cache/index.js';
 import { type Bindings, KEYS, type KeyBinding, type PaneId } from '../keys.js';
 import { AlertsPane } from './alerts/alerts-pane.js';
-import { alertsStore } from './alerts/use-alerts-state.js';
+import { alertsStore } from './alerts/alerts-store.js';
 import { BoardPane } from './board/board-pane.js';
 import { BOARD_STRIPS } from './board/board-strips.js';
 import { boardStore } from './board/use-board-state.js';
 import { ForecastsPane } from './forecasts/forecasts-pane.js';
 import { forecastsStore } from './forecasts/use-forecasts-state.js';
 import { HistoryPane } from './history/history-pane.js';
-import { historyStore } from './history/use-history-state.js';
+import { historyStore } from './history/history-store.js';
 import { definePane, type PaneEntry } from './pane-entry.js';
 import type { StoreEntry } from './pane-stores.js';
 import { PositionsPane } from './positions/positions-pane.js';
@@ -61,7 +61,7 @@ export const PANE_REGISTRY = [
     title: 'Alerts',
     view: AlertsPane,
     store: alertsStore,
-    warm: false,
+    warm: true,
     keys: KEYS.alerts,
     // `a` with nothing to acknowledge says so in the status bar: a frame in both caches
     bench: { keys: [...'jk', 'a'] },

@@ -8,8 +8,11 @@ export interface SteppedKeysetSource<Row, Key> {
   olderSteps(after: Key | null, limit: number): SlicedRead<Row[]>;
   newerSteps(before: Key, limit: number): SlicedRead<Row[]>;
   keyOf(row: Row): Key;
-  /** Negative when `a` comes first in the list. */
-  compare(a: Key, b: Key): number;
+  /**
+   * Negative when `a` comes first in the list. None where the key is not the list's order (the Alerts: by time within
+   * a segment, keyed by id): a key is then found by its row's place in the stretch.
+   */
+  compare?(a: Key, b: Key): number;
 }
 
 /** Rows the strip keeps at most: its far side goes when it grows past this. */
@@ -147,8 +150,16 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
     this.jobs.set('refresh', Object.assign(job, { version }));
   }
 
+  /**
+   * Reads the rows kept again now: what they hold besides the tables changed (the Alerts' live conditions, in memory),
+   * and the frame being drawn must show it.
+   */
+  readAgain(): void {
+    if (this.read) this.replaceBelow(this.from, Math.max(1, Math.min(this.rows.length, MAX_ROWS)));
+  }
+
   stop(): void {
-    for (const side of ['above', 'below', 'refresh'] as const) this.stopJob(side);
+    this.stopJobs();
     this.watchers.stop();
   }
 
@@ -159,8 +170,9 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
   /** Whether the rows after `after` start inside the stretch (or at its end). */
   private startsAt(after: Key | null): boolean {
     if (!this.read) return false;
-    const { compare } = this.source;
     if (after === null) return this.from === null;
+    const { compare } = this.source;
+    if (compare === undefined) return this.sameKey(after, this.from) || this.placeOf(after) >= 0;
     if (this.from !== null && compare(after, this.from) < 0) return false;
     if (this.end) return true;
     const last = this.rows[this.rows.length - 1];
@@ -172,25 +184,40 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
   private reachesTo(before: Key): boolean {
     if (!this.read || this.rows.length === 0) return false;
     const { compare } = this.source;
+    if (compare === undefined) return this.placeOf(before) >= 0;
     if (this.from !== null && compare(before, this.from) <= 0) return false;
     return this.end || compare(before, this.keyOf(this.rows[this.rows.length - 1] as Row)) <= 0;
   }
 
-  /** The index of the first row after `key` (`orAt`: at or after it), by binary search. */
+  /** The index of the first row after `key` (`orAt`: at or after it), by binary search, or by its place. */
   private firstAfter(key: Key, orAt = false): number {
+    const { compare } = this.source;
+    if (compare === undefined) {
+      const at = this.placeOf(key);
+      // not a row of the stretch: `from` (the stretch starts after it), else a key past its end (a read above it)
+      if (at < 0) return this.sameKey(key, this.from) ? 0 : this.rows.length;
+      return orAt ? at : at + 1;
+    }
     let lo = 0;
     let hi = this.rows.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const c = this.source.compare(this.keyOf(this.rows[mid] as Row), key);
+      const c = compare(this.keyOf(this.rows[mid] as Row), key);
       if (c < 0 || (c === 0 && !orAt)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
+  /** The place of `key`'s row in the stretch (-1: none), for a list without `compare`. */
+  private placeOf(key: Key): number {
+    const text = JSON.stringify(key);
+    return this.rows.findIndex((row) => JSON.stringify(this.keyOf(row)) === text);
+  }
+
   private replaceBelow(after: Key | null, limit: number): void {
-    this.stop();
+    // its reads under way are of the stretch replaced; its watchers stay (the pane still shows it)
+    this.stopJobs();
     this.readAt = this.current;
     this.rows = readNow(this.source.olderSteps(after, limit));
     this.from = after;
@@ -200,7 +227,7 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
   }
 
   private replaceAbove(before: Key, limit: number): void {
-    this.stop();
+    this.stopJobs();
     this.readAt = this.current;
     const got = readNow(this.source.newerSteps(before, limit + 1));
     // one row more than asked says where the stretch starts: after it
@@ -233,7 +260,9 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
   }
 
   private sameKey(a: Key | null, b: Key | null): boolean {
-    return a === null || b === null ? a === b : this.source.compare(a, b) === 0;
+    if (a === null || b === null) return a === b;
+    const { compare } = this.source;
+    return compare === undefined ? JSON.stringify(a) === JSON.stringify(b) : compare(a, b) === 0;
   }
 
   /** The key the stretch's edge is read from: its last row (or `from`), or its first row. */
@@ -268,6 +297,10 @@ export class KeysetStrip<Row, Key> implements KeysetSource<Row, Key>, ReadStore 
         this.end = false;
       }
     }
+  }
+
+  private stopJobs(): void {
+    for (const side of ['above', 'below', 'refresh'] as const) this.stopJob(side);
   }
 
   private stopJob(side: Side | 'refresh'): void {

@@ -1,26 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  BROWSE_TABLES,
-  type BrowseFilter,
-  type BrowseKey,
-  type BrowseRow,
-  type BrowseTable,
-  topicOf,
-} from '../../../cache/index.js';
+import { BROWSE_TABLES, type BrowseFilter, type BrowseRow, type BrowseTable } from '../../../cache/index.js';
 import type { City } from '../../../contract/cities.js';
-import { type KeysetSource, type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import type { KeysetWindow } from '../../hooks/use-keyset-window.js';
 import { usePaneInputs } from '../../hooks/use-pane-inputs.js';
 import { usePaneRead } from '../../hooks/use-pane-read.js';
-import { useCacheChanges } from '../../hooks/use-reread.js';
 import { scrollStep } from '../../hooks/use-scroll-state.js';
+import { useStripWindow } from '../../hooks/use-strip-window.js';
 import type { ListMove } from '../../keys.js';
-import type { ChangeHub } from '../../state/change-hub.js';
 import { useDeps, useUiActions, useUiState } from '../../state/monitor-context.js';
-import { PaneStore } from '../../state/pane-store.js';
+import { LIVE } from '../../state/pane-store.js';
 import type { Line } from '../../theme.js';
 import { usePaneStore } from '../pane-stores.js';
 import { marketDayFilter, parseHistoryFilter } from './history-filter.js';
-import { HISTORY_STORE } from './history-summaries.js';
+import { historyStore } from './history-store.js';
 
 export interface HistoryState {
   table: BrowseTable;
@@ -44,36 +36,31 @@ export interface HistoryState {
   applyFilter(text: string): void;
 }
 
-/** History's summaries (`s`, history-summaries.ts), read when opened; its tables' rows a window at a time. */
-export const historyStore = (hub: ChangeHub) => new PaneStore(hub, HISTORY_STORE);
-
 export function useHistoryState(cities: readonly City[], width: number, height: number): HistoryState {
-  const { cache, edgeMin } = useDeps();
+  const { edgeMin } = useDeps();
   const actions = useUiActions();
   const { historyTable: table, historyFilter: filter } = useUiState();
   const [summary, setSummary] = useState(false);
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [summaryOffset, setSummaryOffset] = useState(0);
-  const changes = useCacheChanges([topicOf(table)]);
 
-  // a date with a city is that city's market day (history-filter.ts)
-  const source = useMemo<KeysetSource<BrowseRow, BrowseKey>>(() => {
-    const rows = marketDayFilter(filter, table, cities);
-    return {
-      older: (after, limit) => cache.history.older(table, rows, after, limit),
-      newer: (before, limit) => cache.history.newer(table, rows, before, limit),
-      keyOf: (r) => r.key,
-    };
-  }, [cache, table, filter, cities]);
+  // a date with a city is that city's market day (history-filter.ts); the table's stretch is kept in the pane's store
+  // between visits, one for the table and filter shown
+  const store = usePaneStore(historyStore);
+  const rows = useMemo(() => marketDayFilter(filter, table, cities), [filter, table, cities]);
+  const strip = store.rows.scope(LIVE, { table, rows });
   const listHeight = Math.max(1, height - 3);
-  const list = useKeysetWindow(source, summary ? 0 : listHeight, changes);
+  // half a page's margin: a page is read ahead in the background, one a page (a page of a million-row table costs
+  // what it did when each key read its own)
+  const shown = summary ? 0 : listHeight;
+  const list = useStripWindow(strip, shown, Math.ceil(shown / 2));
   // read when opened (`s`), kept while they show, in the pane's store (history-summaries.ts)
   const inputs = usePaneInputs(cities, width, height);
-  const store = usePaneStore(historyStore);
-  const summaryText = usePaneRead(store, { ...inputs, filter, open: summary, edgeMin });
+  const { summaries } = store;
+  const summaryText = usePaneRead(summaries, { ...inputs, filter, open: summary, edgeMin });
   // the summaries close when the pane is left (their state is the pane's): the settled days they read go with them
-  useEffect(() => () => store.reset(), [store]);
+  useEffect(() => () => summaries.reset(), [summaries]);
 
   return {
     table,

@@ -1,6 +1,7 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import { type Cache, FEED_READ_TOPICS, type FeedKey, type Signal, type SignalPayload } from '../../../cache/index.js';
-import { type KeysetWindow, useKeysetWindow } from '../../hooks/use-keyset-window.js';
+import type { KeysetWindow } from '../../hooks/use-keyset-window.js';
+import { useStripWindow } from '../../hooks/use-strip-window.js';
 import type { ChangeHub } from '../../state/change-hub.js';
 import { KeysetStore } from '../../state/keyset-store.js';
 import { useDeps } from '../../state/monitor-context.js';
@@ -26,16 +27,7 @@ export function useSignalsState(listHeight: number): SignalsState {
   const instant = useReplayInstant();
   const { atMs } = instant;
   const strip = store.scope(instant);
-  // the window reads the strip again when what it kept was read again (a refresh in, a stretch replaced): the strip is
-  // its store, and while it is watched it reads its rows again in the background when the feed changes
-  const list = useKeysetWindow(strip, listHeight, strip);
-  // after the commit: the feed changed while the pane was away (read again in the background), and the next pages
-  // either side of the window
-  const { above } = list;
-  useEffect(() => {
-    strip.refresh();
-    strip.prefetch(above, listHeight, listHeight);
-  }, [strip, above, listHeight]);
+  const list = useStripWindow(strip, listHeight);
   const payloads = useCallback((s: Signal) => cache.feed.payloads(s, atMs), [cache, atMs]);
   return { list, payloads };
 }
