@@ -137,13 +137,14 @@ describe('the demo’s history fill', () => {
       }
       expect(cacheCount("SELECT count(*) FROM checkpoints WHERE stream LIKE 'fill/%' AND value = 'done'")).toBe(11);
 
-      // the Forecasts pane of the demo: numeric mkta prices and edges on the buckets table
+      // the Forecasts pane of the demo: numeric mkta bid/ask and a venue's edge (`N-4.4`) on the buckets table
       await app.press(String(PANES.indexOf('forecasts') + 1));
+      const priced = /°[FC] .* \d\.\d{3}\/\d\.\d{3} .* [YN][+-]\d+\.\d\b/;
       const frame = await app.until(
-        (f) => lines(f).some((l) => /°[FC].* 0\.\d{3} .* (YES|NO) [+-]\d+\.\d[ab]$/.test(l)),
+        (f) => lines(f).some((l) => priced.test(l)),
         'a bucket row with an mkta price and an edge',
       );
-      const rows = lines(frame).filter((l) => /°[FC].* (YES|NO) [+-]\d+\.\d[ab]$/.test(l));
+      const rows = lines(frame).filter((l) => priced.test(l));
       // a city's event lists 11 buckets; dead ones say so instead of an edge
       expect(rows.length).toBeGreaterThanOrEqual(1);
       expect(frame).toMatch(/bucket +model +mkta +mktb +edge/);

@@ -44,8 +44,9 @@ describe('NO_COLOR', () => {
     await app.pane('3');
     const positions = app.lastFrame() ?? '';
     expect(positions).not.toMatch(ESCAPE);
-    // New York's no24 record: 20 shares at the 0.600 NO quote, 12.00 less its 10.00 stake
-    expect(positions).toMatch(/ New York City .* 50-51°F .* 0\.600m +10\.00 +\+2\.00$/m);
+    // New York's no24 record, first under its city-day's header: 20 shares at the 0.600 NO quote, 12.00 less its
+    // 10.00 stake
+    expect(positions).toMatch(/ New York City 2026-11-21 .*\n +no24 +NO +50-51°F .* 0\.600m +10\.00 +\+2\.00$/m);
     app.unmount();
   });
 });

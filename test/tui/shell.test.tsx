@@ -183,7 +183,7 @@ describe('an empty cache (first start, nothing synced yet)', () => {
     };
     await app.until((f) => f.includes('No cities cached yet: the first sync brings them.'), 'the board');
     expect(statusBar(await says('2', 'No signals cached yet'))).toMatch(/sync cty -\? cur -\?/);
-    await says('3', 'none open');
+    await says('3', 'TOTAL  0 open');
     await says('4', '0 unacknowledged');
     await says('5', 'No cities cached yet');
     await says('6', 'No rows cached here');

@@ -58,9 +58,9 @@ const deg = (n: number) => n.toFixed(1);
  * since `in 0.0 h` reads as now while the peak phase still has minutes to run.
  */
 export function hoursFrom(atMs: number, ms: number): string {
-  const h = (ms - atMs) / 3_600_000;
-  const size = Math.abs(h) < 1 ? `${Math.round(Math.abs(h) * 60)} min` : `${Math.abs(h).toFixed(1)} h`;
-  return h >= 0 ? `in ${size}` : `${size} ago`;
+  const minutes = Math.round(Math.abs(ms - atMs) / 60_000);
+  const size = minutes < 60 ? `${minutes} min` : `${(minutes / 60).toFixed(1)} h`;
+  return ms >= atMs ? `in ${size}` : `${size} ago`;
 }
 
 /** The same words as the board's best-edge column (board-columns.ts) for a venue that gives no edge. */
