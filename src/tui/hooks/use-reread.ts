@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { CacheTopic } from '../../cache/index.js';
 import { useDeps } from '../state/monitor-context.js';
 import type { ReadStore } from '../state/pane-store.js';
@@ -25,22 +25,7 @@ export function useReread<T>(changes: ReadStore, read: () => T): T {
 }
 
 /**
- * The same idea for work that is not a value: `work` (a read started in the background) runs after each commit in
- * which the store's change counter moved, or `work` is a new function (a useCallback over what it uses).
- */
-export function useAfterChange(changes: ReadStore, work: () => void): void {
-  const count = useSyncExternalStore(changes.subscribe, changes.getSnapshot);
-  const done = useRef<{ count: unknown; work: () => void } | null>(null);
-  // after every commit, doing the work only when its counter or the work itself changed since it was last done
-  useEffect(() => {
-    if (done.current && Object.is(done.current.count, count) && done.current.work === work) return;
-    done.current = { count, work };
-    work();
-  });
-}
-
-/**
- * The cache's change counter for `topics` (the change hub's, coalesced) as a store for the two hooks above; `stamp`
+ * The cache's change counter for `topics` (the change hub's, coalesced) as a store for `useReread`; `stamp`
  * moves it too: what else a read depends on (the minute a snooze runs out by, the live conditions' text).
  */
 export function useCacheChanges(topics: readonly CacheTopic[], stamp = ''): ReadStore {
