@@ -1,3 +1,4 @@
+import { RULE_STEP_MS } from '../../alerts/trader-alert-replay.js';
 /**
  * Time travel's state (DESIGN 3 `t`, `--at`): the instant every pane shows the cache as of, the market day it pins in
  * every city, and how it plays. Null is live: the panes read the cache as it stands. Pure: the reducer is the whole
@@ -22,8 +23,8 @@ export interface Replay {
 
 export type ReplayState = Replay | null;
 
-/** `←` / `→`: half an hour. */
-export const STEP_MS = 30 * 60_000;
+/** `←` / `→`: half an hour, the step the trader rules' replay runs at (so a step lands on a step run). */
+export const STEP_MS = RULE_STEP_MS;
 /** `←` / `→` on a thinned day: to the whole hour before or after, what retention kept. */
 export const HOURLY_STEP_MS = 60 * 60_000;
 
