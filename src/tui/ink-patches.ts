@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ONE_COLUMN_ONLY } from './format/paint.js';
 import { createScreenLog } from './screen-log.js';
 
 /**
@@ -77,9 +78,6 @@ class RowCache {
 const SGR = /\u001b\[[\d;]*m/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/** Characters one column wide whatever the font: the same set as LineText's (format/paint.ts). */
-const ONE_COLUMN_ONLY =
-  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u024f\u2010-\u2027\u202f-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff]*$/;
 const TRAILING_SPACES = / +$/;
 /** The styles LineText paints (format/paint.ts), each with the code that ends it. */
 const CLOSES: Record<string, string> = {

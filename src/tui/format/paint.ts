@@ -30,11 +30,12 @@ export const paintLine = (l: Line, colour: boolean): string =>
 
 /**
  * Characters one column wide whatever the font (string-width agrees on each): printable ASCII, Latin letters with
- * their accents, punctuation (· … ‹ ›), arrows, mathematical signs (± ≤ ≥), box drawing, blocks and shapes (the
- * charts, ◂ ▸ ●). The soft hyphen and the bidirectional controls are not among them (no width).
+ * their accents, the Greek letters (μ, σ: the desk's mu and sigma on the Forecasts chart), punctuation (· … ‹ ›),
+ * arrows, mathematical signs (± ≤ ≥), box drawing, blocks and shapes (the charts, ◂ ▸ ●). The soft hyphen and the
+ * bidirectional controls are not among them (no width). Ink's patched frame writer uses the same set (ink-patches.ts).
  */
-const ONE_COLUMN_ONLY =
-  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u024f\u2010-\u2027\u202f-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff]*$/;
+export const ONE_COLUMN_ONLY =
+  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u024f\u0391-\u03a9\u03b1-\u03c9\u2010-\u2027\u202f-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff]*$/;
 
 /** Whether every character of `text` takes one column: then its width is its length, with no measuring. */
 export const oneColumnEach = (text: string): boolean => ONE_COLUMN_ONLY.test(text);
