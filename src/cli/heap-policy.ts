@@ -24,6 +24,10 @@ import { setFlagsFromString } from 'node:v8';
 export function setMonitorHeap(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--liftoff-only');
+  // what --liftoff-only implies, set by name: Node 20's V8 (11.3) applied a flag's implications when it was set once
+  // running, Node 24's (13.6) only at start, and there --liftoff-only alone left the tier-up to TurboFan on
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
   setFlagsFromString('--optimize-for-size');
 }
 
@@ -33,7 +37,8 @@ export function setThroughputHeap(): void {
   // --optimize-for-size set the semi-spaces' maximum to 1 MB as well, for a thread started after it; 0 is V8's default
   setFlagsFromString('--no-optimize-for-size');
   setFlagsFromString('--max-semi-space-size=0');
-  // --liftoff-only turned V8's tier-up off as well (a flag implication), and its negation does not turn it back on
+  // the tier-up was turned off by name above (and by --liftoff-only's implication on Node 20): its negation does not
+  // turn it back on
   setFlagsFromString('--no-liftoff-only');
   setFlagsFromString('--wasm-tier-up');
   setFlagsFromString('--wasm-dynamic-tiering');

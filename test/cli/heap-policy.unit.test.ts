@@ -73,16 +73,27 @@ function wasmTierAfter(step: Step): { liftoff: boolean; turbofan: boolean } {
   );
 }
 
+/**
+ * V8's young generation differs by Node version (CI runs both, .ci/run). Node 20's V8 (11.3): semi-spaces of 1 MB
+ * doubling up to 16 MB each (32 MB of new space), and a semi-space's size moves only by a doubling. Node 24's V8
+ * (13.6): up to 64 MB each (128 MB), and it commits and sizes a semi-space in 256 KB pages, so with the growth factor
+ * at 1 the new space still moves by a fraction of a MB around its size (4.5 MB seen after a start at 4): a growth, a
+ * doubling, is what it never makes.
+ */
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const V8_LARGEST_NEW_SPACE_MB = NODE_MAJOR >= 24 ? 128 : 32;
+
 describe('the heap by command', () => {
   it('never grows past its first two 1 MB semi-spaces once kept small, and grows again when let', () => {
-    // V8's default: the semi-spaces double up to their 16 MB each under this load, 32 MB of new space
-    expect(newSpaceAround('none').after).toBe(32);
+    // V8's default: the semi-spaces double up to their largest under this load
+    expect(newSpaceAround('none').after).toBe(V8_LARGEST_NEW_SPACE_MB);
     const kept = newSpaceAround('keep');
     expect(kept.before).toBeLessThanOrEqual(4);
-    // at no round larger than before (--optimize-for-size may give back a semi-space the loader grew: smaller is fine)
-    expect(kept.largest).toBeLessThanOrEqual(kept.before);
+    // at no round grown (--optimize-for-size may give back a semi-space the loader grew: smaller is fine)
+    if (NODE_MAJOR >= 24) expect(kept.largest).toBeLessThan(2 * kept.before);
+    else expect(kept.largest).toBeLessThanOrEqual(kept.before);
     expect(kept.after).toBeLessThanOrEqual(kept.before);
-    expect(newSpaceAround('keep-then-grow').after).toBe(32);
+    expect(newSpaceAround('keep-then-grow').after).toBe(V8_LARGEST_NEW_SPACE_MB);
   });
 
   it("keeps WebAssembly (undici's HTTP parser, Yoga) in V8's baseline code once kept small, and tiers it up again when let", () => {
