@@ -80,10 +80,14 @@ const responseOf = <F extends StrategyFamily>(family: F) =>
  * it), and a schema built at each call made it compile and keep a new validator at every poll (1 MB a minute of the
  * demo's session thread, with a compile each time).
  */
+export const No24Response = responseOf('no24');
+export const YescoreResponse = responseOf('yescore');
+export const SvcMaxPicksResponse = responseOf('svc-max-picks');
+
 const STRATEGY_RESPONSE = {
-  no24: responseOf('no24'),
-  yescore: responseOf('yescore'),
-  'svc-max-picks': responseOf('svc-max-picks'),
+  no24: No24Response,
+  yescore: YescoreResponse,
+  'svc-max-picks': SvcMaxPicksResponse,
 } as const;
 
 export const strategyResponse = <F extends StrategyFamily>(family: F): (typeof STRATEGY_RESPONSE)[F] =>

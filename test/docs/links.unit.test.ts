@@ -1,16 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The repository's own pages: the top-level *.md and everything under docs/. */
-function pages(): string[] {
-  const top = readdirSync(ROOT).filter((f) => f.endsWith('.md'));
-  const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
-  return [...top.map((f) => join(ROOT, f)), ...docs.map((f) => join(ROOT, 'docs', f))];
-}
+import { docPages as pages, ROOT } from '../helpers/doc-pages.js';
 
 /** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`. */
 const anchorOf = (heading: string): string =>

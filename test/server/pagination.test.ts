@@ -369,7 +369,7 @@ describe('/historical/{table} pagination', () => {
       expect(none).toEqual({ table, count: 0, next_cursor: null, data: [] });
     });
 
-    it.each(windowsFor(table))('since/until on the DESIGN column: %j', async (w) => {
+    it.each(windowsFor(table))('since/until on the table time column: %j', async (w) => {
       const bounds = sqlBoundsOf(table, w);
       const expected = sqlHistoricalIds(svc, table, bounds);
       const { rows } = await drainHistorical(svc, table, { since: w.since, until: w.until }, windowDrainLimit(table));
