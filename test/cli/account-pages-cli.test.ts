@@ -26,11 +26,13 @@ it('prints the account pages after its listening line, signs in with --admin-tok
   expect(page.status).toBe(200);
   const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] as string;
   const csrf = (await page.text()).match(/name="_csrf" value="([^"]+)"/)?.[1] as string;
+  // a form says where it came from, as a browser's does (the pages refuse one that names no origin)
+  const origin = new URL(accountUrl as string).origin;
   const signIn = (token: string) =>
     fetch(`${accountUrl}sign-in`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie, origin },
       body: new URLSearchParams({ _csrf: csrf, token }).toString(),
     });
   const signedIn = await signIn(adminToken);
@@ -40,7 +42,7 @@ it('prints the account pages after its listening line, signs in with --admin-tok
     fetch(`${accountUrl}${path}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
       body: new URLSearchParams(form).toString(),
     });
   const keysCsrf = async () =>

@@ -44,7 +44,8 @@ it("shows the demo service's account pages and its admin token file in the help,
   const signIn = await fetch(`${url}sign-in`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+    // a form says where it came from, as a browser's does (the pages refuse one that names no origin)
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie, origin: new URL(url).origin },
     body: new URLSearchParams({ _csrf: csrf, token: readFileSync(tokenFile, 'utf8').trim() }).toString(),
   });
   expect(signIn.status).toBe(303);

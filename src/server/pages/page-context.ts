@@ -4,7 +4,8 @@ import type { KeyStore } from '../store/keys.js';
 import type { WebhookStore } from '../store/webhooks.js';
 import type { Resolver } from '../webhooks/address-guard.js';
 import type { Html } from './html.js';
-import { type Session, Sessions, SignInThrottle } from './sessions.js';
+import { type Session, Sessions } from './sessions.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 export interface PagesOptions {
   keys: KeyStore;

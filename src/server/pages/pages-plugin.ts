@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { forbiddenPage, messagePage } from './forbidden-page.js';
 import { PageContext, type PagesOptions, sendPage } from './page-context.js';
 import { accountRoutes } from './routes/account-routes.js';
+import { postedHere } from './routes/guards.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 import { SESSION_MS } from './sessions.js';
@@ -46,7 +47,9 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
+    // the address of a page goes to no other site, and the pages' own forms carry their real Origin (under
+    // `no-referrer` a browser sends `Origin: null`, which postedHere refuses)
+    reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
     // a page that showed a key or a secret must not come back from the cache (back button, reload)
     reply.header('cache-control', 'no-store');
@@ -73,6 +76,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   app.get('/pages.css', (_request, reply) => reply.type('text/css; charset=utf-8').send(PAGES_CSS));
   app.get('/copy.js', (_request, reply) => reply.type('text/javascript; charset=utf-8').send(COPY_JS));
 
+  app.addHook('onRequest', postedHere);
   await app.register(accountRoutes, { ctx });
   await app.register(keyRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -32,6 +34,16 @@ async function newPage(width = 1100): Promise<Page> {
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
+  return page;
+}
+
+/** A page signed in with the token the server keeps in its data dir, on the keys page. */
+async function signedInPage(): Promise<Page> {
+  const page = await newPage();
+  await page.goto(server.service.accountUrl);
+  await page.getByLabel('Admin token').fill(readFileSync(server.service.adminTokenFile as string, 'utf8').trim());
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/account\/keys$/);
   return page;
 }
 
@@ -98,11 +110,7 @@ describe('account pages in Chromium', () => {
   });
 
   it('adds a webhook, sends a test event signed with the secret the page showed, and lists the attempt', async () => {
-    const page = await newPage();
-    await page.goto(server.service.accountUrl);
-    await page.getByLabel('Admin token').fill(readFileSync(server.service.adminTokenFile as string, 'utf8').trim());
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(/\/account\/keys$/);
+    const page = await signedInPage();
     await page.getByRole('link', { name: 'Webhooks' }).click();
 
     await page.getByLabel('Receiver URL').fill(receiver.url);
@@ -157,6 +165,40 @@ describe('account pages in Chromium', () => {
     await page.getByText(/^Removed wh_/).waitFor();
     expect(await page.locator('tr', { hasText: receiver.url }).count()).toBe(0);
     expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a form another site on this machine posts through Chromium, even with a valid CSRF token', async () => {
+    const page = await signedInPage();
+    const rows = await page.locator('tbody tr').count();
+    // as if the token had leaked: the other site's form carries a valid one
+    const csrf = await page.locator('form[action="/account/keys"] input[name="_csrf"]').inputValue();
+    // another port on 127.0.0.1 is the same site to the browser, so the session cookie goes along with its form
+    const elsewhere = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(
+        `<form method="post" action="${server.service.accountUrl}keys"><input name="_csrf" value="${csrf}">
+<input name="label" value="from elsewhere"><button type="submit">Go</button></form>`,
+      );
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      await page.goto(`${origin}/`);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/account/keys') && r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Go', exact: true }).click(),
+      ]);
+      expect(refused.status()).toBe(403);
+      const sent = await refused.request().allHeaders();
+      expect(sent.origin).toBe(origin);
+      expect(sent.cookie).toMatch(/svc_session=/);
+      await page.getByText(`This form was posted from Origin ${origin}, not from these pages`).waitFor();
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+    await page.goto(`${server.service.accountUrl}keys`);
+    expect(await page.locator('tbody tr').count()).toBe(rows);
+    expect(await page.content()).not.toContain('from elsewhere');
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import { forbiddenPage } from '../forbidden-page.js';
+import { forbiddenPage, messagePage } from '../forbidden-page.js';
+import { notFromThesePages } from '../form-origin.js';
 import { type PageContext, sendPage } from '../page-context.js';
 import type { Session } from '../sessions.js';
 
@@ -28,6 +29,19 @@ export const signedIn =
     }
     sendPage(reply, forbiddenPage(), 403);
   };
+
+/**
+ * Every POST, before its body is read or its session looked up: posted from these pages' own origin (form-origin.ts),
+ * else 403 with what it said it came from, and nothing changes.
+ */
+export const postedHere = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+  const problem = request.method === 'POST' ? notFromThesePages(request) : undefined;
+  if (problem === undefined) {
+    done();
+    return;
+  }
+  sendPage(reply, messagePage('Forbidden', `${problem} Nothing was changed.`), 403);
+};
 
 /** Every POST: a valid CSRF token (@fastify/csrf-protection) that was not used before. */
 export function csrfChecked(app: FastifyInstance, ctx: PageContext): preHandlerHookHandler[] {
