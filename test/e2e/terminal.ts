@@ -24,16 +24,17 @@ export interface TuiProcess {
 export const KEY = { tab: '\t', enter: '\r', escape: '\u001b', up: '\u001b[A', down: '\u001b[B' } as const;
 
 /**
- * The built CLI in a real pseudo-terminal (node-pty), its output fed to a headless xterm so tests read the screen a
- * trader would see rather than the raw byte stream.
+ * The built CLI (or `cli`, another copy of it: the installed package's bin) in a real pseudo-terminal (node-pty), its
+ * output fed to a headless xterm so tests read the screen a trader would see rather than the raw byte stream.
  */
 export function startTui(
   args: string[],
   env: NodeJS.ProcessEnv,
   size: { cols: number; rows: number } = { cols: 120, rows: 40 },
+  cli = CLI,
 ): TuiProcess {
   const terminal = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
-  const child = pty.spawn(process.execPath, [CLI, ...args], {
+  const child = pty.spawn(process.execPath, [cli, ...args], {
     name: 'xterm-256color',
     cols: size.cols,
     rows: size.rows,
