@@ -66,4 +66,8 @@ it('prints the account pages after its listening line, signs in with --admin-tok
   const empty = await runCli(['server', '--port', '0', '--data-dir', dataDir, '--admin-token', ' '], env);
   expect(empty.code).toBe(2);
   expect(empty.stderr).toBe('svc-monitor: --admin-token must not be empty\n');
+  // 15 characters: one short of the least taken (the right token always signs in, so its length is the guard)
+  const short = await runCli(['server', '--port', '0', '--data-dir', dataDir, '--admin-token', 'fifteen-chars-x'], env);
+  expect(short.code).toBe(2);
+  expect(short.stderr).toBe('svc-monitor: --admin-token must be at least 16 characters long\n');
 });

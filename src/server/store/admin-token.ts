@@ -9,6 +9,13 @@ export const adminTokenPath = (dataDir: string): string => join(dataDir, 'admin-
 export class AdminTokenError extends Error {}
 
 /**
+ * The shortest `--admin-token` taken. The sign-in page lets the right token in however many wrong ones came before
+ * it from the address (an operator is never locked out), so only its length stands between a guesser and the pages:
+ * 16 characters of a password generator's alphabet is over 90 bits. The token made on first start is 32 characters.
+ */
+export const ADMIN_TOKEN_MIN_LENGTH = 16;
+
+/**
  * The token `server` signs the account pages in with: `--admin-token` when given (then nothing is written), else
  * the one in `DIR/admin-token`, made on first start (mode 0600, the operator reads it there). The caller keeps only
  * its hash.
@@ -16,6 +23,9 @@ export class AdminTokenError extends Error {}
 export function loadAdminToken(dataDir: string, given?: string): string {
   if (given !== undefined) {
     if (given.trim() === '') throw new AdminTokenError('--admin-token must not be empty');
+    if (given.trim().length < ADMIN_TOKEN_MIN_LENGTH) {
+      throw new AdminTokenError(`--admin-token must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long`);
+    }
     return given;
   }
   const path = adminTokenPath(dataDir);
