@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { LocalDate, MarketUnit, Nullable, Side, Timestamp } from './common.js';
+import { EDGE_EVENT_TYPES, type EventType, INSURANCE_EVENT_TYPES } from './names.js';
 
 export { EDGE_EVENT_TYPES, EVENT_TYPES, type EventType, INSURANCE_EVENT_TYPES } from './names.js';
 
@@ -89,6 +90,13 @@ export const TestEvent = Type.Object({
 export type TestEvent = Static<typeof TestEvent>;
 
 export type WebhookEvent = InsuranceEvent | EdgeEvent | TestEvent;
+
+/** The schema a body of `type` follows: the insurance payload (spec 6.4), the edge one (6.5) or the test one. */
+export function eventSchema(type: EventType): typeof InsuranceEvent | typeof EdgeEvent | typeof TestEvent {
+  if ((INSURANCE_EVENT_TYPES as readonly string[]).includes(type)) return InsuranceEvent;
+  if ((EDGE_EVENT_TYPES as readonly string[]).includes(type)) return EdgeEvent;
+  return TestEvent;
+}
 
 /** Request headers of every delivery (spec 6.2), lower-cased as node:http presents them. */
 export const DeliveryHeaders = Type.Object({

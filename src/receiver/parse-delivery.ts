@@ -3,11 +3,10 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { InboxEntry } from '../cache/index.js';
 import {
-  EDGE_EVENT_TYPES,
   EdgeEvent,
   EVENT_TYPES,
   type EventType,
-  INSURANCE_EVENT_TYPES,
+  eventSchema,
   InsuranceEvent,
   TestEvent,
   type WebhookEvent,
@@ -18,16 +17,14 @@ import { isEdgeEvent, replayKey } from './identity.js';
 export type ParsedDelivery = { ok: true; entry: InboxEntry } | { ok: false; reason: string };
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const insurance = Compile(InsuranceEvent);
-const edge = Compile(EdgeEvent);
-const test = Compile(TestEvent);
+const validators = new Map<TSchema, ReturnType<typeof Compile<TSchema>>>(
+  [InsuranceEvent, EdgeEvent, TestEvent].map((schema) => [schema, Compile(schema)]),
+);
 // ignoreBOM: a BOM stays in the text (and fails JSON.parse) rather than being dropped from what is stored
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function schemaOf(type: EventType): ReturnType<typeof Compile<TSchema>> {
-  if ((INSURANCE_EVENT_TYPES as readonly string[]).includes(type)) return insurance;
-  if ((EDGE_EVENT_TYPES as readonly string[]).includes(type)) return edge;
-  return test;
+  return validators.get(eventSchema(type)) as ReturnType<typeof Compile<TSchema>>;
 }
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {

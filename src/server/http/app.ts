@@ -5,6 +5,7 @@ import { API_PREFIX } from '../../contract/limits.js';
 import { type PagesOptions, pagesPlugin } from '../pages/pages-plugin.js';
 import type { ApiReads } from '../store/api-reads.js';
 import type { KeyStore } from '../store/keys.js';
+import { openapiDocument } from './openapi/document.js';
 import { authPlugin } from './plugins/auth.js';
 import { corsPlugin } from './plugins/cors.js';
 import { errorsPlugin, frameworkError } from './plugins/errors.js';
@@ -35,8 +36,9 @@ export interface AppOptions {
 }
 
 /**
- * The v1 HTTP interface. Order matters: CORS headers go on every answer, then under the prefix the method guard
- * (405) runs before auth (401), and the rate limit counts only authenticated requests.
+ * The v1 HTTP interface. Order matters: CORS headers go on every answer, then under the prefix the OpenAPI document
+ * sees every route registered after it, the method guard (405) runs before auth (401), and the rate limit counts
+ * authenticated requests by key (the document, which needs none, by address).
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -54,8 +56,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(corsPlugin);
   await app.register(errorsPlugin);
   const cache = new ResponseCache();
+  const openapi = openapiDocument();
   await app.register(
     async (v1) => {
+      await v1.register(openapi.collect);
       await v1.register(methodGuardPlugin);
       await v1.register(authPlugin, { keys: opts.keys });
       await v1.register(rateLimitPlugin, { perMinute: opts.rateLimitPerMinute });
@@ -64,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await v1.register(historicalRoutes, { reads: opts.reads, cache });
       await v1.register(strategyRoutes, { reads: opts.reads, cache });
       await v1.register(fusionLockRoutes, { reads: opts.reads, cache });
+      await v1.register(openapi.route);
     },
     { prefix: API_PREFIX },
   );

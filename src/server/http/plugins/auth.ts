@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { KeyStore } from '../../store/keys.js';
+import { OPENAPI_URL } from '../openapi/document.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,11 +20,14 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-/** 401 unless an active key is presented. The key itself is never echoed or logged. */
+/**
+ * 401 unless an active key is presented. The key itself is never echoed or logged. The OpenAPI document alone
+ * answers without one, as a health check would: it describes the interface and holds no data.
+ */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { keys: KeyStore }) => {
   // callback-style hook: no promise per request on the hot path
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'OPTIONS') return done();
+    if (request.method === 'OPTIONS' || request.routeOptions.url === OPENAPI_URL) return done();
     const key = presentedKey(request);
     if (key === undefined) {
       reply.code(401).send({ error: 'missing API key: send X-API-Key, Authorization: Bearer, or api_key=' });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { FusionLocksResponse } from '../../../contract/fusion-locks.js';
 import { FusionLockQuery } from '../../../contract/queries.js';
 import type { ApiReads } from '../../store/api-reads.js';
 import { decodeLockCursor, encodeLockCursor } from '../lock-cursor.js';
+import { v1Schema } from '../openapi/operations.js';
 import { timeBounds } from '../query-bounds.js';
 import type { ResponseCache } from '../response-cache.js';
 import { json, V1_METHODS } from './v1-route.js';
@@ -14,7 +16,14 @@ export async function fusionLockRoutes(
   app.route<{ Querystring: FusionLockQuery }>({
     method: V1_METHODS,
     url: '/fusion-locks',
-    schema: { querystring: FusionLockQuery },
+    schema: v1Schema({
+      id: 'fusion_locks',
+      summary: 'Fusion locks, newest lock first, a page at a time.',
+      description:
+        'Poll with the newest `locked_at` seen as `since` (inclusive): a resolved lock comes again, same `id`.',
+      answer: FusionLocksResponse,
+      querystring: FusionLockQuery,
+    }),
     handler: (request, reply) => {
       const q = request.query;
       const filter = {

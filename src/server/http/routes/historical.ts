@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../../contract/historical.js';
+import { HISTORICAL_RESPONSE, HISTORICAL_TABLES, HISTORICAL_TIME_COLUMN } from '../../../contract/historical.js';
 import { HistoricalQuery } from '../../../contract/queries.js';
 import type { ApiReads } from '../../store/api-reads.js';
+import { v1Schema } from '../openapi/operations.js';
 import { timeBounds } from '../query-bounds.js';
 import type { ResponseCache } from '../response-cache.js';
 import { json, V1_METHODS } from './v1-route.js';
@@ -15,7 +16,13 @@ export async function historicalRoutes(
     app.route<{ Querystring: HistoricalQuery }>({
       method: V1_METHODS,
       url: `/historical/${table}`,
-      schema: { querystring: HistoricalQuery },
+      schema: v1Schema({
+        id: `historical_${table}`,
+        summary: `Rows of ${table}, newest id first, a page at a time.`,
+        description: `\`since\` and \`until\` bound its \`${HISTORICAL_TIME_COLUMN[table].column}\` column, inclusive.`,
+        answer: HISTORICAL_RESPONSE[table],
+        querystring: HistoricalQuery,
+      }),
       handler: (request, reply) => {
         const q = request.query;
         const bounds = timeBounds(HISTORICAL_TIME_COLUMN[table].kind, q.since, q.until);

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { City } from '../../../contract/cities.js';
-import { CURRENT_SOURCES } from '../../../contract/current.js';
-import { FORECAST_LAYERS } from '../../../contract/forecasts.js';
+import { CURRENT_SOURCES, CurrentResponse } from '../../../contract/current.js';
+import { FORECAST_LAYERS, ForecastsResponse } from '../../../contract/forecasts.js';
 import { CityQuery } from '../../../contract/queries.js';
 import type { ApiReads } from '../../store/api-reads.js';
 import { HttpError, notFound } from '../http-error.js';
+import { v1Schema } from '../openapi/operations.js';
 import { json, V1_METHODS } from './v1-route.js';
 
 /** `/current` and `/forecasts`: the latest row of each source or layer for one city. */
@@ -27,13 +28,25 @@ export async function observationRoutes(
   app.route<{ Querystring: CityQuery }>({
     method: V1_METHODS,
     url: '/current',
-    schema: { querystring: CityQuery },
+    schema: v1Schema({
+      id: 'current',
+      summary: 'The latest reading of each current source for one city.',
+      answer: CurrentResponse,
+      querystring: CityQuery,
+      unknownCity: true,
+    }),
     handler: (request, reply) => reply.type(json).send(latest('current_obs', CURRENT_SOURCES, request.query.city_id)),
   });
   app.route<{ Querystring: CityQuery }>({
     method: V1_METHODS,
     url: '/forecasts',
-    schema: { querystring: CityQuery },
+    schema: v1Schema({
+      id: 'forecasts',
+      summary: 'The latest of each forecast layer for one city.',
+      answer: ForecastsResponse,
+      querystring: CityQuery,
+      unknownCity: true,
+    }),
     handler: (request, reply) =>
       reply.type(json).send(latest('current_forecast', FORECAST_LAYERS, request.query.city_id)),
   });

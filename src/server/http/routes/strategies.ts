@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { StrategyQuery } from '../../../contract/queries.js';
-import { STRATEGY_FAMILIES } from '../../../contract/strategies.js';
+import { STRATEGY_FAMILIES, strategyResponse } from '../../../contract/strategies.js';
 import { parseDateOrInstant } from '../../../domain/city-time.js';
 import type { ApiReads } from '../../store/api-reads.js';
 import { badRequest } from '../http-error.js';
+import { v1Schema } from '../openapi/operations.js';
 import type { ResponseCache } from '../response-cache.js';
 import { json, V1_METHODS } from './v1-route.js';
 
@@ -16,7 +17,12 @@ export async function strategyRoutes(
     app.route<{ Querystring: StrategyQuery }>({
       method: V1_METHODS,
       url: `/${family}`,
-      schema: { querystring: StrategyQuery },
+      schema: v1Schema({
+        id: family,
+        summary: `The ${family} strategy's trade records, newest first (no cursor).`,
+        answer: strategyResponse(family),
+        querystring: StrategyQuery,
+      }),
       handler: (request, reply) => {
         const q = request.query;
         if (q.date !== undefined && !parseDateOrInstant(q.date)) {
