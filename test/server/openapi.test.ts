@@ -57,6 +57,7 @@ describe('the OpenAPI document', () => {
     expect(bare.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(((await bare.json()) as Json).openapi).toBe('3.1.0');
     expect((await svc.get('/openapi.json', { headers: { 'x-api-key': 'not-a-key' } })).status).toBe(200);
+    expect((await fetch(`${svc.baseUrl}/openapi.json?api_key=not-a-key`)).status).toBe(200);
 
     const cities = await fetch(`${svc.baseUrl}/cities`);
     expect(cities.status).toBe(401);

@@ -21,13 +21,21 @@ function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * The OpenAPI document's path, bare or with a query: a request for it reaches that route and no other. Read from the
+ * URL, not `request.routeOptions` (a getter that builds an object per request, on every request's path).
+ */
+function asksForDocument(url: string): boolean {
+  return url.startsWith(OPENAPI_URL) && (url.length === OPENAPI_URL.length || url[OPENAPI_URL.length] === '?');
+}
+
+/**
  * 401 unless an active key is presented. The key itself is never echoed or logged. The OpenAPI document alone
  * answers without one, as a health check would: it describes the interface and holds no data.
  */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { keys: KeyStore }) => {
   // callback-style hook: no promise per request on the hot path
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'OPTIONS' || request.routeOptions.url === OPENAPI_URL) return done();
+    if (request.method === 'OPTIONS' || asksForDocument(request.url)) return done();
     const key = presentedKey(request);
     if (key === undefined) {
       reply.code(401).send({ error: 'missing API key: send X-API-Key, Authorization: Bearer, or api_key=' });
