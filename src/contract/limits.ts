@@ -10,6 +10,8 @@ export const LIMITS = {
   webhookRetryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000],
   webhookMaxAttempts: 6,
   webhookDisableAfterFailures: 10,
+  /** How old a delivery svc-monitor's listener still takes (src/receiver/replay.ts says why). */
+  webhookReplayWindowMs: 24 * 3_600_000,
   rateLimitPerMinute: 600,
   clientTimeoutMs: 10_000,
 } as const;

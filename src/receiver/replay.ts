@@ -1,4 +1,5 @@
 import type { EdgeEvent, InsuranceEvent, TestEvent, WebhookEvent } from '../contract/events.js';
+import { LIMITS } from '../contract/limits.js';
 import { isEdgeEvent } from './identity.js';
 
 /**
@@ -7,7 +8,7 @@ import { isEdgeEvent } from './identity.js';
  * 120 + 720 min = 14.6 h after the first attempt), so no retry of the service's own is ever refused, and a capture
  * cannot be replayed into a fresh cache once the day is over.
  */
-export const REPLAY_WINDOW_MS = 24 * 3_600_000;
+export const REPLAY_WINDOW_MS = LIMITS.webhookReplayWindowMs;
 
 /**
  * When the event was made, as its signed body says: `created_at` (spec 6.4, DESIGN 4's test payload); an edge event

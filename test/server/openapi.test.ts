@@ -249,7 +249,7 @@ describe("the document's webhooks", () => {
       expect(post.parameters[0].schema).toEqual({ type: 'string', const: type });
       expect(post.description).toContain('HMAC-SHA256 of the exact bytes of the request body');
       expect(post.description).toContain('64 lower-case hex digits');
-      // the listener's replay window (src/receiver/replay.ts: 24 * 3_600_000 ms)
+      // the listener's replay window (LIMITS.webhookReplayWindowMs, 24 * 3_600_000 ms)
       expect(post.description).toContain('more than 24 h older');
       // LIMITS: 8 s, the five retry delays, disabled at the 10th failure
       expect(post.responses['2XX'].description).toBe(

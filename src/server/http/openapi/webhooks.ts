@@ -20,16 +20,17 @@ const every = (delaysMs: readonly number[]) =>
 
 /**
  * How a receiver knows a delivery is the service's (src/domain/signature.ts signs, the dispatcher sends), in the
- * words every webhook of the document carries. The replay window is the monitor's listener's (src/receiver/replay.ts;
- * its test holds this text to it): the service signs no time, so the age is judged from the signed body.
+ * words every webhook of the document carries. The replay window is the monitor's listener's (src/receiver/replay.ts):
+ * the service signs no time, so the age is judged from the signed body.
  */
-export const SIGNATURE_SCHEME =
+const SIGNATURE_SCHEME =
   '`X-Svc-Signature` is `sha256=` followed by the HMAC-SHA256 of the exact bytes of the request body, keyed with ' +
   "the webhook's secret (shown once, when the webhook is added), as 64 lower-case hex digits. Verify it " +
   'over the raw body before parsing (re-serialised JSON differs), with a timing-safe comparison, and refuse a ' +
   'mismatch. No timestamp is signed and no timestamp header is sent: a captured delivery verifies forever, so judge ' +
   "its age from the signed body. svc-monitor's own listener refuses (409) a delivery whose `created_at` (an edge " +
-  "event: `trade.executed_at`) is more than 24 h older than the service's clock, past the last retry. A retry " +
+  'event: `trade.executed_at`) is more than ' +
+  `${LIMITS.webhookReplayWindowMs / 3_600_000} h older than the service's clock, past the last retry. A retry ` +
   'keeps `X-Svc-Event-Id`, has a new `X-Svc-Delivery`, differs in its body only by `attempt` (edge events carry ' +
   'none), and is signed anew: de-duplicate on the event id.';
 
