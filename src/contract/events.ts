@@ -91,7 +91,7 @@ export type TestEvent = Static<typeof TestEvent>;
 
 export type WebhookEvent = InsuranceEvent | EdgeEvent | TestEvent;
 
-/** The schema a body of `type` follows: the insurance payload (spec 6.4), the edge one (6.5) or the test one. */
+/** The schema a body of `type` follows: the insurance payload, the edge one or the test one. */
 export function eventSchema(type: EventType): typeof InsuranceEvent | typeof EdgeEvent | typeof TestEvent {
   if ((INSURANCE_EVENT_TYPES as readonly string[]).includes(type)) return InsuranceEvent;
   if ((EDGE_EVENT_TYPES as readonly string[]).includes(type)) return EdgeEvent;

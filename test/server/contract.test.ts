@@ -942,8 +942,11 @@ describe('error statuses (DESIGN.md section 4)', () => {
   });
 
   it('404 {error} for an unknown route', async () => {
-    expectError(await svc.get('/nope'), 404, '/nope');
-    expectError(await svc.get('/cities/extra'), 404, '/cities/extra');
+    // the method and the path as asked, prefix included
+    expect(expectError(await svc.get('/nope'), 404, '/nope')).toBe('no such route: GET /api/public/v1/nope');
+    expect(expectError(await svc.get('/cities/extra', { method: 'DELETE' }), 404, '/cities/extra')).toBe(
+      'no such route: DELETE /api/public/v1/cities/extra',
+    );
     const outside = await fetch(`${svc.baseUrl.replace('/api/public/v1', '/api/public/v2')}/cities`, {
       headers: { 'X-API-Key': TEST_KEY },
     });
@@ -973,6 +976,9 @@ describe('error statuses (DESIGN.md section 4)', () => {
         else expectError(reply, 405, where);
       }
     }
+    // before the key is checked: without one, a POST is still told its method is wrong (405, not 401)
+    const keyless = await fetch(`${svc.baseUrl}/cities`, { method: 'POST' });
+    expect([keyless.status, keyless.headers.get('allow')]).toEqual([405, 'GET']);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,29 @@ describe('the OpenAPI document', () => {
     // document's name in its query still wants a key
     expect((await fetch(`${svc.baseUrl}/historical/openapi.json`)).status).toBe(404);
     expect((await fetch(`${svc.baseUrl}/cities?openapi.json`)).status).toBe(401);
+    // request lines as sent, not as fetch would tidy them: none reaches a data route without a key
+    const base = new URL(svc.baseUrl);
+    const raw = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        request({ host: base.hostname, port: base.port, path }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    const sneaking = {
+      [`${V1}/openapi.json/../cities`]: 404,
+      [`${V1}/openapi.json%2f..%2fcities`]: 404,
+      [`${V1}/openapi.json/`]: 404,
+      [`${V1}//openapi.json`]: 404,
+      [`${V1}/%6fpenapi.json`]: 401,
+      [`${V1}/cities?x=${V1}/openapi.json`]: 401,
+      [`${V1}/openapi.json?/../cities`]: 200, // the document itself: a query is no path
+    };
+    const answered: Record<string, number> = {};
+    for (const path of Object.keys(sneaking)) answered[path] = await raw(path);
+    expect(answered).toEqual(sneaking);
     // the method guard still answers first
     const post = await fetch(`${svc.baseUrl}/openapi.json`, { method: 'POST' });
     expect(post.status).toBe(405);

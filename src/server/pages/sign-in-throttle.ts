@@ -1,4 +1,4 @@
-/** DESIGN 7: five wrong admin tokens a minute from one address, then 429 until that minute has passed. */
+/** Five wrong admin tokens a minute from one address, then 429 until that minute has passed (docs/reference-service.md). */
 export const SIGN_IN_TRIES = { max: 5, windowMs: 60_000 } as const;
 
 /** How many addresses the throttle remembers at most; past it, the one whose last wrong token is oldest goes. */

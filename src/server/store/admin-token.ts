@@ -45,5 +45,10 @@ export function loadAdminToken(dataDir: string, given?: string): string {
   narrowToOwner([path]);
   const token = readFileSync(path, 'utf8').trim();
   if (token === '') throw new AdminTokenError(`${path} is empty: delete it to have a new admin token made`);
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new AdminTokenError(
+      `${path} holds a token under ${ADMIN_TOKEN_MIN_LENGTH} characters: delete it to have a new admin token made`,
+    );
+  }
   return token;
 }

@@ -2,7 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { DeliveryHeaders, EVENT_TYPES, type EventType, eventSchema, TestEvent } from '../../../contract/events.js';
 import { LIMITS } from '../../../contract/limits.js';
 
-/** What each event tells the receiver (spec 6.1). Keyed by the contract's types: a new one cannot go undescribed. */
+/** What each event tells the receiver (docs/interface.md, the events). Keyed by the contract's types: a new one cannot go undescribed. */
 const MEANING: Record<EventType, string> = {
   'insurance.pick.created': 'A primary pick opened: legs A and B around the forecast maximum.',
   'insurance.addon.created':
