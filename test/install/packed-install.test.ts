@@ -18,7 +18,10 @@ const semver = createRequire(import.meta.url)('semver') as {
 };
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  engines: { node: string };
+};
 const root = mkdtempSync(join(tmpdir(), 'svc-packed-'));
 const running: TuiProcess[] = [];
 afterAll(() => {
@@ -123,7 +126,7 @@ let files: string[] = [];
 let npmSettings: { userconfig: string; cache: string };
 
 beforeAll(async () => {
-  // the tarball a user gets: `dist` as `npm run build` left it (the test tiers build first), no `prepare` again
+  // the tarball a user gets: `dist` as `npm run build` left it (the test tiers build first), no `prepack` again
   const packed = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], ROOT);
   expect(packed.code, packed.output).toBe(0);
   const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
@@ -155,7 +158,8 @@ describe('the packed package', () => {
       expect(files).toContain(file);
     for (const doc of readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')))
       expect(files).toContain(`docs/${doc}`);
-    expect(files.filter((f) => !f.includes('/'))).toEqual(['LICENSE', 'README.md', 'package.json']);
+    // CONTRIBUTING.md too: the README links it
+    expect(files.filter((f) => !f.includes('/'))).toEqual(['CONTRIBUTING.md', 'LICENSE', 'README.md', 'package.json']);
     expect(files.filter((f) => /^(test|bench|scripts|src|\.ci|lint)\//.test(f))).toEqual([]);
     // of dist only what runs: the bundle's entries and chunks (scripts/bundle-cli.mjs), not tsc's per-module output
     // the benches import, nor source maps
@@ -182,6 +186,9 @@ describe('the packed package', () => {
    */
   it('installs globally without an engine warning, builds SQLite, and runs --version, an export and the demo', async () => {
     const prefix = join(root, 'global');
+    // a user's global prefix has its lib/ (the first global install made it); npm 11.19 under --strict-allow-scripts
+    // reads PREFIX/lib before it would make it, and a prefix without one fails with ENOENT (tried: is-number too)
+    mkdirSync(join(prefix, 'lib'), { recursive: true });
     const install = await npm(
       // --loglevel: npm's warnings (an engine refused, a script not approved) whatever the user's config says
       [
@@ -192,6 +199,8 @@ describe('the packed package', () => {
         '--prefer-offline',
         '--loglevel=warn',
         '--allow-scripts=better-sqlite3',
+        // npm's coming default: an install script nobody approved fails the install
+        '--strict-allow-scripts',
         tarball,
       ],
       root,
@@ -199,10 +208,10 @@ describe('the packed package', () => {
     );
     expect(install.code, install.output).toBe(0);
     expect(install.output).not.toMatch(/EBADENGINE|Unsupported engine/);
-    // better-sqlite3 is the one dependency with an install script, so the README's flag covers every one; npm lists a
-    // tarball's own `prepare` (it runs prepare only for a linked folder, and not for the registry's package)
+    // better-sqlite3 is the one dependency with an install script, so the README's flag covers every one, and the
+    // package has none of its own (it builds on `prepack`, not `prepare`, which npm lists for a tarball)
     const unreviewed = [...install.output.matchAll(/^npm warn install-scripts\s+(\S+@\S+) \(/gm)].map((m) => m[1]);
-    expect(unreviewed).toEqual(['svc-monitor@0.1.0']);
+    expect(unreviewed).toEqual([]);
 
     const app = join(prefix, 'lib', 'node_modules', 'svc-monitor');
     expect(existsSync(join(app, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(
@@ -223,7 +232,7 @@ describe('the packed package', () => {
     // the bin as a shell runs it: its `#!/usr/bin/env node` finds this test's Node first on PATH
     const bin = join(prefix, 'bin', 'svc-monitor');
     const version = await run(bin, ['--version'], { env: userEnv() });
-    expect([version.code, version.output]).toEqual([0, '0.1.0\n']);
+    expect([version.code, version.output]).toEqual([0, `${pkg.version}\n`]);
 
     // the default cache of the fresh home (<XDG_DATA_HOME>/svc-monitor/cache.db), two cities written by hand
     const cache = openCache(join(FRESH_HOME.XDG_DATA_HOME, 'svc-monitor', 'cache.db'));
@@ -275,9 +284,11 @@ describe('the packed package', () => {
     cpSync(inject('templateDir'), join(FRESH_HOME.XDG_DATA_HOME, 'svc-monitor', 'demo', 'server'), { recursive: true });
     const tui = startTui([], userEnv(), { cols: 150, rows: 45 }, bin);
     running.push(tui);
-    // the tab bar, the board's header over the demo's 13 cities (assets/cities.json) and a city's row with its local time
+    // the tab bar, the board's header over every city the package's world has (assets/cities.json) and a city's row
+    const cities = (JSON.parse(readFileSync(join(app, 'assets', 'cities.json'), 'utf8')) as { cities: unknown[] })
+      .cities.length;
     await tui.waitFor('[1 Board]');
-    await tui.waitFor('Board · 13 cities');
+    await tui.waitFor(`Board · ${cities} cities`);
     await tui.waitFor(/New York City\s+\d\d:\d\d /);
     tui.press('q');
     expect((await tui.exited).exitCode).toBe(0);
