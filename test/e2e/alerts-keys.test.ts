@@ -56,7 +56,10 @@ describe('the Alerts pane in a terminal', () => {
     ]);
 
     tui.press('A');
-    const acked = await tui.waitFor('0 unacknowledged');
+    await tui.waitFor('0 unacknowledged');
+    // the header's count and the list are two reads: the rows follow the count, a frame later on a loaded machine
+    await tui.waitForGone('!! DEAD');
+    const acked = await tui.waitForGone('! EDGE');
     expect(acked).toContain('3 alerts acknowledged');
     expect(alertRows(acked).every((l) => l.slice(2).startsWith('ok ACKED'))).toBe(true);
     const cache = openCache(db, 'read');
