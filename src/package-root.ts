@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,4 +16,9 @@ export function packageFile(path: string): string {
     root = dir;
   }
   return join(root, path);
+}
+
+/** The package's version, as `package.json` says it (`--version`, the OpenAPI document's `info.version`). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Command as CommandType } from 'commander';
-import { packageFile } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { Command, CommanderError } from './commander.js';
 import { cacheCommand } from './commands/cache.js';
 import { exportCommand } from './commands/export.js';
@@ -13,13 +12,13 @@ import { CliError, EXIT } from './exit-codes.js';
 import { setThroughputHeap } from './heap-policy.js';
 import { redactUsage, typedValues, withoutTypedValues } from './typed-values.js';
 
-const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
+const version = packageVersion();
 
 /** The program; `typed` are the command line's values that no message may repeat (typed-values.ts). */
 function buildProgram(typed: readonly string[] = []): CommandType {
   const program = new Command('svc-monitor')
     .description('a terminal monitor for weather-market traders, and the reference service it watches')
-    .version(pkg.version)
+    .version(version)
     // `server keys create --data-dir X` must give X to `create`, not to `server`
     .enablePositionalOptions()
     .exitOverride()
@@ -36,7 +35,7 @@ function buildProgram(typed: readonly string[] = []): CommandType {
   serverCommand(program);
   everyCommand(program, (command) => {
     command.enablePositionalOptions().option('--verbose', 'show stack traces on errors');
-    if (command !== program) command.version(pkg.version);
+    if (command !== program) command.version(version);
     // commander's complaints as one line, naming the option and what it expects, never the value typed (a key in
     // the wrong place)
     command.configureOutput({

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { SwaggerOptions } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifySchema, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { API_PREFIX } from '../../../contract/limits.js';
-import { packageFile } from '../../../package-root.js';
+import { packageVersion } from '../../../package-root.js';
 import { json, V1_METHODS } from '../routes/v1-route.js';
 import { v1Schema } from './operations.js';
 import { webhooksSection } from './webhooks.js';
@@ -70,11 +69,10 @@ function withDefaultsOptional(schema: FastifySchema): FastifySchema {
  */
 async function describe(routes: readonly RouteOptions[]): Promise<string> {
   const { default: swagger } = await import('@fastify/swagger');
-  const { version } = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   const describer = Fastify({ exposeHeadRoutes: false });
   describer.setValidatorCompiler(() => () => true);
   describer.setSerializerCompiler(INERT_SERIALIZER);
-  await describer.register(swagger, documentOptions(version));
+  await describer.register(swagger, documentOptions(packageVersion()));
   for (const route of routes) describer.route({ method: 'GET', url: route.url, schema: route.schema, handler: noop });
   await describer.ready();
   const text = JSON.stringify(describer.swagger());
