@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AlertMessage, COMMAND_TIMEOUT_MS, NotifyCommand } from '../../src/alerts/notify-command.js';
+import { waitUntil } from '../helpers/listener-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-notify-command-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -114,6 +115,15 @@ describe('the notify command', () => {
           .filter((l) => l === 'end')
       : [];
     expect(ended).toEqual([]);
+    // the gate opens only once four runs are under way, so the most at once is exactly four however slowly they start
+    // (opened earlier, a run could end before the fourth started)
+    const starts = () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l === 'start')
+        : [];
+    await waitUntil('four runs started', () => (starts().length >= 4 ? true : undefined));
     writeFileSync(gate, '');
     await command.idle();
     expect(failures).toEqual([]);
