@@ -26,18 +26,31 @@ export const line = (...segments: (Segment | string)[]): Line =>
 
 export const seg = (text: string, tone?: Tone, bold?: boolean): Segment => ({ text, tone, bold });
 
-/** Cuts a line to `width` characters and pads it, so every row of a pane is exactly as wide as the terminal. */
-
+/**
+ * Cuts a line to `width` characters and pads it, so every row of a pane is exactly as wide as the terminal. A line
+ * cut short of text it still had ends in `…`: a date or a price cut at the edge ("2026-11-2", "0.4") would otherwise
+ * read as another one. Only blanks cut away leave no mark.
+ */
 export function fitLine(l: Line, width: number, pad = true): Line {
   const out: Line = [];
   let left = width;
+  let cutText = false;
   for (const s of l) {
-    if (left <= 0) break;
     // service and webhook text may carry escapes and line breaks: on screen they are spaces
     const clean = withoutControls(s.text);
+    if (left <= 0) {
+      cutText ||= clean.trim() !== '';
+      continue;
+    }
     const text = clean.length > left ? clean.slice(0, left) : clean;
+    cutText ||= clean.slice(text.length).trim() !== '';
     out.push({ ...s, text });
     left -= text.length;
+  }
+  if (cutText) {
+    const at = out.findLastIndex((s) => s.text !== '');
+    const last = out[at];
+    if (last !== undefined) out[at] = { ...last, text: `${last.text.slice(0, -1)}…` };
   }
   if (pad && left > 0) out.push({ text: ' '.repeat(left) });
   return out;

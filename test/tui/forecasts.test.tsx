@@ -161,6 +161,17 @@ describe('Forecasts pane', () => {
     app.unmount();
   });
 
+  it('puts the run on a line of its own at 80 columns, so its date is never cut off', async () => {
+    const app = await forecasts('nyc', { columns: 80, rows: 24 });
+    const page = lines(app.frame());
+    const at = page.findIndex((l) => l.startsWith('New York City (nyc)'));
+    expect(page.slice(at, at + 2)).toEqual([
+      'New York City (nyc) · KLGA · market in °F · local Tue 12:00',
+      'forecast for 2026-11-24, fetched 11-24 16:05Z',
+    ]);
+    app.unmount();
+  });
+
   it('c chooses the city; the chooser has the keys while it is open', async () => {
     const app = await forecasts('nyc');
     await app.press('c');

@@ -19,7 +19,7 @@ const joined = (...sections: Line[][]): Line[] =>
  * the chart a page tall, through the day, the models, the sources and the payoff, the reasoning last.
  */
 export function forecastPage(v: ForecastView, width: number, height: number): Line[] {
-  const header = [...headerLines(v), []];
+  const header = [...headerLines(v, width), []];
   if (width >= TWO_COLUMNS) {
     const half = Math.floor((width - 3) / 2);
     const left = joined(

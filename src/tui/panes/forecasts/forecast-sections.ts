@@ -42,18 +42,16 @@ export interface ForecastView {
 /** Whether the desk's run shown is a `forecast_history` row (cache/market/day-forecasts.ts): no lists, text or curve. */
 export const fromHistory = (v: ForecastView): boolean => v.primary?.pacing_source === 'forecast_history';
 
-export function headerLines(v: ForecastView): Line[] {
+/** The city and the run shown: on one line when it fits, else the run on a line of its own (never cut off at 80). */
+export function headerLines(v: ForecastView, width: number): Line[] {
   const c = v.city;
   const shown = v.unit === v.marketUnit ? '' : ` · showing °${v.unit} (u)`;
-  const target = v.primary
-    ? ` · forecast for ${v.primary.local_date}, fetched ${utcStamp(Date.parse(v.primary.fetched_at))}`
-    : '';
-  return [
-    line(
-      seg(`${c.city_name} (${c.city_id})`, 'accent', true),
-      ` · ${c.icao} · market in °${v.marketUnit}${shown} · local ${localDayClock(v.nowMs, c.tz)}${target}`,
-    ),
-  ];
+  const name = seg(`${c.city_name} (${c.city_id})`, 'accent', true);
+  const place = ` · ${c.icao} · market in °${v.marketUnit}${shown} · local ${localDayClock(v.nowMs, c.tz)}`;
+  if (!v.primary) return [line(name, place)];
+  const target = `forecast for ${v.primary.local_date}, fetched ${utcStamp(Date.parse(v.primary.fetched_at))}`;
+  if (name.text.length + place.length + 3 + target.length <= width) return [line(name, `${place} · ${target}`)];
+  return [line(name, place), line(target)];
 }
 
 export function currentLines(v: ForecastView, width: number): Line[] {
