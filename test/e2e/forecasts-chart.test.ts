@@ -61,7 +61,9 @@ describe('Forecasts in a pseudo-terminal', () => {
     const narrow = await tui.waitFor(/^ {2}58°F or higher .* CROSS$/m);
     const lines = narrow.split('\n');
     const city = lines.findIndex((l) => l.startsWith('New York City (nyc)'));
-    expect(lines.slice(city + 1).find((l) => l.trim())).toMatch(/^MARKET BUCKETS/);
+    // the run (fixture: forecast fetched 16:05Z) on a line of its own under the city's, then the buckets
+    expect(lines[city + 1]).toBe('forecast for 2026-11-24, fetched 11-24 16:05Z');
+    expect(lines.slice(city + 2).find((l) => l.trim())).toMatch(/^MARKET BUCKETS/);
     expect(narrow).toContain('  CROSS 58°F or higher: buy YES mkta 0.050, sell mktb 0.071: +0.1 pts net');
     tui.press('q');
     expect((await tui.exited).exitCode).toBe(0);
