@@ -247,6 +247,31 @@ describe('Signals pane', () => {
     app.unmount();
   });
 
+  it('at 80 columns keeps the side (in the bucket) and the price, and no column of lone …; at 100 the stake and note', async () => {
+    const app = await renderTui(<MonitorApp cache={scene()} source={statusSource()} now={now} initialCity="nyc" />, {
+      columns: 80,
+      rows: 24,
+    });
+    await app.pane('2');
+    let frame = await app.until((f) => feedRows(f).length > 0, 'the feed');
+    // 2 + UTC 13+1 + city 13+1 + market MM-DD 6+1 + signal 12+1 + price 11+1 = 62, the bucket the 17 left: the pick's
+    // 'YES A 50-51°F + B 52-53°F' (25) cut to 16 and …, the price right in its 11; no room for the stake (8+1) nor the note
+    const header = lines(frame).find((l) => l.includes('UTC') && l.includes('signal'));
+    expect(header).toBe('  UTC           city          market signal       bucket                  price');
+    let rows = feedRows(frame);
+    expect(rows[0]).toBe('›  11-21 14:00Z New York City 11-21  PICK         YES A 50-51°F + … 0.250/0.200');
+    expect(rows[16]).toMatch(/^ {3}11-20 13:30Z London +11-20 {2}EDGE EXIT {4}NO 52-53°F {14}0\.710$/);
+    expect(rows.filter((r) => r.endsWith('…'))).toEqual([]);
+    // at 100: 62 + the bucket's widest 22+1 + the stake's 8+1 = 94, six left: the note's first six ('2 legs')
+    await app.resize(100, 24);
+    frame = await app.until((f) => lines(f).some((l) => l.endsWith(' note')), 'the note column');
+    rows = feedRows(frame);
+    expect(rows[0]).toBe(
+      '›  11-21 14:00Z New York City 11-21  PICK         YES A 50-51°F + B 52-… 0.250/0.200    10.00 2 legs',
+    );
+    app.unmount();
+  });
+
   it('scrolls by keyset: PgDn, j at the bottom, k at the top and g show the rows that follow or precede', async () => {
     const h = caches.open();
     const expected = signalVolume(h, 2100);

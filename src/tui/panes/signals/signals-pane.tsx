@@ -15,14 +15,14 @@ export function SignalsPane({ width, height, cities }: { width: number; height: 
   const { list } = state;
 
   const columns = signalColumns(width, name);
-  const lines: Line[] = [signalHeader(columns)];
+  const lines: Line[] = [signalHeader(columns, width)];
   if (list.rows.length === 0) {
     lines.push(
       line(seg('  No signals cached yet: picks, kills, edge trades, strategy records and locks appear here.', 'muted')),
     );
   }
   list.rows.forEach((s, i) => {
-    lines.push(selectLine(signalLine(s, columns), i === list.selected));
+    lines.push(selectLine(signalLine(s, columns, width), i === list.selected));
   });
   return <LineView lines={lines} width={width} height={height} />;
 }
