@@ -71,6 +71,12 @@ describe('tab bar and status bar', () => {
       'DEMO  simulated service at 127.0.0.1:40123: prices, weather and trades are not real',
     );
     expect(statusBar(demo)).toContain('DEMO');
+    // at 80 columns the whole sentence (84) does not fit: the host goes (the status bar names it), "not real" stays
+    await app.resize(80, 24);
+    const narrow = await app.until((f) => !f.includes('service at'), 'the banner at 80 columns');
+    expect(lines(narrow)[1]).toBe(' DEMO  simulated service: prices, weather and trades are not real');
+    expect(statusBar(narrow)).toContain('127.0.0.1:40123');
+    await app.resize(120, 40);
     source.set({
       ...LIVE,
       mode: 'offline',
