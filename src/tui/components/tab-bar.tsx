@@ -9,13 +9,20 @@ import { LineText } from './line-text.js';
 interface TabForm {
   name(title: string): string;
   count(n: number): string;
+  /** Spaces either side of a tab not shown: the brackets of the one shown take as many. */
+  pad: string;
 }
 
-/** How a tab names its pane, widest first: `4 Alerts (3)`, `4 Ale(3)`, `4(3)`. */
+/**
+ * How a tab names its pane, widest first: `4 Alerts (3)` spaced, `4 Alerts(3)` one space apart, `4 Ale(3)`, `4(3)`.
+ * The tight full names come before three letters: at 80 columns with kills to count they fit (77 columns), and
+ * `Boa`, `For` or `His` make a reader guess.
+ */
 const TAB_FORMS: readonly TabForm[] = [
-  { name: (t) => ` ${t}`, count: (n) => ` (${n})` },
-  { name: (t) => ` ${t.slice(0, 3)}`, count: (n) => `(${n})` },
-  { name: () => '', count: (n) => `(${n})` },
+  { name: (t) => ` ${t}`, count: (n) => ` (${n})`, pad: ' ' },
+  { name: (t) => ` ${t}`, count: (n) => `(${n})`, pad: '' },
+  { name: (t) => ` ${t.slice(0, 3)}`, count: (n) => `(${n})`, pad: ' ' },
+  { name: () => '', count: (n) => `(${n})`, pad: ' ' },
 ];
 
 /** The tabs with each pane named in `form`, the current one bracketed, the unacknowledged count on Alerts'. */
@@ -24,7 +31,9 @@ function tabs(form: TabForm, current: string, unacknowledged: number): Segment[]
     let text = `${i + 1}${form.name(PANE_TITLES[id])}`;
     if (id === 'alerts' && unacknowledged > 0) text += form.count(unacknowledged);
     const tab: Segment =
-      id === current ? { text: `[${text}]`, tone: 'accent', bold: true, inverse: true } : seg(` ${text} `);
+      id === current
+        ? { text: `[${text}]`, tone: 'accent', bold: true, inverse: true }
+        : seg(`${form.pad}${text}${form.pad}`);
     return [tab, seg(' ')];
   });
 }
@@ -33,8 +42,8 @@ const widthOf = (segments: readonly Segment[]) => segments.reduce((n, s) => n + 
 
 /**
  * Panes by number, the current one bracketed; the unacknowledged alert count and the kills are always here. The kill
- * mark is never cut (`!! KILL x3`): the tabs shorten to make room for it (titles to three letters, then to their
- * numbers), and the key hints go first.
+ * mark is never cut (`!! KILL x3`): the tabs shorten to make room for it (closer together, then titles to three
+ * letters, then to their numbers), and the key hints go first.
  */
 export const TabBar = memo(function TabBar({ width }: { width: number }) {
   const { pane } = useUiState();
