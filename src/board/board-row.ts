@@ -70,13 +70,20 @@ export interface BoardRow extends BoardDay {
 
 /**
  * The line under the board (DESIGN 4 "the book's horizon"): which rows' staked and P&L leave out insurance picks the
- * cache never received, and from when it has them; null when every row's day began after the horizon.
+ * cache never received, and from when it has them; null when every row's day began after the horizon. A tomorrow row
+ * has not begun, so it is never noted: where every today's row is, the line says so rather than name all the cities.
  */
-export function boardPicksNote(rows: readonly Pick<BoardRow, 'name' | 'picksNote'>[]): string | null {
+export function boardPicksNote(rows: readonly Pick<BoardRow, 'name' | 'picksNote' | 'tomorrow'>[]): string | null {
   const noted = rows.filter((r) => r.picksNote !== null);
   const [first] = noted;
   if (!first) return null;
-  const which = noted.length < rows.length ? ` of ${noted.map((r) => r.name).join(', ')}` : '';
+  const today = rows.filter((r) => !r.tomorrow);
+  const which =
+    noted.length === rows.length
+      ? ''
+      : noted.length === today.length && noted.every((r) => !r.tomorrow)
+        ? " of today's markets"
+        : ` of ${noted.map((r) => r.name).join(', ')}`;
   return `staked, P&L${which}: ${first.picksNote}`;
 }
 

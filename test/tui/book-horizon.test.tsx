@@ -107,6 +107,23 @@ describe('the book’s horizon', () => {
         { name: 'Rome', picksNote: null },
       ]),
     ).toBe('staked, P&L of Paris: x');
+    // every today's row, with tomorrow's rows listed too: said once, not by naming every city
+    expect(
+      boardPicksNote([
+        { name: 'Paris', picksNote: 'x' },
+        { name: 'Paris', picksNote: null, tomorrow: true },
+        { name: 'Rome', picksNote: 'x' },
+        { name: 'Rome', picksNote: null, tomorrow: true },
+      ]),
+    ).toBe("staked, P&L of today's markets: x");
+    // some of today's rows, beside tomorrow's: named
+    expect(
+      boardPicksNote([
+        { name: 'Paris', picksNote: 'x' },
+        { name: 'Paris', picksNote: null, tomorrow: true },
+        { name: 'Rome', picksNote: null },
+      ]),
+    ).toBe('staked, P&L of Paris: x');
 
     const app = await render(book('2026-11-21T13:00:00Z'));
     const frame = await app.until((f) => f.includes('Board ·') && f.includes('Paris'), 'the board');
