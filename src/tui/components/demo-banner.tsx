@@ -11,10 +11,11 @@ const NOT_REAL = 'prices, weather and trades are not real';
  */
 export const DemoBanner = memo(function DemoBanner({ width, host }: { width: number; host: string | null }) {
   const told = [
-    host ? ` simulated service at ${host}: ${NOT_REAL}` : null,
+    ...(host ? [` simulated service at ${host}: ${NOT_REAL}`] : []),
     ` simulated service: ${NOT_REAL}`,
     ` ${NOT_REAL}`,
   ];
-  const fits = told.find((t) => t !== null && TAG.length + t.length <= width) ?? ` ${NOT_REAL}`;
+  // the shortest, cut at the edge, where not even it fits
+  const fits = told.find((t) => TAG.length + t.length <= width) ?? ` ${NOT_REAL}`;
   return <LineText line={[seg(TAG, 'warn', true), seg(fits, 'warn')]} width={width} />;
 });

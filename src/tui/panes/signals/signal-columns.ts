@@ -30,15 +30,22 @@ const KIND_TONE: Partial<Record<SignalKind, Tone>> = {
   lock: 'accent',
 };
 
-type Column = TableColumn<Signal>;
+/** A Signals column; its cells plain unless it says how to colour them (the kind by its tone, the time muted). */
+type Column = TableColumn<Signal> & { tone?: (s: Signal) => Tone | undefined; bold?: (s: Signal) => boolean };
 
 const COLUMNS = {
-  utc: { title: 'UTC', width: 13, value: (s) => `${s.estimated ? '~' : ' '}${utcStamp(s.at)}` },
+  utc: { title: 'UTC', width: 13, value: (s) => `${s.estimated ? '~' : ' '}${utcStamp(s.at)}`, tone: () => 'muted' },
   local: { title: 'local', width: 6, value: (s) => localClock(s.at, s.tz) },
   // the city's name (signalColumns gives it its names), as wide as the board's
   city: { title: 'city', width: 13, value: (s) => s.city_id },
   date: { title: 'market', width: 11, value: (s) => s.market_date },
-  kind: { title: 'signal', width: 13, value: (s) => KIND_LABEL[s.kind] },
+  kind: {
+    title: 'signal',
+    width: 13,
+    value: (s) => KIND_LABEL[s.kind],
+    tone: (s) => KIND_TONE[s.kind],
+    bold: (s) => s.kind === 'kill',
+  },
   bucket: { title: 'bucket', width: 22, value: signalBuckets },
   side: { title: 'side', width: 4, value: (s) => s.side ?? '' },
   price: {
@@ -97,16 +104,8 @@ export function signalHeader(columns: Column[], width: number): Line {
   return [seg(' '.repeat(LEAD)), seg(noteFits(columns, width) ? `${text}${gap}note` : text, 'muted', true)];
 }
 
-const isColumn = (c: Column, id: 'kind' | 'utc') => c.value === COLUMNS[id].value;
-
 export function signalLine(s: Signal, columns: Column[], width: number): Line {
-  const tone = KIND_TONE[s.kind];
-  const out: Line = columns.map((c) => {
-    const text = cellOf(c, s) + gap;
-    return isColumn(c, 'kind')
-      ? seg(text, tone, s.kind === 'kill')
-      : seg(text, isColumn(c, 'utc') ? 'muted' : undefined);
-  });
+  const out: Line = columns.map((c) => seg(cellOf(c, s) + gap, c.tone?.(s), c.bold?.(s)));
   if (noteFits(columns, width)) out.push(seg(signalNote(s), s.kind === 'kill' ? 'alarm' : 'muted'));
   return out;
 }
