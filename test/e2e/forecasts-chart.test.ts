@@ -36,7 +36,9 @@ describe('Forecasts in a pseudo-terminal', () => {
     running.push(tui);
     await tui.waitFor('[1 Board]');
     tui.press('5');
-    const wide = await tui.waitFor('DAY AGAINST THE BUCKETS');
+    // the frame whole: xterm parses a large write in slices, so the chart's title can be on screen while rows under
+    // it are still the board's; the sparklines' 54-55°F row is at the frame's foot, drawn after every chart row
+    const wide = await tui.waitFor(/DAY AGAINST THE BUCKETS[\s\S]*^54-55°F +a .* CROSS$/m);
     const rows = wide.split('\n');
     // the 54-55°F row: mkta bid 1 - 0.62 = 0.38, ask 0.40; mktb 0.46 / 0.44; each venue's YES edge; CROSS (its
     // ask 0.40 under mktb's bid 0.46, 0.04 after both costs), beside the chart
@@ -53,7 +55,10 @@ describe('Forecasts in a pseudo-terminal', () => {
     const band = chart.slice(top, next);
     expect(band.map((r) => r.slice(0, 7).trim()).filter(Boolean)).toEqual(['55.4°F', '53.6°F']);
     expect(band.filter((r) => /┤─+/.test(r) && r.includes(' μ'))).toHaveLength(1);
-    expect(band.every((r) => /┤[░─●·◉]{48}/.test(r))).toBe(true);
+    expect(
+      band.every((r) => /┤[░─●·◉]{48}/.test(r)),
+      `the band's rows:\n${band.join('\n')}\n${wide}`,
+    ).toBe(true);
     expect(chart[next]).toMatch(/┤ {48} ┃ 52-53°F dead$/);
     expect(chart.slice(next).find((r) => r.slice(0, 7).trim())).toMatch(/^ 51\.8°F┤/);
 
