@@ -85,9 +85,10 @@ function wasmTierAfter(step: Step): { liftoff: boolean; turbofan: boolean } {
  * doubling up to 16 MB each (32 MB of new space), and a semi-space's size moves only by a doubling. Node 24's V8
  * (13.6): up to 64 MB each (128 MB), sized in 256 KB pages; with the growth factor at 1 it still takes pages for the
  * objects that survive a scavenge while they stay young, so under this load the new space rose from 4 MB to 9.5 to
- * 16.5 MB (19 runs, quiet machine), full each time it was read (under 0.2 MB free at its largest): pages its
- * survivors fill, not capacity held in reserve as V8's own doubling holds it (128 MB, 52 MB of it free). The
- * monitor's RSS under this load on 24 was 78 to 89 MB kept and 320 MB not, about Node 20's kept figure.
+ * 16.5 MB (19 runs, quiet machine; 4.25 to 9.25 beside three busy loops): pages its survivors fill, not capacity held
+ * in reserve. Free in it, read after each round: at most one semi-space, 0.92 to 1.04 MB in 30 runs here (CI once read
+ * 1.11 at the largest), where V8's own doubling holds 55 to 57 MB of its 128 free. The monitor's RSS under this load
+ * on 24 was 78 to 89 MB kept and 320 MB not, about Node 20's kept figure.
  */
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const V8_LARGEST_NEW_SPACE_MB = NODE_MAJOR >= 24 ? 128 : 32;
@@ -99,8 +100,9 @@ describe('the heap by command', () => {
     const kept = newSpaceAround('keep');
     expect(kept.before).toBeLessThanOrEqual(4);
     if (NODE_MAJOR >= 24) {
-      // the survivors' pages, full, and never a quarter of what V8 grows to by itself
-      expect(kept.freeAtLargest).toBeLessThan(1);
+      // the survivors' pages: free in them about the one 1 MB semi-space kept (2 is twice it; V8 alone, 55 and
+      // more), and never a quarter of what V8 grows to by itself
+      expect(kept.freeAtLargest).toBeLessThan(2);
       expect(kept.largest).toBeLessThan(V8_LARGEST_NEW_SPACE_MB / 4);
     } else {
       // at no round grown (--optimize-for-size may give back a semi-space the loader grew: smaller is fine)
