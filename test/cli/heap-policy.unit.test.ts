@@ -100,8 +100,8 @@ describe('the heap by command', () => {
     const kept = newSpaceAround('keep');
     expect(kept.before).toBeLessThanOrEqual(4);
     if (NODE_MAJOR >= 24) {
-      // the survivors' pages: free in them about the one 1 MB semi-space kept (2 is twice it; V8 alone, 55 and
-      // more), and never a quarter of what V8 grows to by itself
+      // the survivors' pages: free in them at most about the one 1 MB semi-space kept (2 is twice it; V8 alone, 55
+      // and more), and never a quarter of what V8 grows to by itself
       expect(kept.freeAtLargest).toBeLessThan(2);
       expect(kept.largest).toBeLessThan(V8_LARGEST_NEW_SPACE_MB / 4);
     } else {
