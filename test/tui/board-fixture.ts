@@ -30,20 +30,22 @@ const city = (city_id: string, city_name: string, country: string, tz: string, i
 
 /**
  * The three layers of `/forecasts`: mu and sigma of the day's high in both units (DESIGN 4 prices the `_c` ones), an
- * hourly curve in °C, the models' Tmax range with its warmest member in both units.
+ * hourly curve in °C, the models' Tmax range with its warmest member in both units; for the fixture's day unless
+ * `date` says another.
  */
-function forecasts(
+export function forecasts(
   cityId: string,
   f: { mu_f: number; mu_c: number; sigma_f: number; sigma_c: number },
   tmax: { f: number; c: number },
   spread: number,
+  date = DAY,
 ): Forecasts {
   const at = '2026-11-24T16:05:00Z';
   return {
     city_id: cityId,
     svc_pro_forecast: {
       city_id: cityId,
-      local_date: DAY,
+      local_date: date,
       station_code: 'X',
       unit: 'F',
       predicted_max: f.mu_f,
@@ -66,7 +68,7 @@ function forecasts(
     },
     edge_ensemble_daily: {
       city_id: cityId,
-      local_date: DAY,
+      local_date: date,
       unit: 'C',
       fc_mean: f.mu_c,
       fc_mean_c: f.mu_c,
@@ -85,7 +87,7 @@ function forecasts(
     },
     model_tmax_range: {
       city_id: cityId,
-      local_date: DAY,
+      local_date: date,
       station_code: 'X',
       unit: 'F',
       tmax_min: tmax.f - spread,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../src/cache/index.js';
 import { MonitorApp } from '../../src/tui/render-monitor.js';
-import { BOARD_NOW, boardCache, lock } from './board-fixture.js';
+import { BOARD_NOW, boardCache, forecasts as dayForecasts, lock } from './board-fixture.js';
 import { KEYS, lines, renderTui, statusSource } from './fixtures.js';
 
 /*
@@ -25,8 +25,9 @@ afterAll(() => {
 });
 const now = () => new Date(BOARD_NOW);
 
-async function forecasts(city: string, size = { columns: 130, rows: 60 }) {
+async function forecasts(city: string, size = { columns: 130, rows: 60 }, fill?: (cache: Cache) => void) {
   const cache = boardCache(root);
+  fill?.(cache);
   opened.push(cache);
   const app = await renderTui(<MonitorApp cache={cache} source={statusSource()} now={now} initialCity={city} />, size);
   await app.press('5');
@@ -170,6 +171,21 @@ describe('Forecasts pane', () => {
       'forecast for 2026-11-24, fetched 11-24 16:05Z',
     ]);
     app.unmount();
+  });
+
+  it("says which day it has no forecast for: Seattle's today, with only tomorrow's cached, or none at all", async () => {
+    // 09:00 in Seattle on 11-24, its only forecast the next day's (as once the service has rolled over): the page is
+    // today's, and the cache holds a forecast for this city, just not for this day
+    const tomorrowOnly = await forecasts('sea', undefined, (cache) =>
+      cache.resources.addForecasts(
+        dayForecasts('sea', { mu_f: 50, mu_c: 10, sigma_f: 1.8, sigma_c: 1 }, { f: 51, c: 10.56 }, 2, '2026-11-25'),
+      ),
+    );
+    expect(left(tomorrowOnly.frame())).toContain('PRIMARY  no forecast cached for 2026-11-24');
+    tomorrowOnly.unmount();
+    const none = await forecasts('sea');
+    expect(left(none.frame())).toContain('PRIMARY  no forecast cached for 2026-11-24');
+    none.unmount();
   });
 
   it('c chooses the city; the chooser has the keys while it is open', async () => {

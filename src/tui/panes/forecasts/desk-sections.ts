@@ -24,10 +24,8 @@ const mutedText = (text: string, width: number): Line[] =>
 
 export function primaryLines(v: ForecastView, width: number): Line[] {
   const p = v.primary;
-  if (!p) {
-    const none = v.asOfMs === undefined ? 'no forecast cached for this city yet' : `no forecast cached ${cachedFor(v)}`;
-    return [title('PRIMARY', none)];
-  }
+  // the day's: a forecast of another day (tomorrow's, once the service has rolled over) may well be cached
+  if (!p) return [title('PRIMARY', `no forecast cached ${cachedFor(v)}`)];
   // the published alias of the unit shown: the same numbers the board and the bucket table use
   const shown = forecastIn(p, v.unit);
   const mu = temp(shown?.mu, v.unit, v.unit);
